@@ -1,0 +1,24 @@
+/** Tests are transpiled only (swc); `npm run typecheck` type-checks once for the whole tree. */
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
+  // @middy/core ships ES modules only; transform it like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  testTimeout: 60000,
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit', '<rootDir>/test/local'] },
+    { ...shared, displayName: 'infra', roots: ['<rootDir>/test/infra'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      roots: ['<rootDir>/test/integration'],
+      testMatch: ['**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/support/global-teardown.ts',
+    },
+  ],
+};

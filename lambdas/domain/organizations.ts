@@ -1,0 +1,192 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { dynamo, tableName } from '../store/dynamo';
+
+export const PLANS = ['team', 'custom', 'pro'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** Plans whose organizations may use the API (spec: Team and Custom only). */
+export const API_PLANS: readonly Plan[] = ['team', 'custom'];
+
+export const LIMIT_NAMES = [
+  'requests_per_minute_per_key',
+  'requests_per_day_per_organization',
+  'concurrent_video_jobs',
+  'concurrent_split_jobs',
+  'active_api_keys_per_organization',
+  'webhook_endpoints',
+  'max_asset_upload_size_bytes',
+] as const;
+export type LimitName = (typeof LIMIT_NAMES)[number];
+export type Limits = Record<LimitName, number>;
+
+export const TEAM_LIMITS: Limits = {
+  requests_per_minute_per_key: 60,
+  requests_per_day_per_organization: 10000,
+  concurrent_video_jobs: 3,
+  concurrent_split_jobs: 2,
+  active_api_keys_per_organization: 10,
+  webhook_endpoints: 3,
+  max_asset_upload_size_bytes: 2147483648,
+};
+
+/** S3 refuses a single PUT above 5 GiB, so no negotiated upload limit may exceed it. */
+export const MAX_SINGLE_UPLOAD_BYTES = 5 * 1024 ** 3;
+
+export interface Organization {
+  organizationId: number;
+  plan: Plan;
+  apiAccess: boolean;
+  /** Negotiated values; they apply only while the plan is `custom`. */
+  negotiatedLimits: Partial<Limits>;
+  creditsBalance: number;
+  activeVideoJobs: number;
+  activeSplitJobs: number;
+  activeApiKeys: number;
+  createdAt: string;
+}
+
+export function organizationKey(organizationId: number) {
+  return { pk: `ORG#${organizationId}`, sk: 'ORG' };
+}
+
+const ORGANIZATION_SEQUENCE_KEY = { pk: 'SEQUENCE', sk: 'ORGANIZATION' };
+
+export function effectiveLimits(organization: Pick<Organization, 'plan' | 'negotiatedLimits'>): Limits {
+  return organization.plan === 'custom' ? { ...TEAM_LIMITS, ...organization.negotiatedLimits } : { ...TEAM_LIMITS };
+}
+
+interface OrganizationItem {
+  organization_id: number;
+  plan: Plan;
+  api_access: boolean;
+  negotiated_limits?: Partial<Limits>;
+  credits_balance?: number;
+  active_video_jobs?: number;
+  active_split_jobs?: number;
+  active_api_keys?: number;
+  created_at: string;
+}
+
+function fromItem(item: OrganizationItem): Organization {
+  return {
+    organizationId: item.organization_id,
+    plan: item.plan,
+    apiAccess: item.api_access,
+    negotiatedLimits: item.negotiated_limits ?? {},
+    creditsBalance: item.credits_balance ?? 0,
+    activeVideoJobs: item.active_video_jobs ?? 0,
+    activeSplitJobs: item.active_split_jobs ?? 0,
+    activeApiKeys: item.active_api_keys ?? 0,
+    createdAt: item.created_at,
+  };
+}
+
+export async function getOrganization(organizationId: number): Promise<Organization | undefined> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: organizationKey(organizationId), ConsistentRead: true }),
+  );
+  return Item ? fromItem(Item as OrganizationItem) : undefined;
+}
+
+export interface NewOrganization {
+  plan: Plan;
+  apiAccess?: boolean;
+  credits?: number;
+  negotiatedLimits?: Partial<Limits>;
+}
+
+export async function createOrganization(input: NewOrganization, now = new Date()): Promise<Organization> {
+  const { Attributes } = await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: ORGANIZATION_SEQUENCE_KEY,
+      UpdateExpression: 'ADD last_value :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const item: OrganizationItem = {
+    organization_id: Number(Attributes?.last_value),
+    plan: input.plan,
+    api_access: input.apiAccess ?? true,
+    negotiated_limits: input.negotiatedLimits ?? {},
+    credits_balance: input.credits ?? 0,
+    active_video_jobs: 0,
+    active_split_jobs: 0,
+    active_api_keys: 0,
+    created_at: now.toISOString(),
+  };
+  await dynamo.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...organizationKey(item.organization_id), ...item },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return fromItem(item);
+}
+
+export interface OrganizationChanges {
+  plan?: Plan;
+  apiAccess?: boolean;
+  negotiatedLimits?: Partial<Limits>;
+}
+
+/** Applies operator changes; negotiated limits are merged into those already set. */
+export async function updateOrganization(organizationId: number, changes: OrganizationChanges): Promise<Organization> {
+  const sets: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (changes.plan) {
+    sets.push('#plan = :plan');
+    names['#plan'] = 'plan';
+    values[':plan'] = changes.plan;
+  }
+  if (changes.apiAccess !== undefined) {
+    sets.push('api_access = :api_access');
+    values[':api_access'] = changes.apiAccess;
+  }
+  for (const [name, value] of Object.entries(changes.negotiatedLimits ?? {})) {
+    sets.push(`negotiated_limits.#${name} = :${name}`);
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+  }
+  if (sets.length === 0) throw new Error('Nothing to update: give --plan, --api-access or --limit');
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: organizationKey(organizationId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(Attributes as OrganizationItem);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new Error(`Organization ${organizationId} does not exist`);
+    throw error;
+  }
+}
+
+export async function setCreditBalance(organizationId: number, balance: number): Promise<Organization> {
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: organizationKey(organizationId),
+        UpdateExpression: 'SET credits_balance = :balance',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':balance': balance },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(Attributes as OrganizationItem);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new Error(`Organization ${organizationId} does not exist`);
+    throw error;
+  }
+}

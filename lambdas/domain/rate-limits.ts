@@ -1,0 +1,162 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { dynamo, tableName } from '../store/dynamo';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** Daily counters double as request history for the usage routes (custom periods reach 90 days). */
+const DAY_COUNTER_RETENTION_MS = 100 * DAY_MS;
+
+export interface WindowState {
+  limit: number;
+  used: number;
+  remaining: number;
+  /** Unix seconds at which the window resets. */
+  resetsAt: number;
+}
+
+export interface RateLimitState {
+  minute: WindowState;
+  day: WindowState;
+  /** The windows that refused this request; empty when it was admitted. */
+  exceeded: ('minute' | 'day')[];
+}
+
+interface Window {
+  key: { pk: string; sk: string };
+  limit: number;
+  startMs: number;
+  endMs: number;
+  retainUntilMs: number;
+}
+
+function minuteWindow(keyPrefix: string, limit: number, nowMs: number): Window {
+  const startMs = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+  return {
+    key: { pk: `RATE#KEY#${keyPrefix}`, sk: `MINUTE#${startMs / MINUTE_MS}` },
+    limit,
+    startMs,
+    endMs: startMs + MINUTE_MS,
+    retainUntilMs: startMs + 2 * MINUTE_MS,
+  };
+}
+
+function dayWindow(organizationId: number, limit: number, nowMs: number): Window {
+  const startMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  return {
+    key: { pk: `RATE#ORG#${organizationId}`, sk: `DAY#${new Date(startMs).toISOString().slice(0, 10)}` },
+    limit,
+    startMs,
+    endMs: startMs + DAY_MS,
+    retainUntilMs: startMs + DAY_COUNTER_RETENTION_MS,
+  };
+}
+
+function stateOf(window: Window, used: number): WindowState {
+  return {
+    limit: window.limit,
+    used,
+    remaining: Math.max(0, window.limit - used),
+    resetsAt: Math.floor(window.endMs / 1000),
+  };
+}
+
+/** Counts one request in a window unless it is full; the condition makes overshoot impossible. */
+async function take(window: Window): Promise<{ admitted: boolean; used: number }> {
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: window.key,
+        UpdateExpression: 'ADD request_count :one SET expires_at = if_not_exists(expires_at, :expires)',
+        ConditionExpression: 'attribute_not_exists(request_count) OR request_count < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': window.limit, ':expires': Math.floor(window.retainUntilMs / 1000) },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { admitted: true, used: Number(Attributes?.request_count ?? 1) };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) {
+      return { admitted: false, used: Number(error.Item?.request_count?.N ?? window.limit) };
+    }
+    throw error;
+  }
+}
+
+async function giveBack(window: Window): Promise<void> {
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: window.key,
+      UpdateExpression: 'ADD request_count :minus_one',
+      ExpressionAttributeValues: { ':minus_one': -1 },
+    }),
+  );
+}
+
+/**
+ * Admits a request against the key's minute window and the organization's day window at once.
+ * Both counters are taken in parallel; when one refuses, the slot taken in the other is given
+ * back, so a refused request never counts and neither counter can pass its limit.
+ */
+export async function admitRequest(
+  keyPrefix: string,
+  organizationId: number,
+  limits: { perMinute: number; perDay: number },
+  nowMs = Date.now(),
+): Promise<RateLimitState> {
+  const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
+  const day = dayWindow(organizationId, limits.perDay, nowMs);
+  const [minuteTaken, dayTaken] = await Promise.all([take(minute), take(day)]);
+  const exceeded: RateLimitState['exceeded'] = [];
+  if (!minuteTaken.admitted) exceeded.push('minute');
+  if (!dayTaken.admitted) exceeded.push('day');
+  let minuteUsed = minuteTaken.used;
+  let dayUsed = dayTaken.used;
+  if (exceeded.length === 1) {
+    if (minuteTaken.admitted) {
+      await giveBack(minute);
+      minuteUsed -= 1;
+    } else {
+      await giveBack(day);
+      dayUsed -= 1;
+    }
+  }
+  return { minute: stateOf(minute, minuteUsed), day: stateOf(day, dayUsed), exceeded };
+}
+
+/** Reads both windows without counting a request (for usage reporting). */
+export async function peekRateLimits(
+  keyPrefix: string,
+  organizationId: number,
+  limits: { perMinute: number; perDay: number },
+  nowMs = Date.now(),
+): Promise<RateLimitState> {
+  const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
+  const day = dayWindow(organizationId, limits.perDay, nowMs);
+  const [minuteItem, dayItem] = await Promise.all(
+    [minute, day].map((window) => dynamo.send(new GetCommand({ TableName: tableName(), Key: window.key }))),
+  );
+  return {
+    minute: stateOf(minute, Number(minuteItem?.Item?.request_count ?? 0)),
+    day: stateOf(day, Number(dayItem?.Item?.request_count ?? 0)),
+    exceeded: [],
+  };
+}
+
+export function retryAfterSeconds(state: RateLimitState, nowMs = Date.now()): number {
+  const resets = state.exceeded.map((name) => state[name].resetsAt * 1000);
+  return Math.max(1, Math.ceil((Math.max(...resets) - nowMs) / 1000));
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(state.minute.limit),
+    'X-RateLimit-Remaining': String(state.minute.remaining),
+    'X-RateLimit-Reset': String(state.minute.resetsAt),
+    'X-RateLimit-Limit-Organization-Day': String(state.day.limit),
+    'X-RateLimit-Remaining-Organization-Day': String(state.day.remaining),
+    'X-RateLimit-Reset-Organization-Day': String(state.day.resetsAt),
+  };
+}

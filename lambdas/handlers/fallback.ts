@@ -1,0 +1,13 @@
+import { ApiError } from '../domain/errors';
+import { fallbackHandler } from '../http/api-handler';
+import { API_PREFIX, methodsAt } from '../routes';
+
+export const handler = fallbackHandler(async ({ method, path }) => {
+  const allowed = path.startsWith(API_PREFIX) ? methodsAt(path.slice(API_PREFIX.length)) : [];
+  if (allowed.length > 0) {
+    throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allowed.join(', ')}.`, {
+      Allow: allowed.join(', '),
+    });
+  }
+  throw new ApiError('ROUTE_NOT_FOUND', `No route matches ${method} ${path}.`);
+});

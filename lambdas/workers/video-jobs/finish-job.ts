@@ -1,0 +1,3 @@
+import { finishRender, type LifecycleState } from '../../domain/video-job-lifecycle';
+
+export const handler = (state: LifecycleState) => finishRender(state);

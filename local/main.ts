@@ -1,0 +1,43 @@
+import { startLocalStack } from './stack';
+import { SCOPES } from '../lambdas/routes';
+
+const DEMO_CREDITS = 1000;
+
+async function seedDemoOrganization() {
+  // Imported only now: their AWS clients read the emulator endpoints from the environment.
+  const { createOrganization } = await import('../lambdas/domain/organizations');
+  const { createApiKey } = await import('../lambdas/domain/api-keys');
+  const organization = await createOrganization({ plan: 'team', credits: DEMO_CREDITS });
+  const { key } = await createApiKey({ organizationId: organization.organizationId, environment: 'test', scopes: SCOPES });
+  console.log(
+    [
+      '',
+      `Seeded demo Team organization ${organization.organizationId} with ${DEMO_CREDITS} credits.`,
+      `Demo test key (shown once, store it now): ${key}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+async function main() {
+  const port = Number(process.env.PORT ?? 3000);
+  const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
+  const stack = await startLocalStack({ port, dataDir, onFreshStart: seedDemoOrganization });
+  console.log(`Local stack ready: ${stack.apiUrl} (health: http://127.0.0.1:${stack.port}/healthz, data: ${dataDir})`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping the local stack`);
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error('The local stack failed to start:', error);
+  process.exit(1);
+});

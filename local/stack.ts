@@ -1,0 +1,175 @@
+import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { TABLE_DESIGN } from '../lambdas/store/table-design';
+import { startDynamoDb } from './emulators/dynamodb';
+import { startS3AndSqs } from './emulators/s3-sqs';
+import { createGateway, type LambdaHandler } from './http-gateway';
+
+export const LOCAL_TABLE_NAME = 'video-api-local';
+export const LOCAL_BUCKET_NAME = 'video-api-media-local';
+
+/** What a running local stack tells other processes (the admin CLI, tests) about itself. */
+export interface StackInfo {
+  pid: number;
+  apiUrl: string;
+  environment: Record<string, string>;
+}
+
+export function stackInfoPath(dataDir: string) {
+  return join(dataDir, 'stack.json');
+}
+
+export async function readStackInfo(dataDir: string): Promise<StackInfo | undefined> {
+  try {
+    return JSON.parse(await readFile(stackInfoPath(dataDir), 'utf8')) as StackInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The environment the deployed Lambdas get from CDK, pointed at the emulators instead of AWS. */
+function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: string }): Record<string, string> {
+  return {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    S3_FORCE_PATH_STYLE: 'true',
+    TABLE_NAME: LOCAL_TABLE_NAME,
+    MEDIA_BUCKET_NAME: LOCAL_BUCKET_NAME,
+    VIDEO_PROVIDER: 'local',
+  };
+}
+
+/** Creates the table as the CDK stack declares it; answers whether it had to (a fresh data dir). */
+async function ensureTable(client: DynamoDBClient): Promise<boolean> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: LOCAL_TABLE_NAME }));
+    return false;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  const { partitionKey, sortKey, gsi1, timeToLiveAttribute } = TABLE_DESIGN;
+  await client.send(
+    new CreateTableCommand({
+      TableName: LOCAL_TABLE_NAME,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: gsi1.indexName,
+          KeySchema: [
+            { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
+            { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    }),
+  );
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: LOCAL_TABLE_NAME,
+      TimeToLiveSpecification: { AttributeName: timeToLiveAttribute, Enabled: true },
+    }),
+  );
+  return true;
+}
+
+async function ensureBucket(client: S3Client) {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: LOCAL_BUCKET_NAME }));
+  } catch {
+    await client.send(new CreateBucketCommand({ Bucket: LOCAL_BUCKET_NAME }));
+  }
+}
+
+export interface LocalStackOptions {
+  port: number;
+  dataDir: string;
+  /** Runs once, after the table was created in a fresh data dir. */
+  onFreshStart?: () => Promise<void>;
+}
+
+export interface LocalStack {
+  apiUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStackOptions): Promise<LocalStack> {
+  const root = resolve(dataDir);
+  await mkdir(join(root, 'dynamodb'), { recursive: true });
+  await mkdir(join(root, 's3-sqs'), { recursive: true });
+  const stoppers: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error(error));
+  };
+  try {
+    const [dynamodb, s3sqs] = await Promise.all([
+      startDynamoDb({ dataDir: join(root, 'dynamodb') }).then((emulator) => {
+        stoppers.push(emulator.stop);
+        return emulator;
+      }),
+      startS3AndSqs({ dataDir: join(root, 's3-sqs') }).then((emulator) => {
+        stoppers.push(emulator.stop);
+        return emulator;
+      }),
+    ]);
+    const environment = handlerEnvironment({ dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint });
+    Object.assign(process.env, environment);
+
+    const fresh = await ensureTable(new DynamoDBClient({ endpoint: dynamodb.endpoint }));
+    await ensureBucket(new S3Client({ endpoint: s3sqs.endpoint, forcePathStyle: true }));
+
+    const handlers = new Map<string, Promise<LambdaHandler>>();
+    const loadHandler = (name: string) => {
+      let loaded = handlers.get(name);
+      if (!loaded) {
+        loaded = import(`../lambdas/handlers/${name}`).then((module: { handler: LambdaHandler }) => module.handler);
+        handlers.set(name, loaded);
+      }
+      return loaded;
+    };
+    let ready = false;
+    const gateway = createGateway({
+      loadHandler,
+      extraRoutes: {
+        '/healthz': (response) => {
+          response.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' });
+          response.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }));
+        },
+      },
+    });
+    await new Promise<void>((resolveListen, reject) => {
+      gateway.once('error', reject);
+      gateway.listen(port, '127.0.0.1', () => resolveListen());
+    });
+    stoppers.push(
+      () =>
+        new Promise<void>((resolveClose) => {
+          gateway.close(() => resolveClose());
+          gateway.closeAllConnections();
+        }),
+    );
+    const boundPort = (gateway.address() as AddressInfo).port;
+    const apiUrl = `http://127.0.0.1:${boundPort}/api/v1/developer`;
+    if (fresh && onFreshStart) await onFreshStart();
+    const info: StackInfo = { pid: process.pid, apiUrl, environment };
+    await writeFile(stackInfoPath(root), `${JSON.stringify(info, null, 2)}\n`);
+    ready = true;
+    return { apiUrl, port: boundPort, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

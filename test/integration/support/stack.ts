@@ -1,0 +1,116 @@
+import type { Scope } from '../../../lambdas/routes';
+import type * as Organizations from '../../../lambdas/domain/organizations';
+import type * as ApiKeys from '../../../lambdas/domain/api-keys';
+
+/** Helpers for tests that drive the running local stack (see global-setup.ts). */
+export const apiUrl = () => required('IT_API_URL');
+export const baseUrl = () => required('IT_BASE_URL');
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run integration tests through jest's integration project`);
+  return value;
+}
+
+let domain: Promise<{ organizations: typeof Organizations; apiKeys: typeof ApiKeys }> | undefined;
+
+/** The operator's domain functions (what the admin CLI calls), pointed at the stack's emulators. */
+function operator() {
+  domain ??= (async () => {
+    Object.assign(process.env, JSON.parse(required('IT_STACK_ENVIRONMENT')) as Record<string, string>);
+    return {
+      organizations: await import('../../../lambdas/domain/organizations'),
+      apiKeys: await import('../../../lambdas/domain/api-keys'),
+    };
+  })();
+  return domain;
+}
+
+export interface TestOrganization {
+  organizationId: number;
+  key: string;
+  keyPrefix: string;
+}
+
+export async function createOrganization(
+  options: { plan?: Organizations.Plan; credits?: number; limits?: Partial<Organizations.Limits>; apiAccess?: boolean; scopes?: readonly Scope[]; environment?: 'live' | 'test' } = {},
+): Promise<TestOrganization> {
+  const { organizations, apiKeys } = await operator();
+  const { SCOPES } = await import('../../../lambdas/routes');
+  const organization = await organizations.createOrganization({
+    plan: options.plan ?? 'team',
+    credits: options.credits ?? 1000,
+    negotiatedLimits: options.limits,
+    apiAccess: options.apiAccess,
+  });
+  const { key, apiKey } = await apiKeys.createApiKey({
+    organizationId: organization.organizationId,
+    environment: options.environment ?? 'test',
+    scopes: options.scopes ?? SCOPES,
+  });
+  return { organizationId: organization.organizationId, key, keyPrefix: apiKey.keyPrefix };
+}
+
+export async function createKey(organizationId: number, options: { scopes?: readonly Scope[]; expiresAt?: string; environment?: 'live' | 'test' } = {}) {
+  const { apiKeys } = await operator();
+  const { SCOPES } = await import('../../../lambdas/routes');
+  return apiKeys.createApiKey({
+    organizationId,
+    environment: options.environment ?? 'test',
+    scopes: options.scopes ?? SCOPES,
+    expiresAt: options.expiresAt,
+  });
+}
+
+export async function revokeKey(prefix: string) {
+  const { apiKeys } = await operator();
+  return apiKeys.revokeApiKey(prefix);
+}
+
+export async function getOrganization(organizationId: number) {
+  const { organizations } = await operator();
+  return organizations.getOrganization(organizationId);
+}
+
+export async function setCredits(organizationId: number, balance: number) {
+  const { organizations } = await operator();
+  return organizations.setCreditBalance(organizationId, balance);
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+export const RATE_LIMIT_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-limit-organization-day',
+  'x-ratelimit-remaining-organization-day',
+  'x-ratelimit-reset-organization-day',
+];
