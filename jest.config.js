@@ -5,10 +5,10 @@ const shared = {
   // @middy/core ships ES modules only; transform it like our own code.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
-  testTimeout: 60000,
 };
 
 module.exports = {
+  testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit', '<rootDir>/test/local'] },
     { ...shared, displayName: 'infra', roots: ['<rootDir>/test/infra'] },
@@ -19,6 +19,7 @@ module.exports = {
       testMatch: ['**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/integration/support/close-clients.ts'],
     },
   ],
 };

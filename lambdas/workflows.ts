@@ -4,9 +4,11 @@
  * for the worker's function (its ARN in AWS, its module locally).
  */
 export type WorkerAccess =
-  | 'assets:read' // GetObject under assets/ (source images, provider output)
-  | 'assets:write' // PutObject under assets/ (rendered output)
-  | 'video-provider'; // the configured video model (Bedrock async invoke)
+  | 'assets:read' // GetObject under assets/ (source images)
+  | 'assets:write' // PutObject under assets/ (the finished video, copied from renders/)
+  | 'renders:write' // PutObject under renders/ (where the provider writes its output)
+  | 'renders:read' // GetObject under renders/ (copy source)
+  | 'video-provider'; // the configured video model (Bedrock StartAsyncInvoke/GetAsyncInvoke)
 
 export interface Worker {
   /** Module under lambdas/workers that exports `handler`. */
@@ -29,9 +31,9 @@ export const WORKFLOWS: readonly Workflow[] = [
     definitionFile: 'state-machines/video-job.asl.json',
     arnEnvironmentVariable: 'VIDEO_JOB_STATE_MACHINE_ARN',
     workers: {
-      StartRenderFunction: { handler: 'video-jobs/start-render', access: ['assets:read', 'assets:write', 'video-provider'] },
-      PollRenderFunction: { handler: 'video-jobs/poll-render', access: ['assets:read', 'assets:write', 'video-provider'] },
-      FinishJobFunction: { handler: 'video-jobs/finish-job', access: ['assets:read', 'assets:write'] },
+      StartRenderFunction: { handler: 'video-jobs/start-render', access: ['assets:read', 'renders:write', 'video-provider'] },
+      PollRenderFunction: { handler: 'video-jobs/poll-render', access: ['renders:read', 'renders:write', 'video-provider'] },
+      FinishJobFunction: { handler: 'video-jobs/finish-job', access: ['renders:read', 'assets:write'] },
     },
   },
 ];

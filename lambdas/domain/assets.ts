@@ -57,6 +57,8 @@ export function assetKey(organizationId: number, assetId: string) {
 
 export const incomingObjectKey = (organizationId: number, assetId: string) => `incoming/${organizationId}/${assetId}`;
 export const storedObjectKey = (organizationId: number, assetId: string) => `assets/${organizationId}/${assetId}`;
+/** Scratch space of video providers; the finished file is copied to assets/ and this expires. */
+export const renderObjectKey = (organizationId: number, jobId: string) => `renders/${organizationId}/${jobId}/output.mp4`;
 
 function fromItem(item: AssetItem): Asset {
   return {

@@ -1,6 +1,6 @@
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { mediaBucket, s3 } from '../store/s3';
-import { findAsset, generatedAssetRecord, storedObjectKey } from './assets';
+import { findAsset, generatedAssetRecord, renderObjectKey, storedObjectKey } from './assets';
 import { sortableId } from './ids';
 import { ACTIVE_STATUSES, findJob, finishJob, JobAlreadyFinished, markProcessing, recordProgress, recordProviderJob, type JobError } from './jobs';
 import type { VideoProvider, RenderRequest, RenderedVideo } from './video-providers/port';
@@ -65,7 +65,7 @@ export async function startRender(
     durationSeconds: input.duration_seconds,
     aspectRatio: input.aspect_ratio,
     style: input.style,
-    output: { bucket: mediaBucket(), key: storedObjectKey(job.organizationId, outputAssetId) },
+    output: { bucket: mediaBucket(), key: renderObjectKey(job.organizationId, job.jobId) },
   };
   if (input.source_asset_id) {
     const source = await findAsset(job.organizationId, input.source_asset_id);
@@ -111,20 +111,15 @@ const CRASH_ERROR: JobError = {
 export async function finishRender(state: LifecycleState): Promise<LifecycleState> {
   const { organization_id: organizationId, job_id: jobId } = state;
   if (state.outcome === 'completed' && state.output && state.output_asset_id) {
-    const job = await findJob(organizationId, jobId);
-    if (!job) throw new Error(`Job ${jobId} vanished`);
-    const key = storedObjectKey(organizationId, state.output_asset_id);
-    if (state.output.key !== key || state.output.bucket !== mediaBucket()) {
-      await s3.send(
-        new CopyObjectCommand({
-          Bucket: mediaBucket(),
-          Key: key,
-          CopySource: `${state.output.bucket}/${state.output.key}`,
-          ContentType: 'video/mp4',
-          MetadataDirective: 'REPLACE',
-        }),
-      );
-    }
+    await s3.send(
+      new CopyObjectCommand({
+        Bucket: mediaBucket(),
+        Key: storedObjectKey(organizationId, state.output_asset_id),
+        CopySource: `${state.output.bucket}/${state.output.key}`,
+        ContentType: 'video/mp4',
+        MetadataDirective: 'REPLACE',
+      }),
+    );
     await finishJob(organizationId, jobId, {
       status: 'completed',
       outputAsset: generatedAssetRecord({

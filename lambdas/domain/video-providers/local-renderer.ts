@@ -1,0 +1,262 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { log } from '../../http/log';
+import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
+import { OUTPUT_DIMENSIONS, renderFailed, type RenderRequest, type RenderStatus, type StartResult, type VideoProvider } from './port';
+
+/**
+ * The local renderer: a real, playable H.264 MP4 made by ffmpeg on this machine, for the local stack
+ * and tests. It is not a generative model (see local-renderer-scene.ts for what it draws).
+ *
+ * For the local stack / a single long-lived process only: `start` spawns ffmpeg in the background
+ * and returns at once, and the render's state lives in a module-level Map, so `poll` must run in the
+ * same process as `start`. In Lambda both would be lost between invocations; use Bedrock there.
+ *
+ * Fault injection, for state-machine tests: a prompt containing `[fault:fail]`, `[fault:stall]` or
+ * `[fault:crash]`, or the `fault` option, or env `LOCAL_RENDERER_FAULT=fail|stall|crash` (every render):
+ * - fail:  ffmpeg runs with a broken filter graph and really exits non-zero; poll returns failed RENDER_FAILED.
+ * - stall: nothing runs; poll returns in_progress at 40 forever, so the state machine's deadline expires the job.
+ * - crash: poll throws an unexpected Error, for the state machine's catch-all.
+ */
+
+export const LOCAL_RENDERER_FAULTS = ['fail', 'stall', 'crash'] as const;
+export type LocalRendererFault = (typeof LOCAL_RENDERER_FAULTS)[number];
+
+export interface LocalRendererOptions {
+  s3: S3Client;
+  /** Defaults to env FFMPEG_PATH, then the binary of @ffmpeg-installer/ffmpeg. */
+  ffmpegPath?: string;
+  /** x264 preset; `veryfast` keeps files small, `ultrafast` is about twice as fast. */
+  preset?: string;
+  fps?: number;
+  /** Applies to every render; defaults to env LOCAL_RENDERER_FAULT. */
+  fault?: LocalRendererFault;
+  /** The caption font; `null` turns captions off. Defaults to the first known system font that exists. */
+  fontFile?: string | null;
+  /** ffmpeg is killed after this long and the render fails. */
+  maxRenderMs?: number;
+}
+
+const STALLED_PROGRESS = 40;
+/** Encoding is measured; the upload after it is not, so it gets the last few points. */
+const ENCODING_SHARE = 95;
+const UPLOADING_PROGRESS = 97;
+const FINISHED_RENDER_RETENTION_MS = 24 * 3600_000;
+const FONT_CANDIDATES = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/TTF/DejaVuSans.ttf',
+  '/System/Library/Fonts/Supplemental/Arial.ttf',
+  '/Library/Fonts/Arial.ttf',
+];
+const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+interface LocalRender {
+  request: RenderRequest;
+  fault?: LocalRendererFault;
+  progress: number;
+  /** Set once, when the render completes or fails. */
+  outcome?: RenderStatus;
+  finishedAt?: number;
+}
+
+/** Every render of this process, by provider job id. */
+const renders = new Map<string, LocalRender>();
+
+export function parseLocalRendererFault(value: string | undefined): LocalRendererFault | undefined {
+  if (value === undefined || value === '') return undefined;
+  if ((LOCAL_RENDERER_FAULTS as readonly string[]).includes(value)) return value as LocalRendererFault;
+  throw new Error(`LOCAL_RENDERER_FAULT must be one of ${LOCAL_RENDERER_FAULTS.join(', ')}, got "${value}"`);
+}
+
+function faultInPrompt(prompt: string): LocalRendererFault | undefined {
+  return /\[fault:(fail|stall|crash)\]/.exec(prompt)?.[1] as LocalRendererFault | undefined;
+}
+
+async function defaultFfmpegPath(): Promise<string> {
+  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
+  // A computed specifier keeps bundlers from pulling this dev-only binary package into Lambda bundles.
+  const specifier = '@ffmpeg-installer/ffmpeg';
+  const installer = (await import(specifier)) as { path?: string; default?: { path: string } };
+  const path = installer.path ?? installer.default?.path;
+  if (!path) throw new Error('@ffmpeg-installer/ffmpeg did not report a binary path');
+  return path;
+}
+
+interface FfmpegRun {
+  exitCode: number | null;
+  stderr: string;
+}
+
+/** Runs ffmpeg with `-progress pipe:1` and reports each `out_time` it prints, in seconds. */
+function runFfmpeg(ffmpegPath: string, args: string[], timeoutMs: number, onOutTime: (seconds: number) => void = () => {}): Promise<FfmpegRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdoutRest = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (stdoutRest + chunk).split('\n');
+      stdoutRest = lines.pop() ?? '';
+      for (const line of lines) {
+        const time = /^out_time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(line.trim());
+        if (time) onOutTime(Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]));
+      }
+    });
+    // Only the tail matters for the log line, and a chatty ffmpeg must not grow memory.
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ exitCode, stderr: stderr.trim() });
+    });
+  });
+}
+
+const drawtextChecks = new Map<string, Promise<boolean>>();
+
+/** Static ffmpeg builds differ: drawtext needs libfreetype. Asked once per binary. */
+function hasDrawtext(ffmpegPath: string): Promise<boolean> {
+  let check = drawtextChecks.get(ffmpegPath);
+  if (!check) {
+    check = new Promise((resolve) => {
+      const child = spawn(ffmpegPath, ['-hide_banner', '-filters'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.on('error', () => resolve(false));
+      child.on('close', () => resolve(/\sdrawtext\s/.test(output)));
+    });
+    drawtextChecks.set(ffmpegPath, check);
+  }
+  return check;
+}
+
+export class LocalRenderer implements VideoProvider {
+  readonly kind = 'local';
+  private readonly s3: S3Client;
+  private readonly ffmpegPath: Promise<string>;
+  private readonly preset: string;
+  private readonly fps: number;
+  private readonly fault?: LocalRendererFault;
+  private readonly fontFile?: string;
+  private readonly maxRenderMs: number;
+
+  constructor(options: LocalRendererOptions) {
+    this.s3 = options.s3;
+    this.ffmpegPath = options.ffmpegPath ? Promise.resolve(options.ffmpegPath) : defaultFfmpegPath();
+    // Surfaces in start() when awaited; this only keeps an early rejection from being reported as unhandled.
+    this.ffmpegPath.catch(() => {});
+    this.preset = options.preset ?? 'veryfast';
+    this.fps = options.fps ?? 24;
+    this.fault = options.fault ?? parseLocalRendererFault(process.env.LOCAL_RENDERER_FAULT);
+    this.fontFile = options.fontFile === null ? undefined : (options.fontFile ?? FONT_CANDIDATES.find((path) => existsSync(path)));
+    this.maxRenderMs = options.maxRenderMs ?? 10 * 60_000;
+  }
+
+  async start(request: RenderRequest): Promise<StartResult> {
+    forgetOldRenders();
+    // One render per job: a retried start must not render (and upload) twice.
+    const providerJobId = `local-render:${request.jobId}`;
+    if (renders.has(providerJobId)) return { state: 'started', providerJobId };
+
+    const ffmpegPath = await this.ffmpegPath;
+    const render: LocalRender = { request, fault: faultInPrompt(request.prompt) ?? this.fault, progress: 0 };
+    renders.set(providerJobId, render);
+    if (render.fault === 'stall') render.progress = STALLED_PROGRESS;
+    if (render.fault === 'stall' || render.fault === 'crash') return { state: 'started', providerJobId };
+
+    void this.run(providerJobId, render, ffmpegPath);
+    return { state: 'started', providerJobId };
+  }
+
+  async poll(providerJobId: string): Promise<RenderStatus> {
+    const render = renders.get(providerJobId);
+    if (!render) throw new Error(`Unknown local render ${providerJobId}: the local renderer keeps renders in this process's memory only`);
+    if (render.fault === 'crash') throw new Error('Local renderer fault injection: crash');
+    return render.outcome ?? { state: 'in_progress', progress: Math.floor(render.progress) };
+  }
+
+  /** The whole render, in the background; it never throws, every outcome lands in `render.outcome`. */
+  private async run(providerJobId: string, render: LocalRender, ffmpegPath: string): Promise<void> {
+    const { request } = render;
+    const finish = (outcome: RenderStatus) => {
+      render.outcome = outcome;
+      render.finishedAt = Date.now();
+      if (outcome.state === 'completed') render.progress = 100;
+    };
+    let workDir: string | undefined;
+    try {
+      workDir = await mkdtemp(join(tmpdir(), 'local-render-'));
+      const outputPath = join(workDir, 'output.mp4');
+
+      let imagePath: string | undefined;
+      if (request.sourceImage) {
+        imagePath = join(workDir, `source.${IMAGE_EXTENSIONS[request.sourceImage.contentType] ?? 'img'}`);
+        await this.download(request.sourceImage, imagePath);
+        const probe = await runFfmpeg(ffmpegPath, ['-nostdin', '-v', 'error', '-i', imagePath, '-frames:v', '1', '-f', 'null', '-'], 30_000);
+        if (probe.exitCode !== 0) {
+          log('warn', 'Local render: source image does not decode', { jobId: request.jobId, providerJobId, ffmpeg: probe.stderr });
+          return finish(renderFailed('SOURCE_IMAGE_UNSUPPORTED'));
+        }
+      }
+
+      let caption: { textFile: string; fontFile: string } | undefined;
+      if (this.fontFile && isFilterSafePath(this.fontFile) && isFilterSafePath(workDir) && (await hasDrawtext(ffmpegPath))) {
+        caption = { textFile: join(workDir, 'caption.txt'), fontFile: this.fontFile };
+        await writeFile(caption.textFile, captionText(request, imagePath !== undefined));
+      }
+
+      const args = ffmpegArgs({ request, fps: this.fps, preset: this.preset, outputPath, imagePath, caption, breakFilterGraph: render.fault === 'fail' });
+      const encoded = await runFfmpeg(ffmpegPath, args, this.maxRenderMs, (seconds) => {
+        render.progress = Math.max(render.progress, Math.min(ENCODING_SHARE, (seconds / request.durationSeconds) * ENCODING_SHARE));
+      });
+      if (encoded.exitCode !== 0) {
+        log('error', 'Local render: ffmpeg failed', { jobId: request.jobId, providerJobId, exitCode: encoded.exitCode, ffmpeg: encoded.stderr });
+        return finish(renderFailed('RENDER_FAILED'));
+      }
+
+      render.progress = UPLOADING_PROGRESS;
+      const body = await readFile(outputPath);
+      await this.s3.send(
+        new PutObjectCommand({ Bucket: request.output.bucket, Key: request.output.key, Body: body, ContentType: 'video/mp4', ContentLength: body.length }),
+      );
+      finish({
+        state: 'completed',
+        output: {
+          bucket: request.output.bucket,
+          key: request.output.key,
+          contentType: 'video/mp4',
+          sizeBytes: body.length,
+          durationSeconds: request.durationSeconds,
+          ...OUTPUT_DIMENSIONS[request.aspectRatio],
+        },
+      });
+    } catch (error) {
+      // A missing source object, an unreachable S3, a missing binary: ours to fix, not the customer's.
+      log('error', 'Local render failed', { jobId: request.jobId, providerJobId, error: error instanceof Error ? error.message : String(error) });
+      finish(renderFailed('RENDER_FAILED'));
+    } finally {
+      if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => {});
+    }
+  }
+
+  private async download(source: NonNullable<RenderRequest['sourceImage']>, path: string): Promise<void> {
+    const object = await this.s3.send(new GetObjectCommand({ Bucket: source.bucket, Key: source.key }));
+    if (!object.Body) throw new Error(`Source image s3://${source.bucket}/${source.key} has no body`);
+    await writeFile(path, await object.Body.transformToByteArray());
+  }
+}
+
+/** The local stack runs for days; finished renders are only polled for minutes. */
+function forgetOldRenders(now = Date.now()): void {
+  for (const [id, render] of renders) {
+    if (render.finishedAt !== undefined && now - render.finishedAt > FINISHED_RENDER_RETENTION_MS) renders.delete(id);
+  }
+}

@@ -1,0 +1,252 @@
+import type { ErrorObject } from 'ajv';
+import { ApiError } from '../domain/errors';
+import { schemas, validators, type JsonSchema, type OperationValidators } from './generated/validators';
+
+/**
+ * Request validation against docs/openapi.yaml, through validators compiled ahead of time by
+ * scripts/build-validators.ts. Path parameters are not validated here: an id that misses its
+ * pattern is the resource's 404, which the handler answers.
+ */
+
+export interface RequestInput {
+  /** The parsed JSON body; undefined when the request had none. */
+  body?: unknown;
+  query?: Record<string, string | undefined>;
+  headers?: Record<string, string | undefined>;
+}
+
+export interface ValidatedRequest {
+  /** The body with the document's defaults applied; undefined for operations without a request body. */
+  body: unknown;
+  /** The query parameters, coerced to their documented types, defaults applied. */
+  query: Record<string, unknown>;
+}
+
+type Part = 'body' | 'query' | 'headers';
+
+const allValidators: Record<string, OperationValidators | undefined> = validators;
+const allSchemas: Record<string, Partial<Record<Part, JsonSchema>> | undefined> = schemas;
+
+/**
+ * Validates one request of `operationId`; throws `ApiError('VALIDATION_FAILED')` whose message
+ * names the first offending field. Ajv stops at the first error (allErrors false) so a request
+ * costs one pass.
+ */
+export function validateRequest(operationId: string, input: RequestInput): ValidatedRequest {
+  const operation = allValidators[operationId];
+  if (!operation) throw new Error(`No validators for operation ${operationId}; run scripts/build-validators.ts`);
+
+  if (operation.headers) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.headers ?? {})) {
+      if (value !== undefined) headers[name.toLowerCase()] = value;
+    }
+    check(operationId, 'headers', operation.headers, headers);
+  }
+
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input.query ?? {})) {
+    if (value !== undefined) query[name] = value;
+  }
+  if (operation.query) check(operationId, 'query', operation.query, query);
+
+  let body: unknown;
+  if (operation.body) {
+    if (input.body === undefined) throw new ApiError('VALIDATION_FAILED', 'Request body must be a JSON object');
+    // Ajv writes defaults into the data; work on a copy so the caller's value stays as sent.
+    body = structuredClone(input.body);
+    check(operationId, 'body', operation.body, body);
+  }
+
+  return { body, query };
+}
+
+function check(operationId: string, part: Part, validate: NonNullable<OperationValidators[Part]>, data: unknown) {
+  if (validate(data)) return;
+  const error = validate.errors?.[0];
+  const schema = allSchemas[operationId]?.[part] ?? true;
+  throw new ApiError('VALIDATION_FAILED', error ? describe(error, part, schema, data) : `Invalid request ${part}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+function pointerSegments(pointer: string): string[] {
+  return pointer
+    .replace(/^#/, '')
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function at(root: unknown, segments: readonly string[]): unknown {
+  let node = root;
+  for (const segment of segments) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+function schemaObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** `metadata.external_id`, `events[0]`: how a body field is named in messages. */
+function fieldName(segments: readonly string[]): string {
+  return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+}
+
+function formatValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function quote(value: unknown): string {
+  return `'${formatValue(value)}'`;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+const FORMAT_NAMES: Record<string, string> = {
+  'date-time': 'an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
+  date: 'a date in the form YYYY-MM-DD',
+  uri: 'an absolute URI',
+};
+
+interface Branch {
+  /** `then`: the condition held; `else`: it did not. */
+  kind: 'then' | 'else';
+  /** The `if` schema's property conditions, e.g. `purpose: split_source`. */
+  conditions: { property: string; expected: unknown[]; actual: unknown }[];
+}
+
+/** When the failing keyword sits in a `then`/`else` branch, finds the `if` it depends on. */
+function conditionalBranch(error: ErrorObject, schema: JsonSchema, data: unknown): Branch | undefined {
+  const segments = pointerSegments(error.schemaPath);
+  const index = Math.max(segments.lastIndexOf('then'), segments.lastIndexOf('else'));
+  if (index < 0) return undefined;
+  const ifSchema = schemaObject(at(schema, [...segments.slice(0, index), 'if']));
+  const properties = schemaObject(ifSchema?.properties);
+  if (!properties) return undefined;
+  // The `if` applies to the object that holds the failing field: one data level up per `properties` step.
+  const depth = segments.slice(index + 1).filter((segment) => segment === 'properties' || segment === 'items').length;
+  const instance = pointerSegments(`#${error.instancePath}`);
+  const holder = at(data, instance.slice(0, instance.length - depth));
+  const conditions = Object.entries(properties).map(([property, condition]) => {
+    const rule = schemaObject(condition) ?? {};
+    const expected = 'const' in rule ? [rule.const] : Array.isArray(rule.enum) ? rule.enum : [];
+    return { property, expected, actual: at(holder, [property]) };
+  });
+  return { kind: segments[index] as Branch['kind'], conditions };
+}
+
+/** "purpose 'split_source'" (the value that matched) or "period is 'custom'" (the value required). */
+function conditionText(branch: Branch): string {
+  return branch.conditions
+    .map(({ property, expected, actual }) =>
+      branch.kind === 'then' ? `${property} is ${quote(actual)}` : `${property} is ${expected.map(quote).join(' or ')}`,
+    )
+    .join(' and ');
+}
+
+/** Turns the first Ajv error into a sentence that names the field, e.g. `prompt must be at most 1000 characters`. */
+function describe(error: ErrorObject, part: Part, schema: JsonSchema, data: unknown): string {
+  const instance = pointerSegments(`#${error.instancePath}`);
+  const keywordSchema = schemaObject(at(schema, pointerSegments(error.schemaPath).slice(0, -1)));
+  const branch = conditionalBranch(error, schema, data);
+  const params = error.params as Record<string, unknown>;
+
+  const nameOf = (segments: readonly string[]): string => {
+    if (part === 'headers') {
+      const title = schemaObject(at(schema, ['properties', segments[0] ?? '']))?.title;
+      return typeof title === 'string' ? title : fieldName(segments);
+    }
+    return fieldName(segments);
+  };
+  const noun = part === 'body' ? 'field' : part === 'query' ? 'query parameter' : 'header';
+  const subject =
+    instance.length === 0
+      ? part === 'body'
+        ? 'Request body'
+        : `Request ${part}`
+      : part === 'body'
+        ? nameOf(instance)
+        : `${part === 'query' ? 'Query parameter' : 'Header'} ${nameOf(instance)}`;
+  const when = branch ? ` when ${conditionText(branch)}` : '';
+
+  switch (error.keyword) {
+    case 'required': {
+      const missing = nameOf([...instance, String(params.missingProperty)]);
+      return `Missing required ${noun} '${missing}'${branch ? ` (required${when})` : ''}`;
+    }
+    case 'additionalProperties':
+      return `Unknown ${noun} '${nameOf([...instance, String(params.additionalProperty)])}'`;
+    case 'false schema':
+      if (branch?.kind === 'else') return `${subject} is only allowed${when}`;
+      return `Unknown ${noun} '${nameOf(instance)}'`;
+    case 'type': {
+      if (instance.length === 0 && part === 'body') return 'Request body must be a JSON object';
+      const types = String(params.type).split(',');
+      return `${subject} must be ${types.map((type) => TYPE_NAMES[type] ?? type).join(' or ')}${when}`;
+    }
+    case 'enum':
+    case 'const': {
+      if (branch?.kind === 'then') {
+        const condition = branch.conditions.map(({ property, actual }) => `${property} ${quote(actual)}`).join(' and ');
+        return `${nameOf(instance)} ${quote(at(data, instance))} is not allowed for ${condition}`;
+      }
+      const allowed = error.keyword === 'const' ? [params.allowedValue] : (params.allowedValues as unknown[]);
+      return allowed.length === 1
+        ? `${subject} must be ${formatValue(allowed[0])}${when}`
+        : `${subject} must be one of ${allowed.map(formatValue).join(', ')}${when}`;
+    }
+    case 'minimum':
+      return `${subject} must be at least ${params.limit}${when}`;
+    case 'maximum':
+      return `${subject} must be at most ${params.limit}${when}`;
+    case 'exclusiveMinimum':
+      return `${subject} must be greater than ${params.limit}${when}`;
+    case 'exclusiveMaximum':
+      return `${subject} must be less than ${params.limit}${when}`;
+    case 'minLength':
+      return params.limit === 1
+        ? `${subject} must not be empty${when}`
+        : `${subject} must be at least ${params.limit} characters${when}`;
+    case 'maxLength':
+      return `${subject} must be at most ${params.limit} characters${when}`;
+    case 'pattern': {
+      const described = keywordSchema?.['x-pattern-description'];
+      return typeof described === 'string'
+        ? `${subject} must be ${described}${when}`
+        : `${subject} must match the pattern ${params.pattern}${when}`;
+    }
+    case 'format':
+      return `${subject} must be ${FORMAT_NAMES[String(params.format)] ?? `a valid ${params.format}`}${when}`;
+    case 'minItems':
+      return params.limit === 1
+        ? `${subject} must not be empty${when}`
+        : `${subject} must contain at least ${params.limit} items${when}`;
+    case 'maxItems':
+      return `${subject} must contain at most ${params.limit} items${when}`;
+    case 'uniqueItems': {
+      const [first, second] = [Number(params.i), Number(params.j)].sort((a, b) => a - b);
+      return `${subject} must not contain duplicates (items ${first} and ${second} are equal)${when}`;
+    }
+    case 'minProperties':
+      return params.limit === 1
+        ? `${subject} must contain at least one ${noun}`
+        : `${subject} must contain at least ${params.limit} ${noun}s`;
+    case 'maxProperties':
+      return `${subject} must contain at most ${params.limit} ${noun}s`;
+    default:
+      return `${subject} ${error.message ?? 'is invalid'}${when}`;
+  }
+}

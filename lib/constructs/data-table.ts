@@ -1,0 +1,74 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { TABLE_DESIGN } from '../../lambdas/store/table-design';
+
+/** How much of the table a function may use. */
+export type TableAccess = 'RO' | 'RW';
+
+/**
+ * Item-level actions only: no Scan (a single-table design never needs one, and a Scan over every
+ * organization's items is the one query that must not be possible), no table management, no
+ * PartiQL. Transactions need no actions of their own: TransactWriteItems is authorized as the
+ * Put/Update/Delete/ConditionCheck it contains.
+ */
+const ACTIONS: Record<TableAccess, readonly string[]> = {
+  RO: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+  RW: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ],
+};
+
+/**
+ * The single table of lambdas/store/table-design.ts. On-demand billing because API traffic is
+ * spiky and small (no capacity to plan or autoscale); point-in-time recovery and deletion
+ * protection plus RETAIN because it holds API keys, credits and jobs that cannot be rebuilt;
+ * the AWS-managed KMS key so key use shows in CloudTrail without a customer key to administer.
+ */
+export class DataTable extends Construct {
+  public readonly table: dynamodb.Table;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE_DESIGN.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_DESIGN.sortKey, type: dynamodb.AttributeType.STRING },
+      timeToLiveAttribute: TABLE_DESIGN.timeToLiveAttribute,
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: TABLE_DESIGN.gsi1.indexName,
+      partitionKey: { name: TABLE_DESIGN.gsi1.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_DESIGN.gsi1.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
+
+  get tableName(): string {
+    return this.table.tableName;
+  }
+
+  /**
+   * Grants item access on the table and its named index (not `index/*`, so a new index is a
+   * deliberate grant and the policy carries no wildcard).
+   */
+  grantTo(grantee: iam.IGrantable, access: TableAccess): iam.Grant {
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: [...ACTIONS[access]],
+      resourceArns: [this.table.tableArn, `${this.table.tableArn}/index/${TABLE_DESIGN.gsi1.indexName}`],
+    });
+  }
+}

@@ -1,0 +1,218 @@
+import { Annotations, RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Access, type Route } from '../../lambdas/routes';
+import { WORKFLOWS } from '../../lambdas/workflows';
+import { ApiFunction } from './api-function';
+import type { DataTable } from './data-table';
+import type { MediaBucket } from './media-bucket';
+
+/** State machines routes may start; each is optional until the workflow that needs it is built. */
+export interface ApiStateMachines {
+  /** Started by routes with access `video-jobs:start`. */
+  readonly videoJobs?: sfn.IStateMachine;
+}
+
+/**
+ * Environment variable carrying the video job state machine ARN to the functions that start it,
+ * as lambdas/workflows.ts declares it for the `video-job` workflow.
+ */
+export const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowNamed('video-job').arnEnvironmentVariable;
+
+function workflowNamed(name: string) {
+  const workflow = WORKFLOWS.find((candidate) => candidate.name === name);
+  if (!workflow) throw new Error(`lambdas/workflows.ts has no workflow named ${name}`);
+  return workflow;
+}
+
+export interface VideoHttpApiProps {
+  readonly table: DataTable;
+  readonly media: MediaBucket;
+  /**
+   * The workflows routes start. Absent (the workflows are not built yet): routes that need one are
+   * deployed without the grant and synthesis warns. Given but missing one a route needs: synthesis
+   * fails, because then it is a wiring mistake, not a phase of the build.
+   */
+  readonly stateMachines?: ApiStateMachines;
+  /** The route table to build; lambdas/routes.ts unless told (tests build synthetic tables). */
+  readonly routes?: readonly Route[];
+  /**
+   * Stage-wide throttle: a coarse shield against floods, far above what all keys together may
+   * send under their own limits. The per-key and per-organization limits of the spec are enforced
+   * in the handlers (DynamoDB counters), because only they can answer with the rate-limit headers.
+   */
+  readonly throttle?: apigwv2.ThrottleSettings;
+  readonly logLevel?: string;
+}
+
+interface GrantTarget {
+  readonly fn: ApiFunction;
+  readonly route: Route;
+  readonly media: MediaBucket;
+  readonly stateMachines: ApiStateMachines | undefined;
+}
+
+/**
+ * The narrowest grant for each kind of access a route may declare. A Record, so adding an Access
+ * value to lambdas/routes.ts without saying here what it grants fails the type check.
+ */
+const ACCESS_GRANTS: Record<Access, (target: GrantTarget) => void> = {
+  // The presigned URL is signed with the function's credentials, so the function needs the action.
+  'incoming:sign-put': ({ fn, media }) => media.grantObjects(fn, 'incoming', ['s3:PutObject']),
+  // HeadObject and ranged GetObject are both s3:GetObject; DeleteObject removes the upload once
+  // copied. ListBucket makes HeadObject on a key nobody uploaded yet answer 404 instead of 403,
+  // which is how confirm-upload tells "not uploaded yet" from a failure.
+  'incoming:inspect': ({ fn, media }) => {
+    media.grantObjects(fn, 'incoming', ['s3:GetObject', 's3:DeleteObject']);
+    media.grantListBucket(fn);
+  },
+  // Copy target of confirmation (the copy's source read is the route's incoming:inspect grant).
+  'assets:write': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:PutObject']),
+  'assets:sign-get': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:GetObject']),
+  'video-jobs:start': ({ fn, route, stateMachines }) => {
+    const describe = `${route.method} ${route.path} (${route.operationId})`;
+    if (!stateMachines) {
+      // No workflows wired at all (they are built after the API): deploy the route, say so loudly.
+      Annotations.of(fn).addWarningV2(
+        'video-api:stateMachineNotWired',
+        `${describe} needs the video job state machine, but VideoHttpApi was given no stateMachines: the route will fail until one is wired.`,
+      );
+      return;
+    }
+    const stateMachine = stateMachines.videoJobs;
+    if (!stateMachine) {
+      throw new Error(
+        `Route ${describe} needs access video-jobs:start, but the stateMachines given to VideoHttpApi have no videoJobs.`,
+      );
+    }
+    stateMachine.grantStartExecution(fn);
+    fn.addEnvironment(VIDEO_JOB_STATE_MACHINE_ARN_ENV, stateMachine.stateMachineArn);
+  },
+};
+
+/**
+ * HTTP API access log fields, one JSON object per request. Values are all strings because
+ * API Gateway writes `-` for a missing value, which would break unquoted numbers.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  requestTime: '$context.requestTime',
+  httpMethod: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationErrorMessage: '$context.integrationErrorMessage',
+} as const;
+
+const DEFAULT_THROTTLE: apigwv2.ThrottleSettings = { rateLimit: 100, burstLimit: 200 };
+
+const NO_AUTHORIZER_REASON =
+  'Authentication (bearer API key), scopes and the per-key/per-organization rate limits run in the handler (lambdas/http/api-handler.ts): every response, 401 and 429 included, must carry the rate-limit headers and the error envelope of the spec, which an API Gateway authorizer cannot produce.';
+
+/** `getMe` → `GetMe`: construct ids derived from the route table, so no route needs its own code. */
+export function constructIdOf(operationId: string): string {
+  return operationId.charAt(0).toUpperCase() + operationId.slice(1);
+}
+
+/**
+ * The v1 HTTP API built from the route table: one ApiFunction per route, the fallback function on
+ * `$default` (so unknown paths and methods get our 404/405 envelope, not API Gateway's), one
+ * explicit `$default` stage with JSON access logs and a throttle, and no authorizer.
+ */
+export class VideoHttpApi extends Construct {
+  public readonly api: apigwv2.HttpApi;
+  public readonly stage: apigwv2.HttpStage;
+  public readonly accessLogGroup: logs.LogGroup;
+  /** Every function by operationId, the fallback under FALLBACK_HANDLER. */
+  public readonly functions: ReadonlyMap<string, ApiFunction>;
+  /** `https://…/api/v1/developer`: the spec's {base_url}. */
+  public readonly baseUrl: string;
+
+  private readonly props: VideoHttpApiProps;
+
+  constructor(scope: Construct, id: string, props: VideoHttpApiProps) {
+    super(scope, id);
+    this.props = props;
+
+    this.api = new apigwv2.HttpApi(this, 'Api', {
+      description: `Developer video automation API v1 (${API_PREFIX})`,
+      // The stage below replaces the implicit one so it can carry access logs and a throttle.
+      createDefaultStage: false,
+    });
+
+    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.THREE_MONTHS,
+      // Who called what and when: kept for audits even if the stack is deleted.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle ?? DEFAULT_THROTTLE,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+    // With a `$default` stage the stage adds nothing to the path: the base URL is endpoint + prefix.
+    this.baseUrl = `${this.api.apiEndpoint}${API_PREFIX}`;
+
+    const functions = new Map<string, ApiFunction>();
+    for (const route of props.routes ?? ROUTES) {
+      const routeKey = `${route.method} ${API_PREFIX}${route.path}`;
+      const constructId = constructIdOf(route.operationId);
+      const fn = this.newFunction(`${constructId}Function`, route.handler, `${routeKey} (${route.operationId})`);
+      for (const access of route.access) {
+        ACCESS_GRANTS[access]({ fn, route, media: props.media, stateMachines: props.stateMachines });
+      }
+      const routes = this.api.addRoutes({
+        path: `${API_PREFIX}${route.path}`,
+        methods: [apigwv2.HttpMethod[route.method]],
+        integration: this.integrationOf(`${constructId}Integration`, fn),
+      });
+      NagSuppressions.addResourceSuppressions(routes, [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }], true);
+      functions.set(route.operationId, fn);
+    }
+
+    const fallback = this.newFunction('FallbackFunction', FALLBACK_HANDLER, '$default: 404/405 envelope for unmatched requests');
+    const defaultRoute = new apigwv2.HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: apigwv2.HttpRouteKey.DEFAULT,
+      integration: this.integrationOf('FallbackIntegration', fallback),
+    });
+    NagSuppressions.addResourceSuppressions(defaultRoute, [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }], true);
+    functions.set(FALLBACK_HANDLER, fallback);
+
+    this.functions = functions;
+  }
+
+  /** Every function reads and writes the table: authentication and rate limits run in each. */
+  private newFunction(id: string, handlerModule: string, description: string): ApiFunction {
+    const fn = new ApiFunction(this, id, {
+      handlerModule,
+      description,
+      tableName: this.props.table.tableName,
+      mediaBucketName: this.props.media.bucketName,
+      logLevel: this.props.logLevel,
+    });
+    this.props.table.grantTo(fn, 'RW');
+    return fn;
+  }
+
+  private integrationOf(id: string, fn: ApiFunction): HttpLambdaIntegration {
+    return new HttpLambdaIntegration(id, fn, { payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0 });
+  }
+}

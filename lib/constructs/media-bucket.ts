@@ -1,0 +1,118 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
+
+/** Key prefixes of the media bucket (see Access in lambdas/routes.ts). */
+export const MEDIA_PREFIXES = {
+  /** Uploads until confirmed; swept after INCOMING_UPLOAD_LIFETIME. */
+  incoming: 'incoming/',
+  /** Confirmed uploads and rendered outputs. */
+  assets: 'assets/',
+} as const;
+export type MediaPrefix = keyof typeof MEDIA_PREFIXES;
+
+/**
+ * How long an unconfirmed upload may stay under incoming/. The asset record written by
+ * POST /assets/upload-url carries the same lifetime in its TTL, so record and bytes go together.
+ */
+export const INCOMING_UPLOAD_LIFETIME = Duration.days(2);
+
+/** Common settings of both buckets: private, owner-enforced, TLS 1.2+, kept when the stack goes. */
+const PRIVATE_BUCKET: s3.BucketProps = {
+  blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+  objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+  encryption: s3.BucketEncryption.S3_MANAGED,
+  enforceSSL: true,
+  minimumTLSVersion: 1.2,
+  removalPolicy: RemovalPolicy.RETAIN,
+};
+
+/**
+ * The private media bucket that presigned URLs read from and write to, plus its access-log bucket.
+ * SSE-S3 rather than KMS: clients PUT and GET through presigned URLs of up to 2 GB objects, and a
+ * KMS key would add a KMS request per object operation and a key policy every reader (job workers
+ * included) must be granted, for no control we use. Versioning off: every object key is written
+ * once (new asset id, new key), unconfirmed uploads are meant to disappear, and noncurrent
+ * versions of multi-gigabyte videos would be paid-for copies nobody reads. No CORS: API keys are
+ * server-only (spec, "What the service does"), so uploads come from servers, not browsers.
+ */
+export class MediaBucket extends Construct {
+  public readonly bucket: s3.Bucket;
+  public readonly accessLogBucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    // BucketOwnerEnforced disables ACLs, so S3 log delivery must be allowed by the log bucket's
+    // policy, not the legacy LogDeliveryWrite ACL. Set here (cdk.json does not enable the flag yet)
+    // so the buckets are right whatever the app's context says.
+    this.node.setContext(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
+
+    // Needs no access log of its own: cdk-nag (S1) recognises it as the media bucket's log target.
+    this.accessLogBucket = new s3.Bucket(this, 'AccessLogs', {
+      ...PRIVATE_BUCKET,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
+    });
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      ...PRIVATE_BUCKET,
+      versioned: false,
+      serverAccessLogsBucket: this.accessLogBucket,
+      serverAccessLogsPrefix: 'media/',
+      lifecycleRules: [
+        {
+          id: 'expire-unconfirmed-uploads',
+          prefix: MEDIA_PREFIXES.incoming,
+          expiration: INCOMING_UPLOAD_LIFETIME,
+        },
+        { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+    });
+  }
+
+  get bucketName(): string {
+    return this.bucket.bucketName;
+  }
+
+  /** `arn:…:bucket/<prefix>*`: the only shape of S3 resource a route is ever granted. */
+  objectsUnder(prefix: MediaPrefix): string {
+    return this.bucket.arnForObjects(`${MEDIA_PREFIXES[prefix]}*`);
+  }
+
+  /**
+   * Grants exactly the named object actions on the keys under one prefix, and records on the
+   * grantee's policy why that one key wildcard is fine (object keys are ids minted per request,
+   * so no narrower resource exists when the policy is written).
+   */
+  grantObjects(grantee: iam.IGrantable, prefix: MediaPrefix, actions: readonly `s3:${string}Object`[]): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [this.objectsUnder(prefix)] });
+    if (grantee.grantPrincipal instanceof Construct) {
+      const keys = MEDIA_PREFIXES[prefix].replace('/', '\\/');
+      NagSuppressions.addResourceSuppressions(
+        grantee.grantPrincipal,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason: `Object keys under ${MEDIA_PREFIXES[prefix]} embed ids created per request, so the grant names the prefix (${actions.join(', ')} on ${MEDIA_PREFIXES[prefix]}* only), never the whole bucket.`,
+            appliesTo: [{ regex: `/^Resource::<[A-Za-z0-9]+\\.Arn>\\/${keys}\\*$/` }],
+          },
+        ],
+        true,
+      );
+    }
+    return grant;
+  }
+
+  /**
+   * s3:ListBucket on the bucket itself. Without it S3 answers 403, not 404, for a key that does not
+   * exist (it will not reveal existence to a caller that may not list). Unconditional: whether that
+   * implicit check honours an s3:prefix condition is not documented, and a condition that silently
+   * fails would turn every "not uploaded yet" into a 500. It reveals key names (organization and
+   * asset ids), never content.
+   */
+  grantListBucket(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [this.bucket.bucketArn] });
+  }
+}

@@ -1,0 +1,82 @@
+import { App, Stack, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { Construct } from 'constructs';
+import { DataTable } from '../../lib/constructs/data-table';
+import { VideoHttpApi, type ApiStateMachines } from '../../lib/constructs/http-api';
+import { MediaBucket } from '../../lib/constructs/media-bucket';
+import type { Route } from '../../lambdas/routes';
+
+/**
+ * An App that synthesizes without running esbuild: `aws:cdk:bundling-stacks` is the context key the
+ * CDK CLI itself sets (from `--exclusively`) to skip bundling of stacks it will not deploy. Assets
+ * then point at the project root with a hash of the construct path. Real bundling is proven once,
+ * in bundling.test.ts.
+ */
+export function appWithoutBundling(): App {
+  return new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+}
+
+/** Every IAM policy statement in the template, with the logical id of the policy holding it. */
+export interface Statement {
+  policy: string;
+  roles: unknown[];
+  Action: string | string[];
+  Resource: unknown;
+  Effect: string;
+  Condition?: unknown;
+}
+
+export function policyStatements(template: Template): Statement[] {
+  const policies = template.findResources('AWS::IAM::Policy');
+  return Object.entries(policies).flatMap(([policy, resource]) =>
+    (resource.Properties.PolicyDocument.Statement as Omit<Statement, 'policy' | 'roles'>[]).map((statement) => ({
+      ...statement,
+      policy,
+      roles: resource.Properties.Roles as unknown[],
+    })),
+  );
+}
+
+export function actionsOf(statement: Pick<Statement, 'Action'>): string[] {
+  return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+}
+
+export function resourcesOf(statement: Pick<Statement, 'Resource'>): unknown[] {
+  return Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+}
+
+/** The statements of the policies attached to one function's execution role. */
+export function statementsOfFunction(stack: Stack, template: Template, fn: lambda.IFunction): Statement[] {
+  const role = fn.role as iam.Role;
+  const roleLogicalId = stack.getLogicalId(role.node.defaultChild as iam.CfnRole);
+  return policyStatements(template).filter((statement) =>
+    statement.roles.some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleLogicalId })),
+  );
+}
+
+export interface ApiOnlyStackProps extends StackProps {
+  routes: readonly Route[];
+  /** Made inside the stack, so imported machines belong to it. */
+  stateMachines?: (scope: Stack) => ApiStateMachines;
+}
+
+/** The API construct over a route table of the test's choosing, with its table and bucket. */
+export class ApiOnlyStack extends Stack {
+  public readonly table: DataTable;
+  public readonly media: MediaBucket;
+  public readonly httpApi: VideoHttpApi;
+
+  constructor(scope: Construct, id: string, props: ApiOnlyStackProps) {
+    super(scope, id, props);
+    this.table = new DataTable(this, 'Data');
+    this.media = new MediaBucket(this, 'Media');
+    this.httpApi = new VideoHttpApi(this, 'HttpApi', {
+      table: this.table,
+      media: this.media,
+      routes: props.routes,
+      stateMachines: props.stateMachines?.(this),
+    });
+  }
+}

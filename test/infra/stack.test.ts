@@ -1,0 +1,385 @@
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { ACCESS_LOG_FIELDS, VIDEO_JOB_STATE_MACHINE_ARN_ENV } from '../../lib/constructs/http-api';
+import { VideoApiStack } from '../../lib/video-api-stack';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Access, type Route } from '../../lambdas/routes';
+import { TABLE_DESIGN } from '../../lambdas/store/table-design';
+import {
+  ApiOnlyStack,
+  actionsOf,
+  appWithoutBundling,
+  policyStatements,
+  resourcesOf,
+  statementsOfFunction,
+  type Statement,
+} from './fixtures';
+
+// One synthesized stack for the whole file: synthesis is the slow part.
+const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
+const template = Template.fromStack(stack);
+
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
+
+function isS3Statement(statement: Statement): boolean {
+  return actionsOf(statement).some((action) => action.startsWith('s3:'));
+}
+
+const SERVICE_WILDCARDS = ['s3:*', 'dynamodb:*', 'states:*'];
+
+/** Statements granting a whole service, or S3 actions on every resource. */
+function broadStatements(statements: Statement[]): Statement[] {
+  return statements.filter(
+    (statement) =>
+      actionsOf(statement).some((action) => SERVICE_WILDCARDS.includes(action)) ||
+      (isS3Statement(statement) && resourcesOf(statement).includes('*')),
+  );
+}
+
+describe('Lambda functions', () => {
+  const functions = template.findResources('AWS::Lambda::Function');
+
+  test('there is one function per route of the route table plus the fallback', () => {
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 1);
+    expect([...stack.httpApi.functions.keys()].sort()).toEqual(
+      [...ROUTES.map((route) => route.operationId), FALLBACK_HANDLER].sort(),
+    );
+  });
+
+  test('every function runs Node 22 on arm64 with tracing, 512 MB and a timeout under the 30 s API limit', () => {
+    for (const resource of Object.values(functions)) {
+      expect(resource.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 512,
+        Timeout: 29,
+        TracingConfig: { Mode: 'Active' },
+        Handler: 'index.handler',
+      });
+    }
+  });
+
+  test('every function knows the table, the media bucket, its log level and loads source maps', () => {
+    const tableRef = { Ref: logicalIdOf(stack.table.table) };
+    const bucketRef = { Ref: logicalIdOf(stack.media.bucket) };
+    for (const resource of Object.values(functions)) {
+      expect(resource.Properties.Environment.Variables).toEqual({
+        NODE_OPTIONS: '--enable-source-maps',
+        TABLE_NAME: tableRef,
+        MEDIA_BUCKET_NAME: bucketRef,
+        LOG_LEVEL: 'info',
+      });
+    }
+  });
+
+  test('every function logs to its own log group kept for a month', () => {
+    const logGroupIds = Object.values(functions).map((resource) => resource.Properties.LoggingConfig.LogGroup.Ref);
+    expect(new Set(logGroupIds).size).toBe(logGroupIds.length);
+    const logGroups = template.findResources('AWS::Logs::LogGroup');
+    for (const id of logGroupIds) {
+      expect(logGroups[id]?.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  test('no execution role carries an AWS managed policy', () => {
+    const roles = template.findResources('AWS::IAM::Role', {
+      Properties: { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'lambda.amazonaws.com' } })] }) },
+    });
+    expect(Object.keys(roles)).toHaveLength(ROUTES.length + 1);
+    for (const role of Object.values(roles)) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+});
+
+describe('HTTP API', () => {
+  test('every route of the route table is a route key below the API prefix, plus $default', () => {
+    const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (resource) => resource.Properties.RouteKey,
+    );
+    const expected = [...ROUTES.map((route) => `${route.method} ${API_PREFIX}${route.path}`), '$default'];
+    expect(routeKeys.sort()).toEqual(expected.sort());
+  });
+
+  test('every route has no API Gateway authorizer (authentication runs in the handlers)', () => {
+    for (const resource of Object.values(template.findResources('AWS::ApiGatewayV2::Route'))) {
+      expect(resource.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+  });
+
+  test('$default reaches the fallback function', () => {
+    const fallback = stack.httpApi.functions.get(FALLBACK_HANDLER)!;
+    const [defaultRoute] = Object.values(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: '$default' } }),
+    );
+    const integrationId = (defaultRoute!.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+    template.hasResource('AWS::ApiGatewayV2::Integration', {
+      Properties: Match.objectLike({ IntegrationUri: { 'Fn::GetAtt': [logicalIdOf(fallback), 'Arn'] } }),
+    });
+    expect(template.findResources('AWS::ApiGatewayV2::Integration')[integrationId.Ref]?.Properties.IntegrationUri).toEqual({
+      'Fn::GetAtt': [logicalIdOf(fallback), 'Arn'],
+    });
+  });
+
+  test('integrations are Lambda proxies with payload format 2.0', () => {
+    const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration'));
+    expect(integrations).toHaveLength(ROUTES.length + 1);
+    for (const integration of integrations) {
+      expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+    }
+  });
+
+  test('the $default stage auto-deploys, throttles and writes JSON access logs with the standard fields', () => {
+    const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'));
+    expect(stage!.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logicalIdOf(stack.httpApi.accessLogGroup), 'Arn'] } },
+    });
+    const format = JSON.parse(stage!.Properties.AccessLogSettings.Format);
+    expect(format).toEqual(ACCESS_LOG_FIELDS);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      requestTime: '$context.requestTime',
+      httpMethod: '$context.httpMethod',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      protocol: '$context.protocol',
+      responseLength: '$context.responseLength',
+      integrationLatency: '$context.integrationLatency',
+      integrationErrorMessage: '$context.integrationErrorMessage',
+    });
+  });
+
+  test('there is no CORS configuration (keys are server-only)', () => {
+    const [api] = Object.values(template.findResources('AWS::ApiGatewayV2::Api'));
+    expect(api!.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  test('the ApiUrl output is the execute-api endpoint followed by /api/v1/developer', () => {
+    const outputs = template.findOutputs('*');
+    expect(outputs.ApiUrl?.Value).toEqual({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(stack.httpApi.api), 'ApiEndpoint'] }, API_PREFIX]],
+    });
+    expect(outputs.TableName?.Value).toEqual({ Ref: logicalIdOf(stack.table.table) });
+    expect(outputs.MediaBucketName?.Value).toEqual({ Ref: logicalIdOf(stack.media.bucket) });
+  });
+});
+
+describe('DynamoDB table', () => {
+  test('has the keys, GSI and TTL of TABLE_DESIGN, on-demand, with PITR, encryption and deletion protection', () => {
+    const matching = template.findResources('AWS::DynamoDB::Table', {
+      Properties: {
+        KeySchema: [
+          { AttributeName: TABLE_DESIGN.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_DESIGN.sortKey, KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: TABLE_DESIGN.partitionKey, AttributeType: 'S' },
+          { AttributeName: TABLE_DESIGN.sortKey, AttributeType: 'S' },
+          { AttributeName: TABLE_DESIGN.gsi1.partitionKey, AttributeType: 'S' },
+          { AttributeName: TABLE_DESIGN.gsi1.sortKey, AttributeType: 'S' },
+        ]),
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: TABLE_DESIGN.gsi1.indexName,
+            KeySchema: [
+              { AttributeName: TABLE_DESIGN.gsi1.partitionKey, KeyType: 'HASH' },
+              { AttributeName: TABLE_DESIGN.gsi1.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+        TimeToLiveSpecification: { AttributeName: TABLE_DESIGN.timeToLiveAttribute, Enabled: true },
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: true,
+      },
+    });
+    expect(Object.keys(matching)).toEqual([logicalIdOf(stack.table.table)]);
+  });
+
+  test('is retained when the stack is deleted', () => {
+    const table = template.findResources('AWS::DynamoDB::Table')[logicalIdOf(stack.table.table)];
+    expect(table).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('media bucket', () => {
+  const mediaBucketId = logicalIdOf(stack.media.bucket);
+  const media = template.findResources('AWS::S3::Bucket')[mediaBucketId]!;
+
+  test('is private, SSE-S3 encrypted, owner-enforced, unversioned and retained', () => {
+    expect(media.DeletionPolicy).toBe('Retain');
+    expect(media.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      LoggingConfiguration: { DestinationBucketName: { Ref: logicalIdOf(stack.media.accessLogBucket) } },
+    });
+    expect(media.Properties.VersioningConfiguration).toBeUndefined();
+    expect(media.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  test('expires unconfirmed uploads under incoming/ after 2 days and aborts multipart uploads after 1 day', () => {
+    const rules = media.Properties.LifecycleConfiguration.Rules;
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Prefix: 'incoming/', ExpirationInDays: 2, Status: 'Enabled' }),
+        expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+      ]),
+    );
+    // Nothing else expires: confirmed assets are kept.
+    expect(rules.filter((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays !== undefined)).toHaveLength(1);
+  });
+
+  test('denies every request that is not TLS 1.2+', () => {
+    const [policy] = Object.values(
+      template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: mediaBucketId } } }),
+    );
+    expect(policy!.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+      ]),
+    );
+  });
+});
+
+describe('least privilege', () => {
+  test('the /me function may use the table and its index, its log group and X-Ray, and nothing else', () => {
+    const me = stack.httpApi.functions.get('getMe')!;
+    const statements = statementsOfFunction(stack, template, me);
+    expect(statements.length).toBeGreaterThan(0);
+    const actions = statements.flatMap(actionsOf);
+    expect(actions.filter((action) => action.startsWith('s3:') || action.startsWith('states:'))).toEqual([]);
+    expect(actions.every((action) => /^(dynamodb|logs|xray):/.test(action))).toBe(true);
+    expect(actions).not.toContain('dynamodb:Scan');
+    const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table.table), 'Arn'] };
+    const tableStatement = statements.find((statement) => actionsOf(statement).includes('dynamodb:UpdateItem'))!;
+    expect(resourcesOf(tableStatement)).toEqual([
+      tableArn,
+      { 'Fn::Join': ['', [tableArn, `/index/${TABLE_DESIGN.gsi1.indexName}`]] },
+    ]);
+  });
+
+  test('only X-Ray statements use Resource "*"', () => {
+    const onEverything = policyStatements(template).filter((statement) => resourcesOf(statement).includes('*'));
+    expect(onEverything.flatMap(actionsOf).filter((action) => !action.startsWith('xray:'))).toEqual([]);
+  });
+
+  test('no policy statement grants s3:*, dynamodb:* or S3 actions on Resource "*"', () => {
+    expect(broadStatements(policyStatements(template))).toEqual([]);
+  });
+});
+
+describe('grants derived from route access', () => {
+  const route = (operationId: string, access: Access[]): Route => ({
+    method: 'POST',
+    path: `/grant-test/${operationId}`,
+    operationId,
+    scope: null,
+    handler: 'me/get',
+    access,
+  });
+  const routes = [
+    route('signPut', ['incoming:sign-put']),
+    route('inspect', ['incoming:inspect']),
+    route('confirm', ['incoming:inspect', 'assets:write']),
+    route('signGet', ['assets:sign-get']),
+    route('startJob', ['video-jobs:start']),
+    route('plain', []),
+  ];
+  const videoJobsArn = 'arn:aws:states:us-east-1:111111111111:stateMachine:video-jobs';
+  const app = appWithoutBundling();
+  const grantsStack = new ApiOnlyStack(app, 'Grants', {
+    routes,
+    // An imported machine: the API construct only needs an IStateMachine.
+    stateMachines: (scope) => ({ videoJobs: sfn.StateMachine.fromStateMachineArn(scope, 'VideoJobs', videoJobsArn) }),
+  });
+  const grantsTemplate = Template.fromStack(grantsStack);
+  const bucketId = grantsStack.getLogicalId(grantsStack.media.bucket.node.defaultChild as s3.CfnBucket);
+  const objectsUnder = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
+
+  function grantsOf(operationId: string) {
+    const statements = statementsOfFunction(grantsStack, grantsTemplate, grantsStack.httpApi.functions.get(operationId)!);
+    return statements
+      .filter((statement) => actionsOf(statement).some((action) => /^(s3|states):/.test(action)))
+      .map((statement) => ({ actions: actionsOf(statement).sort(), resources: resourcesOf(statement) }));
+  }
+
+  test('incoming:sign-put grants PutObject on incoming/* only', () => {
+    expect(grantsOf('signPut')).toEqual([{ actions: ['s3:PutObject'], resources: [objectsUnder('incoming/')] }]);
+  });
+
+  const listBucket = () => ({ actions: ['s3:ListBucket'], resources: [{ 'Fn::GetAtt': [bucketId, 'Arn'] }] });
+
+  test('incoming:inspect grants GetObject and DeleteObject on incoming/* and ListBucket (404 for missing keys)', () => {
+    expect(grantsOf('inspect')).toEqual(
+      expect.arrayContaining([
+        { actions: ['s3:DeleteObject', 's3:GetObject'], resources: [objectsUnder('incoming/')] },
+        listBucket(),
+      ]),
+    );
+    expect(grantsOf('inspect')).toHaveLength(2);
+  });
+
+  test('assets:write adds PutObject on assets/* and nothing on incoming/ beyond inspect', () => {
+    expect(grantsOf('confirm')).toEqual(
+      expect.arrayContaining([
+        { actions: ['s3:DeleteObject', 's3:GetObject'], resources: [objectsUnder('incoming/')] },
+        { actions: ['s3:PutObject'], resources: [objectsUnder('assets/')] },
+        listBucket(),
+      ]),
+    );
+    expect(grantsOf('confirm')).toHaveLength(3);
+  });
+
+  test('only incoming:inspect routes may list the bucket', () => {
+    for (const operationId of ['signPut', 'signGet', 'startJob', 'plain']) {
+      expect(grantsOf(operationId)).not.toContainEqual(listBucket());
+    }
+  });
+
+  test('assets:sign-get grants GetObject on assets/* only', () => {
+    expect(grantsOf('signGet')).toEqual([{ actions: ['s3:GetObject'], resources: [objectsUnder('assets/')] }]);
+  });
+
+  test('video-jobs:start grants StartExecution on the video job state machine and passes its ARN', () => {
+    expect(grantsOf('startJob')).toEqual([{ actions: ['states:StartExecution'], resources: [videoJobsArn] }]);
+    const fnId = grantsStack.getLogicalId(grantsStack.httpApi.functions.get('startJob')!.node.defaultChild as never);
+    expect(
+      grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables[VIDEO_JOB_STATE_MACHINE_ARN_ENV],
+    ).toBe(videoJobsArn);
+  });
+
+  test('a route without access gets no S3 or Step Functions permission', () => {
+    expect(grantsOf('plain')).toEqual([]);
+  });
+
+  test('no grant is broader than its prefix', () => {
+    expect(broadStatements(policyStatements(grantsTemplate))).toEqual([]);
+  });
+
+  test('a route needing a state machine missing from the given stateMachines fails synthesis with the route named', () => {
+    expect(
+      () => new ApiOnlyStack(appWithoutBundling(), 'Missing', { routes: [route('startJob', ['video-jobs:start'])], stateMachines: () => ({}) }),
+    ).toThrow(/startJob.*video-jobs:start.*videoJobs/);
+  });
+
+  test('without any stateMachines the route is deployed without the grant and synthesis warns', () => {
+    const unwired = new ApiOnlyStack(appWithoutBundling(), 'Unwired', { routes: [route('startJob', ['video-jobs:start'])] });
+    const unwiredTemplate = Template.fromStack(unwired);
+    const statements = statementsOfFunction(unwired, unwiredTemplate, unwired.httpApi.functions.get('startJob')!);
+    expect(statements.flatMap(actionsOf).filter((action) => action.startsWith('states:'))).toEqual([]);
+    const warnings = Annotations.fromStack(unwired).findWarning('*', Match.stringLikeRegexp('startJob.*state machine'));
+    expect(warnings).toHaveLength(1);
+  });
+});

@@ -1,0 +1,30 @@
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { S3Client } from '@aws-sdk/client-s3';
+import { createVideoProvider } from '../../../lambdas/domain/video-providers';
+
+const s3 = new S3Client({ region: 'us-east-1' });
+const bedrock = new BedrockRuntimeClient({ region: 'us-east-1' });
+
+afterEach(() => {
+  delete process.env.VIDEO_PROVIDER;
+});
+
+describe('createVideoProvider', () => {
+  it.each(['local', 'bedrock'] as const)('builds the %s adapter named by VIDEO_PROVIDER', (kind) => {
+    process.env.VIDEO_PROVIDER = kind;
+
+    expect(createVideoProvider({ s3, bedrock, local: { ffmpegPath: '/bin/false' } }).kind).toBe(kind);
+  });
+
+  it('lets an explicit kind win over VIDEO_PROVIDER', () => {
+    process.env.VIDEO_PROVIDER = 'bedrock';
+
+    expect(createVideoProvider({ kind: 'local', s3, local: { ffmpegPath: '/bin/false' } }).kind).toBe('local');
+  });
+
+  it.each([undefined, 'replicate'])('refuses to guess when VIDEO_PROVIDER is %s', (value) => {
+    if (value !== undefined) process.env.VIDEO_PROVIDER = value;
+
+    expect(() => createVideoProvider({ s3, bedrock })).toThrow('VIDEO_PROVIDER must be one of local, bedrock');
+  });
+});

@@ -1,0 +1,226 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import ffprobe from '@ffprobe-installer/ffprobe';
+import { LocalRenderer } from '../../../lambdas/domain/video-providers/local-renderer';
+import { RENDER_FAILURE_MESSAGES, type RenderRequest, type RenderStatus, type StartResult } from '../../../lambdas/domain/video-providers/port';
+
+const run = promisify(execFile);
+// Real ffmpeg renders take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
+jest.setTimeout(30_000);
+const s3Mock = mockClient(S3Client);
+const BUCKET = 'media-test';
+
+let workDir: string;
+const previousLogLevel = process.env.LOG_LEVEL;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'local-renderer-test-'));
+  // The failure paths log on purpose; the assertions cover them.
+  process.env.LOG_LEVEL = 'silent';
+});
+
+afterAll(async () => {
+  process.env.LOG_LEVEL = previousLogLevel;
+  await rm(workDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  s3Mock.reset();
+  s3Mock.on(PutObjectCommand).resolves({});
+});
+
+function renderer(options: Partial<ConstructorParameters<typeof LocalRenderer>[0]> = {}) {
+  return new LocalRenderer({ s3: new S3Client({ region: 'us-east-1' }), ffmpegPath: ffmpeg.path, preset: 'ultrafast', ...options });
+}
+
+function request(overrides: Partial<RenderRequest> = {}): RenderRequest {
+  const jobId = `video_job_${randomUUID()}`;
+  return {
+    jobId,
+    prompt: 'A red fox runs through a snowy forest at dawn',
+    durationSeconds: 5,
+    aspectRatio: '9:16',
+    output: { bucket: BUCKET, key: `renders/${jobId}/output.mp4` },
+    ...overrides,
+  };
+}
+
+function providerJobId(started: StartResult): string {
+  if (started.state !== 'started') throw new Error(`render did not start: ${JSON.stringify(started)}`);
+  return started.providerJobId;
+}
+
+async function pollUntilDone(provider: LocalRenderer, id: string, timeoutMs = 25_000) {
+  const progress: number[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const status: RenderStatus = await provider.poll(id);
+    if (status.state !== 'in_progress') return { status, progress };
+    progress.push(status.progress);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  throw new Error(`render ${id} did not finish in ${timeoutMs} ms`);
+}
+
+function uploadedBody(key: string): Buffer {
+  const call = s3Mock.commandCalls(PutObjectCommand).find((c) => c.args[0].input.Key === key);
+  if (!call) throw new Error(`nothing was uploaded to ${key}`);
+  expect(call.args[0].input).toMatchObject({ Bucket: BUCKET, ContentType: 'video/mp4' });
+  return call.args[0].input.Body as Buffer;
+}
+
+async function probe(video: Buffer) {
+  const path = join(workDir, `${randomUUID()}.mp4`);
+  await writeFile(path, video);
+  const { stdout } = await run(ffprobe.path, ['-v', 'error', '-show_entries', 'stream=codec_name,width,height,pix_fmt:format=duration', '-of', 'json', path]);
+  const parsed = JSON.parse(stdout) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[]; format: { duration: string } };
+  return { streams: parsed.streams, durationSeconds: Number(parsed.format.duration) };
+}
+
+describe('local renderer', () => {
+  it('renders a 15 s 9:16 H.264 video, reporting measured progress that only goes up', async () => {
+    const provider = renderer();
+    const req = request({ durationSeconds: 15, style: 'realistic' });
+
+    const { status, progress } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
+
+    expect(status).toEqual({
+      state: 'completed',
+      output: { bucket: BUCKET, key: req.output.key, contentType: 'video/mp4', sizeBytes: expect.any(Number), durationSeconds: 15, width: 720, height: 1280 },
+    });
+    expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(Math.max(...progress)).toBeLessThanOrEqual(100);
+
+    const body = uploadedBody(req.output.key);
+    expect(status.state === 'completed' && status.output.sizeBytes).toBe(body.length);
+    const video = await probe(body);
+    expect(video.streams).toEqual([{ codec_name: 'h264', width: 720, height: 1280, pix_fmt: 'yuv420p' }]);
+    expect(Math.abs(video.durationSeconds - 15)).toBeLessThanOrEqual(0.1);
+  });
+
+  it.each([
+    ['1:1', 'cinematic', 720, 720],
+    ['16:9', 'animated', 1280, 720],
+  ] as const)('renders exactly 5 s at %s (%s style) as %ix%i', async (aspectRatio, style, width, height) => {
+    const provider = renderer();
+    const req = request({ aspectRatio, style });
+
+    const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
+
+    expect(status).toMatchObject({ state: 'completed', output: { width, height, durationSeconds: 5 } });
+    const video = await probe(uploadedBody(req.output.key));
+    expect(video.streams).toEqual([{ codec_name: 'h264', width, height, pix_fmt: 'yuv420p' }]);
+    expect(Math.abs(video.durationSeconds - 5)).toBeLessThanOrEqual(0.1);
+  });
+
+  it('animates a source image downloaded from S3 into a 9:16 video', async () => {
+    const imagePath = join(workDir, 'source.png');
+    await run(ffmpeg.path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=1024x768', '-frames:v', '1', '-y', imagePath]);
+    s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new Uint8Array(await readFile(imagePath)) } } as never);
+    const provider = renderer();
+    const req = request({ sourceImage: { bucket: BUCKET, key: 'assets/asset_1/source.png', contentType: 'image/png' } });
+
+    const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
+
+    expect(status).toMatchObject({ state: 'completed', output: { width: 720, height: 1280, durationSeconds: 5 } });
+    expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({ Bucket: BUCKET, Key: 'assets/asset_1/source.png' });
+    const video = await probe(uploadedBody(req.output.key));
+    expect(video.streams).toEqual([{ codec_name: 'h264', width: 720, height: 1280, pix_fmt: 'yuv420p' }]);
+    expect(Math.abs(video.durationSeconds - 5)).toBeLessThanOrEqual(0.1);
+  });
+
+  it('fails with SOURCE_IMAGE_UNSUPPORTED when the source image does not decode', async () => {
+    s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new TextEncoder().encode('not an image') } } as never);
+    const provider = renderer();
+    const req = request({ sourceImage: { bucket: BUCKET, key: 'assets/asset_2/source.png', contentType: 'image/png' } });
+
+    const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
+
+    expect(status).toEqual({ state: 'failed', code: 'SOURCE_IMAGE_UNSUPPORTED', message: RENDER_FAILURE_MESSAGES.SOURCE_IMAGE_UNSUPPORTED });
+    expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+  });
+
+  it('fails with a safe RENDER_FAILED when the upload to S3 fails', async () => {
+    s3Mock.on(PutObjectCommand).rejects(new Error('connect ECONNREFUSED 127.0.0.1:4566'));
+    const provider = renderer();
+
+    const { status } = await pollUntilDone(provider, providerJobId(await provider.start(request({ aspectRatio: '1:1' }))));
+
+    expect(status).toEqual({ state: 'failed', code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED });
+  });
+
+  it('starts one render per job when start is retried', async () => {
+    const provider = renderer();
+    const req = request({ prompt: 'same job twice [fault:stall]' });
+
+    const first = await provider.start(req);
+    const second = await provider.start(req);
+
+    expect(second).toEqual(first);
+  });
+
+  describe('fault injection', () => {
+    it('[fault:fail] makes ffmpeg fail and poll return RENDER_FAILED with a customer-safe message', async () => {
+      const provider = renderer();
+
+      const { status } = await pollUntilDone(provider, providerJobId(await provider.start(request({ prompt: 'a storm [fault:fail]' }))));
+
+      expect(status).toEqual({ state: 'failed', code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED });
+      expect(JSON.stringify(status)).not.toMatch(/ffmpeg|filter|local-render|\//i);
+      expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+    });
+
+    it('[fault:stall] stays in progress at the same value and uploads nothing', async () => {
+      const provider = renderer();
+      const id = providerJobId(await provider.start(request({ prompt: 'a calm lake [fault:stall]' })));
+
+      const first = await provider.poll(id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const later = await provider.poll(id);
+
+      expect(first).toEqual({ state: 'in_progress', progress: 40 });
+      expect(later).toEqual(first);
+      expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+    });
+
+    it('[fault:crash] makes poll throw an unexpected error', async () => {
+      const provider = renderer();
+      const id = providerJobId(await provider.start(request({ prompt: 'a volcano [fault:crash]' })));
+
+      await expect(provider.poll(id)).rejects.toThrow('fault injection: crash');
+    });
+
+    it('LOCAL_RENDERER_FAULT applies a fault to every render', async () => {
+      process.env.LOCAL_RENDERER_FAULT = 'stall';
+      try {
+        const provider = renderer();
+        const id = providerJobId(await provider.start(request({ prompt: 'an ordinary prompt' })));
+
+        expect(await provider.poll(id)).toEqual({ state: 'in_progress', progress: 40 });
+      } finally {
+        delete process.env.LOCAL_RENDERER_FAULT;
+      }
+    });
+
+    it('rejects an unknown LOCAL_RENDERER_FAULT at construction', () => {
+      process.env.LOCAL_RENDERER_FAULT = 'explode';
+      try {
+        expect(() => renderer()).toThrow('LOCAL_RENDERER_FAULT must be one of fail, stall, crash');
+      } finally {
+        delete process.env.LOCAL_RENDERER_FAULT;
+      }
+    });
+  });
+
+  it('throws for a render this process does not know (state is in memory only)', async () => {
+    await expect(renderer().poll('local-render:video_job_unknown')).rejects.toThrow('Unknown local render');
+  });
+});
