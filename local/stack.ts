@@ -3,10 +3,14 @@ import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { TABLE_DESIGN } from '../lambdas/store/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startS3AndSqs } from './emulators/s3-sqs';
+import { startStepFunctions } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
+import { WORKFLOWS } from '../lambdas/workflows';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
@@ -30,8 +34,10 @@ export async function readStackInfo(dataDir: string): Promise<StackInfo | undefi
   }
 }
 
+const LOCAL_ACCOUNT_ARN_PREFIX = 'arn:aws:states:us-east-1:000000000000:stateMachine:';
+
 /** The environment the deployed Lambdas get from CDK, pointed at the emulators instead of AWS. */
-function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: string }): Record<string, string> {
+function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: string; sfn: string }): Record<string, string> {
   return {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -39,11 +45,39 @@ function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: stri
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: endpoints.s3,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_ENDPOINT_URL_SFN: endpoints.sfn,
     S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: LOCAL_TABLE_NAME,
     MEDIA_BUCKET_NAME: LOCAL_BUCKET_NAME,
     VIDEO_PROVIDER: 'local',
+    VIDEO_RENDER_POLL_SECONDS: process.env.VIDEO_RENDER_POLL_SECONDS ?? '2',
+    VIDEO_RENDER_DEADLINE_SECONDS: process.env.VIDEO_RENDER_DEADLINE_SECONDS ?? '300',
+    ...Object.fromEntries(WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, LOCAL_ACCOUNT_ARN_PREFIX + workflow.name])),
   };
+}
+
+/** Loads a Lambda module the way the runtime would: once, then reused for every invocation. */
+function moduleLoader<T>(folder: string) {
+  const loaded = new Map<string, Promise<T>>();
+  return (name: string): Promise<T> => {
+    let handler = loaded.get(name);
+    if (!handler) {
+      handler = import(`../lambdas/${folder}/${name}`).then((module: { handler: T }) => module.handler);
+      loaded.set(name, handler);
+    }
+    return handler;
+  };
+}
+
+/** Each ASL file with its `${Substitution}`s pointing at worker modules instead of function ARNs. */
+async function localStateMachines() {
+  const machines: Record<string, { definition: object }> = {};
+  for (const workflow of WORKFLOWS) {
+    let text = await readFile(join(__dirname, '..', workflow.definitionFile), 'utf8');
+    for (const [substitution, worker] of Object.entries(workflow.workers)) text = text.replaceAll(`\${${substitution}}`, worker.handler);
+    machines[LOCAL_ACCOUNT_ARN_PREFIX + workflow.name] = { definition: JSON.parse(text) as object };
+  }
+  return machines;
 }
 
 /** Creates the table as the CDK stack declares it; answers whether it had to (a fresh data dir). */
@@ -93,6 +127,38 @@ async function ensureBucket(client: S3Client) {
   }
 }
 
+/**
+ * The local Step Functions emulator keeps executions in memory, so a restart loses the ones
+ * under way (in AWS they survive). Their jobs are handed to the state machine again; it finds
+ * the render gone and ends each job through its normal failure path (refund, slot released).
+ */
+async function resumeInterruptedJobs(dynamodbEndpoint: string, sfnEndpoint: string) {
+  const table = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodbEndpoint }));
+  const sfn = new SFNClient({ endpoint: sfnEndpoint });
+  const workflowOfJobType: Record<string, string> = { video: 'video-job' };
+  for await (const page of paginateScan(
+    { client: table },
+    {
+      TableName: LOCAL_TABLE_NAME,
+      FilterExpression: 'begins_with(sk, :job) AND #status IN (:queued, :processing)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':job': 'JOB#', ':queued': 'queued', ':processing': 'processing' },
+    },
+  )) {
+    for (const job of page.Items ?? []) {
+      const workflow = workflowOfJobType[job.type as string];
+      if (!workflow) continue;
+      await sfn.send(
+        new StartExecutionCommand({
+          stateMachineArn: LOCAL_ACCOUNT_ARN_PREFIX + workflow,
+          name: job.job_id as string,
+          input: JSON.stringify({ organization_id: job.organization_id, job_id: job.job_id }),
+        }),
+      );
+    }
+  }
+}
+
 export interface LocalStackOptions {
   port: number;
   dataDir: string;
@@ -125,24 +191,21 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
         return emulator;
       }),
     ]);
-    const environment = handlerEnvironment({ dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint });
+    const loadWorker = moduleLoader<(payload: unknown) => Promise<unknown>>('workers');
+    const stepFunctions = await startStepFunctions({
+      stateMachines: await localStateMachines(),
+      lambdaInvoker: async (name, payload) => (await loadWorker(name))(payload),
+    });
+    stoppers.push(stepFunctions.stop);
+    const environment = handlerEnvironment({ dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint, sfn: stepFunctions.endpoint });
     Object.assign(process.env, environment);
 
     const fresh = await ensureTable(new DynamoDBClient({ endpoint: dynamodb.endpoint }));
     await ensureBucket(new S3Client({ endpoint: s3sqs.endpoint, forcePathStyle: true }));
 
-    const handlers = new Map<string, Promise<LambdaHandler>>();
-    const loadHandler = (name: string) => {
-      let loaded = handlers.get(name);
-      if (!loaded) {
-        loaded = import(`../lambdas/handlers/${name}`).then((module: { handler: LambdaHandler }) => module.handler);
-        handlers.set(name, loaded);
-      }
-      return loaded;
-    };
     let ready = false;
     const gateway = createGateway({
-      loadHandler,
+      loadHandler: moduleLoader<LambdaHandler>('handlers'),
       extraRoutes: {
         '/healthz': (response) => {
           response.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' });
@@ -164,6 +227,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     const boundPort = (gateway.address() as AddressInfo).port;
     const apiUrl = `http://127.0.0.1:${boundPort}/api/v1/developer`;
     if (fresh && onFreshStart) await onFreshStart();
+    else await resumeInterruptedJobs(dynamodb.endpoint, stepFunctions.endpoint);
     const info: StackInfo = { pid: process.pid, apiUrl, environment };
     await writeFile(stackInfoPath(root), `${JSON.stringify(info, null, 2)}\n`);
     ready = true;

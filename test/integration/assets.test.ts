@@ -1,0 +1,240 @@
+import { call, createOrganization, type TestOrganization } from './support/stack';
+import { makeMedia } from './support/media';
+
+interface UploadUrl {
+  asset_id: string;
+  upload_url: string;
+  upload_method: string;
+  upload_headers: Record<string, string>;
+  expires_at: string;
+}
+interface Asset {
+  id: string;
+  status: string;
+  [field: string]: unknown;
+}
+interface ErrorBody {
+  error: { code: string; message: string; request_id: string };
+}
+
+async function requestUpload(org: TestOrganization, body: Record<string, unknown>) {
+  return call<UploadUrl>('POST', '/assets/upload-url', { key: org.key, body });
+}
+
+async function put(upload: UploadUrl, bytes: Buffer, contentType = upload.upload_headers['Content-Type'] as string) {
+  return fetch(upload.upload_url, { method: upload.upload_method, headers: { 'Content-Type': contentType }, body: bytes });
+}
+
+describe('asset upload, confirmation and download', () => {
+  let org: TestOrganization;
+  let video: Buffer;
+  beforeAll(async () => {
+    org = await createOrganization();
+    video = makeMedia('mp4');
+  });
+
+  it('round-trips real bytes: upload-url, PUT, confirm, get, download-url, GET the same bytes', async () => {
+    const before = Date.now();
+    const created = await requestUpload(org, {
+      filename: 'launch teaser.mp4',
+      content_type: 'video/mp4',
+      size_bytes: video.length,
+      purpose: 'split_source',
+      metadata: { campaign: 'spring' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      asset_id: expect.stringMatching(/^asset_[0-9a-z]{26}$/),
+      upload_url: expect.stringMatching(/^http/),
+      upload_method: 'PUT',
+      upload_headers: { 'Content-Type': 'video/mp4' },
+      expires_at: expect.any(String),
+    });
+    const expiresIn = Date.parse(created.body.expires_at) - before;
+    expect(expiresIn).toBeGreaterThan(3590_000);
+    expect(expiresIn).toBeLessThan(3610_000);
+
+    const pending = await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key });
+    expect(pending.body.status).toBe('pending');
+
+    expect((await put(created.body, video)).status).toBe(200);
+
+    const confirmed = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({
+      id: created.body.asset_id,
+      filename: 'launch teaser.mp4',
+      content_type: 'video/mp4',
+      size_bytes: video.length,
+      purpose: 'split_source',
+      status: 'uploaded',
+      created_at: expect.any(String),
+      metadata: { campaign: 'spring' },
+    });
+
+    const fetched = await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key });
+    expect(fetched.body).toEqual(confirmed.body);
+
+    const download = await call<{ asset_id: string; download_url: string; expires_at: string }>(
+      'GET',
+      `/assets/${created.body.asset_id}/download-url`,
+      { key: org.key },
+    );
+    expect(download.status).toBe(200);
+    expect(download.body.asset_id).toBe(created.body.asset_id);
+    expect(Date.parse(download.body.expires_at) - Date.now()).toBeLessThanOrEqual(900_000);
+    const file = await fetch(download.body.download_url);
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(video)).toBe(true);
+    expect(new URL(download.body.download_url).searchParams.get('response-content-disposition')).toContain('launch%20teaser.mp4');
+  });
+
+  it('confirms idempotently: a second confirm returns the same asset', async () => {
+    const created = await requestUpload(org, { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: video.length, purpose: 'general' });
+    await put(created.body, video);
+    const first = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const second = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+  });
+
+  it('keeps an asset pending when it is confirmed before upload, and confirms it once the bytes arrive', async () => {
+    const png = makeMedia('png');
+    const created = await requestUpload(org, { filename: 'still.png', content_type: 'image/png', size_bytes: png.length, purpose: 'image_source' });
+    const early = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe('ASSET_NOT_UPLOADED');
+    expect((await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key })).body.status).toBe('pending');
+    const notYet = await call<ErrorBody>('GET', `/assets/${created.body.asset_id}/download-url`, { key: org.key });
+    expect(notYet.status).toBe(409);
+    expect(notYet.body.error.code).toBe('ASSET_NOT_UPLOADED');
+
+    await put(created.body, png);
+    const confirmed = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.status).toBe('uploaded');
+  });
+
+  it('marks text bytes declared as video/mp4 failed, and never serves them', async () => {
+    const text = Buffer.from('this is a plain text file pretending to be a video, and it is long enough');
+    const created = await requestUpload(org, { filename: 'fake.mp4', content_type: 'video/mp4', size_bytes: text.length, purpose: 'video_source' });
+    await put(created.body, text);
+    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(confirm.status).toBe(422);
+    expect(confirm.body.error.code).toBe('ASSET_CONTENT_MISMATCH');
+    expect(confirm.body.error.message).toContain('video/mp4');
+    expect((await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key })).body.status).toBe('failed');
+    const again = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(again.status).toBe(422);
+    const download = await call<ErrorBody>('GET', `/assets/${created.body.asset_id}/download-url`, { key: org.key });
+    expect(download.status).toBe(409);
+  });
+
+  it('marks an upload sent with another Content-Type than declared failed', async () => {
+    const created = await requestUpload(org, { filename: 'v.mp4', content_type: 'video/mp4', size_bytes: video.length, purpose: 'general' });
+    await put(created.body, video, 'video/webm');
+    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(confirm.status).toBe(422);
+    expect(confirm.body.error.message).toContain('video/webm');
+  });
+
+  it('marks an upload of another size than declared failed', async () => {
+    const created = await requestUpload(org, { filename: 'v.mp4', content_type: 'video/mp4', size_bytes: video.length + 10, purpose: 'general' });
+    await put(created.body, video);
+    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    expect(confirm.status).toBe(422);
+    expect(confirm.body.error.message).toContain('size_bytes');
+  });
+});
+
+describe('upload URL validation', () => {
+  let org: TestOrganization;
+  beforeAll(async () => {
+    org = await createOrganization();
+  });
+  const valid = { filename: 'clip.mp4', content_type: 'video/mp4', size_bytes: 1000, purpose: 'split_source' };
+
+  it.each([
+    ['filename is missing', { ...valid, filename: undefined }, 'filename'],
+    ['filename is empty', { ...valid, filename: '' }, 'filename'],
+    ['filename has a path separator', { ...valid, filename: '../etc/passwd' }, 'filename'],
+    ['content_type is not allowed', { ...valid, content_type: 'application/pdf' }, 'content_type'],
+    ['split_source gets an image', { ...valid, content_type: 'image/png' }, 'content_type'],
+    ['video_source gets an image', { ...valid, purpose: 'video_source', content_type: 'image/jpeg' }, 'content_type'],
+    ['image_source gets a video', { ...valid, purpose: 'image_source', content_type: 'video/webm' }, 'content_type'],
+    ['purpose is unknown', { ...valid, purpose: 'avatar' }, 'purpose'],
+    ['size_bytes is zero', { ...valid, size_bytes: 0 }, 'size_bytes'],
+    ['size_bytes is fractional', { ...valid, size_bytes: 10.5 }, 'size_bytes'],
+    ['size_bytes is a string', { ...valid, size_bytes: '1000' }, 'size_bytes'],
+    ['metadata is not an object', { ...valid, metadata: ['a'] }, 'metadata'],
+    ['an unknown field is sent', { ...valid, bucket: 'mine' }, 'bucket'],
+  ])('rejects a request where %s, naming the field', async (_, body, field) => {
+    const response = await call<ErrorBody>('POST', '/assets/upload-url', { key: org.key, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_FAILED');
+    expect(response.body.error.message).toContain(field);
+  });
+
+  it('accepts general with any allowed type', async () => {
+    for (const contentType of ['image/webp', 'video/quicktime']) {
+      const response = await call('POST', '/assets/upload-url', { key: org.key, body: { ...valid, purpose: 'general', content_type: contentType } });
+      expect(response.status).toBe(201);
+    }
+  });
+
+  it("refuses a size above the Team limit with 413 ASSET_UPLOAD_TOO_LARGE", async () => {
+    const atLimit = await call('POST', '/assets/upload-url', { key: org.key, body: { ...valid, size_bytes: 2147483648 } });
+    expect(atLimit.status).toBe(201);
+    const over = await call<ErrorBody>('POST', '/assets/upload-url', { key: org.key, body: { ...valid, size_bytes: 2147483649 } });
+    expect(over.status).toBe(413);
+    expect(over.body.error.code).toBe('ASSET_UPLOAD_TOO_LARGE');
+  });
+
+  it('applies a negotiated upload limit of a Custom organization', async () => {
+    const custom = await createOrganization({ plan: 'custom', limits: { max_asset_upload_size_bytes: 5000 } });
+    expect((await call('POST', '/assets/upload-url', { key: custom.key, body: { ...valid, size_bytes: 5000 } })).status).toBe(201);
+    const over = await call<ErrorBody>('POST', '/assets/upload-url', { key: custom.key, body: { ...valid, size_bytes: 5001 } });
+    expect(over.status).toBe(413);
+    expect(over.body.error.message).toContain('5000');
+  });
+
+  it('rejects a confirm body without a valid asset id', async () => {
+    for (const body of [{}, { asset_id: 'file_1' }, { asset_id: 'asset_1', extra: true }]) {
+      const response = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_FAILED');
+    }
+  });
+});
+
+describe('tenant isolation', () => {
+  it("answers 404 for another organization's asset on every route, exactly as for an unknown id", async () => {
+    const owner = await createOrganization();
+    const stranger = await createOrganization();
+    const png = makeMedia('png');
+    const created = await requestUpload(owner, { filename: 'p.png', content_type: 'image/png', size_bytes: png.length, purpose: 'image_source' });
+    await put(created.body, png);
+    expect((await call('POST', '/assets/confirm-upload', { key: owner.key, body: { asset_id: created.body.asset_id } })).status).toBe(200);
+
+    const unknownId = 'asset_0000000000000000000000zzzz';
+    for (const id of [created.body.asset_id, unknownId]) {
+      const responses = [
+        await call<ErrorBody>('GET', `/assets/${id}`, { key: stranger.key }),
+        await call<ErrorBody>('GET', `/assets/${id}/download-url`, { key: stranger.key }),
+        await call<ErrorBody>('POST', '/assets/confirm-upload', { key: stranger.key, body: { asset_id: id } }),
+      ];
+      for (const response of responses) {
+        expect(response.status).toBe(404);
+        expect(response.body.error.code).toBe('ASSET_NOT_FOUND');
+        expect(response.body.error.message).toBe(`No asset ${id} exists.`);
+      }
+    }
+  });
+
+  it('answers 404 for a path id that is not an asset id', async () => {
+    const org = await createOrganization();
+    const response = await call<ErrorBody>('GET', '/assets/video_job_123', { key: org.key });
+    expect(response.status).toBe(404);
+    expect(response.body.error.code).toBe('ASSET_NOT_FOUND');
+  });
+});

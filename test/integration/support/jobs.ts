@@ -1,0 +1,26 @@
+import { call } from './stack';
+
+export interface VideoJob {
+  id: string;
+  type: 'video';
+  status: string;
+  progress: number;
+  credits: { estimated: number; charged: number; refunded: number };
+  result: { available: boolean; asset_id: string | null };
+  error: { code: string; message: string } | null;
+  [field: string]: unknown;
+}
+
+/** Polls a job (once a second, well inside the per-key rate limit) until it leaves queued/processing. */
+export async function waitForJob(key: string, jobId: string, timeoutMs = 60_000) {
+  const progress: number[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const response = await call<VideoJob>('GET', `/video-jobs/${jobId}`, { key });
+    if (response.status !== 200) throw new Error(`GET /video-jobs/${jobId} answered ${response.status}`);
+    progress.push(response.body.progress);
+    if (!['queued', 'processing'].includes(response.body.status)) return { job: response.body, progress };
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`Job ${jobId} did not finish within ${timeoutMs} ms`);
+}
