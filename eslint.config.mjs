@@ -22,5 +22,9 @@ export default tseslint.config(
       'jest/expect-expect': 'error',
     },
   },
-  { files: ['**/*.js', '**/*.cjs'], languageOptions: { globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } } },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', console: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

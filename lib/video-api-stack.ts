@@ -1,39 +1,69 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { WORKFLOWS } from '../lambdas/workflows';
 import { DataTable } from './constructs/data-table';
-import { VideoHttpApi, type ApiStateMachines } from './constructs/http-api';
+import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
 import { Monitoring } from './constructs/monitoring';
+import { DEFAULT_BEDROCK_REGION, VIDEO_MODEL_ID, WorkflowStateMachine, workflowConstructId } from './constructs/workflow';
+
+/** Context key (`cdk synth -c bedrockRegion=…`) for the Bedrock region when the prop is not given. */
+export const BEDROCK_REGION_CONTEXT_KEY = 'bedrockRegion';
 
 export interface VideoApiStackProps extends StackProps {
-  /** Workflows routes may start; absent until they are built (a route needing one fails synth). */
-  readonly stateMachines?: ApiStateMachines;
+  /**
+   * Region of the Bedrock video model the workers call. Unless given: the `bedrockRegion` context
+   * value, else us-east-1, the only region offering Nova Reel v1:1. It may differ from the stack's.
+   */
+  readonly bedrockRegion?: string;
 }
 
 /**
- * The whole v1 service in one env-agnostic stack: table, media bucket, HTTP API with one function
- * per route, and the dashboard and alarms over them.
+ * The whole v1 service in one env-agnostic stack: table, media bucket, the workflows of
+ * lambdas/workflows.ts (state machine and workers each), HTTP API with one function per route, and
+ * the dashboard and alarms over them.
  */
 export class VideoApiStack extends Stack {
   public readonly table: DataTable;
   public readonly media: MediaBucket;
+  public readonly workflows: readonly WorkflowStateMachine[];
   public readonly httpApi: VideoHttpApi;
   public readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: VideoApiStackProps = {}) {
     super(scope, id, props);
 
+    const bedrockRegion: unknown = props.bedrockRegion ?? this.node.tryGetContext(BEDROCK_REGION_CONTEXT_KEY) ?? DEFAULT_BEDROCK_REGION;
+    if (typeof bedrockRegion !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d+$/.test(bedrockRegion)) {
+      throw new Error(`bedrockRegion must be an AWS region name such as us-east-1, got ${JSON.stringify(bedrockRegion)}`);
+    }
+
     this.table = new DataTable(this, 'Data');
     this.media = new MediaBucket(this, 'Media');
+    this.workflows = WORKFLOWS.map(
+      (workflow) =>
+        new WorkflowStateMachine(this, `${workflowConstructId(workflow.name)}Workflow`, {
+          workflow,
+          table: this.table,
+          media: this.media,
+          videoModel: { region: bedrockRegion, modelId: VIDEO_MODEL_ID },
+        }),
+    );
     this.httpApi = new VideoHttpApi(this, 'HttpApi', {
       table: this.table,
       media: this.media,
-      stateMachines: props.stateMachines,
+      stateMachines: Object.fromEntries(this.workflows.map(({ workflow, stateMachine }) => [workflow.name, stateMachine])),
     });
-    this.monitoring = new Monitoring(this, 'Monitoring', { api: this.httpApi, table: this.table });
+    this.monitoring = new Monitoring(this, 'Monitoring', { api: this.httpApi, table: this.table, workflows: this.workflows });
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.baseUrl, description: 'The spec\'s {base_url}' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: this.media.bucketName });
+    for (const { workflow, stateMachine } of this.workflows) {
+      new CfnOutput(this, `${workflowConstructId(workflow.name)}StateMachineArn`, {
+        value: stateMachine.stateMachineArn,
+        description: `The ${workflow.name} workflow (${workflow.definitionFile})`,
+      });
+    }
   }
 }

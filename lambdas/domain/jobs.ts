@@ -295,10 +295,10 @@ export type Outcome =
  * concurrency slot is released, a failed or expired job's charge is refunded, and the event
  * for webhooks is written. The condition on the job's status makes it happen at most once.
  */
-export async function finishJob(organizationId: number, jobId: string, outcome: Outcome, now = new Date()): Promise<Job> {
+export async function finishJob(organizationId: number, jobId: string, outcome: Outcome, now = new Date()): Promise<void> {
   const job = await findJob(organizationId, jobId);
   if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
-  if (!ACTIVE_STATUSES.includes(job.status)) return job;
+  if (!ACTIVE_STATUSES.includes(job.status)) return;
   const refund = outcome.status === 'completed' ? 0 : job.credits.charged;
   const counter = ACTIVE_COUNTER[job.type];
   const updatedAt = now.toISOString();
@@ -380,10 +380,8 @@ export async function finishJob(organizationId: number, jobId: string, outcome: 
   } catch (error) {
     if (error instanceof TransactionCanceledException) {
       const current = await findJob(organizationId, jobId);
-      if (current && !ACTIVE_STATUSES.includes(current.status)) return current;
+      if (current && !ACTIVE_STATUSES.includes(current.status)) return;
     }
     throw error;
   }
-  const finished = await findJob(organizationId, jobId);
-  return finished as Job;
 }

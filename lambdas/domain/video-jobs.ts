@@ -44,7 +44,7 @@ async function checkSourceImage(organizationId: number, assetId: string): Promis
   if (!asset) throw new ApiError('ASSET_NOT_FOUND', `source_asset_id ${assetId} does not exist.`);
   if (!IMAGE_TYPES.includes(asset.contentType) || !['image_source', 'general'].includes(asset.purpose)) {
     throw new ApiError(
-      'VALIDATION_FAILED',
+      'ASSET_NOT_READY',
       `source_asset_id must be an image asset with purpose image_source; ${assetId} is ${asset.contentType} with purpose ${asset.purpose}.`,
     );
   }

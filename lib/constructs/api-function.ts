@@ -1,14 +1,7 @@
 import * as path from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import { NagSuppressions } from 'cdk-nag';
+import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-
-/** The repository root: esbuild's working directory and the root every entry must sit under. */
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+import { NodeFunction, PROJECT_ROOT } from './node-function';
 
 /** Where route handler modules live; a route's `handler` names a module below it. */
 export const HANDLERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'handlers');
@@ -35,88 +28,23 @@ export interface ApiFunctionProps {
 }
 
 /**
- * One Lambda behind one API route, holding every default so a route's construct states only what
- * differs: Node 22 on Graviton (about 20% cheaper per ms than x86 for the same work), 512 MB
- * because Lambda allocates CPU in proportion to memory and the cold start (SDK clients, compiled
- * ajv validators) and key hashing are CPU-bound (at 128 MB cold starts take several times longer
- * for a few hundredths of a cent saved), active X-Ray tracing, its own log group with a retention,
- * and its own role whose only built-in permission is writing to that log group (no
- * AWSLambdaBasicExecutionRole, which allows writing to every log group in the account).
+ * One Lambda behind one API route, with the NodeFunction defaults. 512 MB because Lambda allocates
+ * CPU in proportion to memory and the cold start (SDK clients, compiled ajv validators) and key
+ * hashing are CPU-bound (at 128 MB cold starts take several times longer for a few hundredths of a
+ * cent saved); 29 s, just under API Gateway's integration limit.
  */
-export class ApiFunction extends NodejsFunction {
+export class ApiFunction extends NodeFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    // Created before super() because the function needs both at construction; siblings, not children.
-    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-      retention: logs.RetentionDays.ONE_MONTH,
-      // Diagnostic logs bounded by the retention; they go with the stack (the data does not).
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const role = new iam.Role(scope, `${id}Role`, {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of ${props.handlerModule}`,
-    });
-
     super(scope, id, {
       entry: path.join(HANDLERS_DIR, `${props.handlerModule}.ts`),
-      handler: 'handler',
       description: props.description,
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
+      purpose: props.handlerModule,
       memorySize: 512,
       timeout: props.timeout ?? API_HANDLER_TIMEOUT,
-      tracing: lambda.Tracing.ACTIVE,
-      logGroup,
-      role,
-      environment: {
-        // Stack traces point at lambdas/**/*.ts lines instead of the minified bundle.
-        NODE_OPTIONS: '--enable-source-maps',
-        TABLE_NAME: props.tableName,
-        MEDIA_BUCKET_NAME: props.mediaBucketName,
-        LOG_LEVEL: props.logLevel ?? 'info',
-        ...props.environment,
-      },
-      bundling: {
-        // esbuild runs on this machine; Docker is never needed (and not available in CI).
-        forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        // The map only needs line mappings; embedding the sources would double the bundle size.
-        sourcesContent: false,
-        target: 'node22',
-        // CommonJS: @middy/core is ESM-only, but esbuild rewrites it into the CJS bundle, and CJS
-        // avoids the createRequire banner that ESM bundles of the AWS SDK need.
-        format: OutputFormat.CJS,
-        // Bundle the exact @aws-sdk/* versions package-lock.json pins instead of the runtime's copy:
-        // the code that was tested is the code that runs, whatever SDK version Lambda ships today.
-        bundleAwsSDK: true,
-        // Prefer the ES module builds (the SDK ships both) so esbuild can drop unused commands.
-        mainFields: ['module', 'main'],
-      },
+      tableName: props.tableName,
+      mediaBucketName: props.mediaBucketName,
+      logLevel: props.logLevel,
+      environment: props.environment,
     });
-
-    // `this.logGroup` (inherited) returns this group; the role may write to it and nowhere else.
-    logGroup.grantWrite(this);
-
-    NagSuppressions.addResourceSuppressions(this, [
-      {
-        id: 'AwsSolutions-L1',
-        reason:
-          'Pinned to nodejs22.x on purpose: the toolchain (node 22, @types/node 22, esbuild target node22) and the tests run on Node 22, and the runtime is supported by Lambda; moving to a newer runtime is a deliberate upgrade, not a side effect of a CDK bump.',
-      },
-    ]);
-    NagSuppressions.addResourceSuppressions(
-      role,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions, so their Resource must be "*".',
-          appliesTo: ['Resource::*'],
-        },
-      ],
-      true,
-    );
   }
 }

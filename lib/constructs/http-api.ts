@@ -1,4 +1,4 @@
-import { Annotations, RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -7,15 +7,21 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Access, type Route } from '../../lambdas/routes';
-import { WORKFLOWS } from '../../lambdas/workflows';
+import { WORKFLOWS, type Workflow } from '../../lambdas/workflows';
 import { ApiFunction } from './api-function';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 
-/** State machines routes may start; each is optional until the workflow that needs it is built. */
-export interface ApiStateMachines {
-  /** Started by routes with access `video-jobs:start`. */
-  readonly videoJobs?: sfn.IStateMachine;
+/**
+ * Every workflow's state machine by its name in lambdas/workflows.ts (`video-job`); routes whose
+ * access starts a workflow are granted StartExecution on that machine only.
+ */
+export type ApiStateMachines = Readonly<Record<string, sfn.IStateMachine>>;
+
+function workflowNamed(name: string): Workflow {
+  const workflow = WORKFLOWS.find((candidate) => candidate.name === name);
+  if (!workflow) throw new Error(`lambdas/workflows.ts has no workflow named ${name}`);
+  return workflow;
 }
 
 /**
@@ -24,21 +30,11 @@ export interface ApiStateMachines {
  */
 export const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowNamed('video-job').arnEnvironmentVariable;
 
-function workflowNamed(name: string) {
-  const workflow = WORKFLOWS.find((candidate) => candidate.name === name);
-  if (!workflow) throw new Error(`lambdas/workflows.ts has no workflow named ${name}`);
-  return workflow;
-}
-
 export interface VideoHttpApiProps {
   readonly table: DataTable;
   readonly media: MediaBucket;
-  /**
-   * The workflows routes start. Absent (the workflows are not built yet): routes that need one are
-   * deployed without the grant and synthesis warns. Given but missing one a route needs: synthesis
-   * fails, because then it is a wiring mistake, not a phase of the build.
-   */
-  readonly stateMachines?: ApiStateMachines;
+  /** The workflows routes start; one a route needs but missing here fails the synthesis. */
+  readonly stateMachines: ApiStateMachines;
   /** The route table to build; lambdas/routes.ts unless told (tests build synthetic tables). */
   readonly routes?: readonly Route[];
   /**
@@ -53,8 +49,28 @@ export interface VideoHttpApiProps {
 interface GrantTarget {
   readonly fn: ApiFunction;
   readonly route: Route;
+  readonly access: Access;
   readonly media: MediaBucket;
-  readonly stateMachines: ApiStateMachines | undefined;
+  readonly stateMachines: ApiStateMachines;
+}
+
+/**
+ * StartExecution on one workflow's state machine, and its ARN in the variable lambdas/workflows.ts
+ * names. Only routes that start the workflow get the variable, so a function has it exactly when
+ * it may use it.
+ */
+function startsWorkflow(name: string): (target: GrantTarget) => void {
+  const workflow = workflowNamed(name);
+  return ({ fn, route, access, stateMachines }) => {
+    const stateMachine = stateMachines[workflow.name];
+    if (!stateMachine) {
+      throw new Error(
+        `Route ${route.method} ${route.path} (${route.operationId}) needs access ${access}, but the stateMachines given to VideoHttpApi have no ${workflow.name}.`,
+      );
+    }
+    stateMachine.grantStartExecution(fn);
+    fn.addEnvironment(workflow.arnEnvironmentVariable, stateMachine.stateMachineArn);
+  };
 }
 
 /**
@@ -74,25 +90,7 @@ const ACCESS_GRANTS: Record<Access, (target: GrantTarget) => void> = {
   // Copy target of confirmation (the copy's source read is the route's incoming:inspect grant).
   'assets:write': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:PutObject']),
   'assets:sign-get': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:GetObject']),
-  'video-jobs:start': ({ fn, route, stateMachines }) => {
-    const describe = `${route.method} ${route.path} (${route.operationId})`;
-    if (!stateMachines) {
-      // No workflows wired at all (they are built after the API): deploy the route, say so loudly.
-      Annotations.of(fn).addWarningV2(
-        'video-api:stateMachineNotWired',
-        `${describe} needs the video job state machine, but VideoHttpApi was given no stateMachines: the route will fail until one is wired.`,
-      );
-      return;
-    }
-    const stateMachine = stateMachines.videoJobs;
-    if (!stateMachine) {
-      throw new Error(
-        `Route ${describe} needs access video-jobs:start, but the stateMachines given to VideoHttpApi have no videoJobs.`,
-      );
-    }
-    stateMachine.grantStartExecution(fn);
-    fn.addEnvironment(VIDEO_JOB_STATE_MACHINE_ARN_ENV, stateMachine.stateMachineArn);
-  },
+  'video-jobs:start': startsWorkflow('video-job'),
 };
 
 /**
@@ -176,7 +174,7 @@ export class VideoHttpApi extends Construct {
       const constructId = constructIdOf(route.operationId);
       const fn = this.newFunction(`${constructId}Function`, route.handler, `${routeKey} (${route.operationId})`);
       for (const access of route.access) {
-        ACCESS_GRANTS[access]({ fn, route, media: props.media, stateMachines: props.stateMachines });
+        ACCESS_GRANTS[access]({ fn, route, access, media: props.media, stateMachines: props.stateMachines });
       }
       const routes = this.api.addRoutes({
         path: `${API_PREFIX}${route.path}`,

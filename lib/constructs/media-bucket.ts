@@ -1,16 +1,18 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, FeatureFlags, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 
-/** Key prefixes of the media bucket (see Access in lambdas/routes.ts). */
+/** Key prefixes of the media bucket (see Access in lambdas/routes.ts and WorkerAccess in lambdas/workflows.ts). */
 export const MEDIA_PREFIXES = {
   /** Uploads until confirmed; swept after INCOMING_UPLOAD_LIFETIME. */
   incoming: 'incoming/',
-  /** Confirmed uploads and rendered outputs. */
+  /** Confirmed uploads and finished videos. */
   assets: 'assets/',
+  /** Where the video provider writes its output; swept after RENDER_OUTPUT_LIFETIME. */
+  renders: 'renders/',
 } as const;
 export type MediaPrefix = keyof typeof MEDIA_PREFIXES;
 
@@ -19,6 +21,13 @@ export type MediaPrefix = keyof typeof MEDIA_PREFIXES;
  * POST /assets/upload-url carries the same lifetime in its TTL, so record and bytes go together.
  */
 export const INCOMING_UPLOAD_LIFETIME = Duration.days(2);
+
+/**
+ * How long the provider's output stays under renders/. The finish-job worker copies a finished
+ * video to assets/ within minutes of the render ending (the render deadline is 30 minutes), so
+ * renders/ only holds scratch copies; two days leave room to investigate a failed copy.
+ */
+export const RENDER_OUTPUT_LIFETIME = Duration.days(2);
 
 /** Common settings of both buckets: private, owner-enforced, TLS 1.2+, kept when the stack goes. */
 const PRIVATE_BUCKET: s3.BucketProps = {
@@ -46,9 +55,11 @@ export class MediaBucket extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     // BucketOwnerEnforced disables ACLs, so S3 log delivery must be allowed by the log bucket's
-    // policy, not the legacy LogDeliveryWrite ACL. Set here (cdk.json does not enable the flag yet)
-    // so the buckets are right whatever the app's context says.
-    this.node.setContext(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
+    // policy, not the legacy LogDeliveryWrite ACL. Without the flag CDK fails with a message about
+    // ObjectWriter that does not say which setting is missing; this one does.
+    if (!FeatureFlags.of(this).isEnabled(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY)) {
+      throw new Error(`MediaBucket needs the feature flag ${S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY}: true in the app's context (cdk.json).`);
+    }
 
     // Needs no access log of its own: cdk-nag (S1) recognises it as the media bucket's log target.
     this.accessLogBucket = new s3.Bucket(this, 'AccessLogs', {
@@ -67,6 +78,7 @@ export class MediaBucket extends Construct {
           prefix: MEDIA_PREFIXES.incoming,
           expiration: INCOMING_UPLOAD_LIFETIME,
         },
+        { id: 'expire-render-outputs', prefix: MEDIA_PREFIXES.renders, expiration: RENDER_OUTPUT_LIFETIME },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });

@@ -1,12 +1,15 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { DataTable } from './data-table';
 import { constructIdOf, type VideoHttpApi } from './http-api';
+import { workflowConstructId, type WorkflowStateMachine } from './workflow';
 
 export interface MonitoringProps {
   readonly api: VideoHttpApi;
   readonly table: DataTable;
+  readonly workflows: readonly WorkflowStateMachine[];
 }
 
 const PERIOD = Duration.minutes(5);
@@ -18,21 +21,29 @@ const MIN_REQUESTS_FOR_ERROR_RATE = 20;
 const SERVER_ERROR_RATE_THRESHOLD_PERCENT = 1;
 
 /**
- * One dashboard for the request path (API → Lambda → DynamoDB) and the two alarms that mean
- * callers are getting failures: the API's 5xx rate and any unhandled Lambda error (the handlers
- * turn every expected failure into an envelope, so a Lambda Errors datapoint is a crash or a
- * timeout). The alarms have no actions yet: an on-call SNS topic is wired when one exists.
+ * One dashboard for the request path (API → Lambda → DynamoDB) and the workflows, and the alarms
+ * that mean callers are getting failures: the API's 5xx rate, any unhandled Lambda error (the
+ * handlers turn every expected failure into an envelope, and the workflows catch worker errors
+ * into FinishCrashed, so a Lambda Errors datapoint is a crash or a timeout) and any failed
+ * workflow execution. The alarms have no actions yet: an on-call SNS topic is wired when one exists.
  */
 export class Monitoring extends Construct {
   public readonly dashboard: cloudwatch.Dashboard;
   public readonly serverErrorRateAlarm: cloudwatch.Alarm;
   public readonly functionErrorAlarms: readonly cloudwatch.Alarm[];
+  public readonly executionsFailedAlarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const { api } = props.api;
     const table = props.table.table;
-    const functions = [...props.api.functions.entries()];
+    // API functions by operationId, then workers by workflow and substitution (`VideoJobStartRenderFunction`).
+    const functions: [string, lambda.IFunction][] = [
+      ...props.api.functions.entries(),
+      ...props.workflows.flatMap(({ workflow, workers }) =>
+        [...workers].map(([substitution, fn]): [string, lambda.IFunction] => [`${workflowConstructId(workflow.name)}${substitution}`, fn]),
+      ),
+    ];
 
     const requests = api.metricCount({ period: PERIOD, statistic: 'Sum', label: 'requests' });
     const clientErrors = api.metricClientError({ period: PERIOD, statistic: 'Sum', label: '4xx' });
@@ -65,8 +76,41 @@ export class Monitoring extends Construct {
       }),
     );
 
-    const perFunction = (metric: (fn: (typeof functions)[number][1]) => cloudwatch.IMetric) =>
-      functions.map(([, fn]) => metric(fn));
+    // Every task catches into FinishCrashed, which ends and refunds the job, so an execution fails
+    // only when FinishCrashed itself fails or a Wait/Choice state hits a runtime error (a missing
+    // field), which no Catch covers. Either way the job may be left processing with its credits
+    // held, so one failure is worth a look.
+    this.executionsFailedAlarms = props.workflows.map(({ workflow, stateMachine }) =>
+      stateMachine.metricFailed({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, `${workflowConstructId(workflow.name)}ExecutionsFailedAlarm`, {
+        alarmDescription: `Executions of the ${workflow.name} workflow failed: its job may be stuck without a refund.`,
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+
+    const perFunction = (metric: (fn: lambda.IFunction) => cloudwatch.IMetric) => functions.map(([, fn]) => metric(fn));
+
+    const workflowRows = props.workflows.map(({ workflow, stateMachine }) => [
+      new cloudwatch.GraphWidget({
+        title: `Workflow ${workflow.name}: executions`,
+        left: [
+          stateMachine.metricStarted({ period: PERIOD, statistic: 'Sum', label: 'started' }),
+          stateMachine.metricFailed({ period: PERIOD, statistic: 'Sum', label: 'failed' }),
+          stateMachine.metricTimedOut({ period: PERIOD, statistic: 'Sum', label: 'timed out' }),
+        ],
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `Workflow ${workflow.name}: duration (ms)`,
+        left: [
+          stateMachine.metric('ExecutionTime', { period: PERIOD, statistic: 'p50', label: 'p50' }),
+          stateMachine.metric('ExecutionTime', { period: PERIOD, statistic: 'p99', label: 'p99' }),
+        ],
+        width: 12,
+      }),
+    ]);
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.hours(3),
@@ -124,10 +168,11 @@ export class Monitoring extends Construct {
             width: 12,
           }),
         ],
+        ...workflowRows,
         [
           new cloudwatch.AlarmStatusWidget({
             title: 'Alarms',
-            alarms: [this.serverErrorRateAlarm, ...this.functionErrorAlarms],
+            alarms: [this.serverErrorRateAlarm, ...this.functionErrorAlarms, ...this.executionsFailedAlarms],
             width: 24,
           }),
         ],

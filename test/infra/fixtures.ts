@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { App, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -8,14 +10,18 @@ import { VideoHttpApi, type ApiStateMachines } from '../../lib/constructs/http-a
 import { MediaBucket } from '../../lib/constructs/media-bucket';
 import type { Route } from '../../lambdas/routes';
 
+/** The context (feature flags) of cdk.json, which the CLI gives the app and `new App()` does not read. */
+const CDK_JSON_CONTEXT = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
+  .context;
+
 /**
- * An App that synthesizes without running esbuild: `aws:cdk:bundling-stacks` is the context key the
- * CDK CLI itself sets (from `--exclusively`) to skip bundling of stacks it will not deploy. Assets
- * then point at the project root with a hash of the construct path. Real bundling is proven once,
- * in bundling.test.ts.
+ * An App with cdk.json's context that synthesizes without running esbuild:
+ * `aws:cdk:bundling-stacks` is the context key the CDK CLI itself sets (from `--exclusively`) to
+ * skip bundling of stacks it will not deploy. Assets then point at the project root with a hash of
+ * the construct path. Real bundling is proven once, in bundling.test.ts.
  */
-export function appWithoutBundling(): App {
-  return new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+export function appWithoutBundling(context: Record<string, unknown> = {}): App {
+  return new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
 }
 
 /** Every IAM policy statement in the template, with the logical id of the policy holding it. */
@@ -58,7 +64,7 @@ export function statementsOfFunction(stack: Stack, template: Template, fn: lambd
 
 export interface ApiOnlyStackProps extends StackProps {
   routes: readonly Route[];
-  /** Made inside the stack, so imported machines belong to it. */
+  /** Made inside the stack, so imported machines belong to it; none unless given. */
   stateMachines?: (scope: Stack) => ApiStateMachines;
 }
 
@@ -76,7 +82,7 @@ export class ApiOnlyStack extends Stack {
       table: this.table,
       media: this.media,
       routes: props.routes,
-      stateMachines: props.stateMachines?.(this),
+      stateMachines: props.stateMachines?.(this) ?? {},
     });
   }
 }

@@ -1,10 +1,12 @@
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { ACCESS_LOG_FIELDS, VIDEO_JOB_STATE_MACHINE_ARN_ENV } from '../../lib/constructs/http-api';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Access, type Route } from '../../lambdas/routes';
 import { TABLE_DESIGN } from '../../lambdas/store/table-design';
+import { WORKFLOWS } from '../../lambdas/workflows';
 import {
   ApiOnlyStack,
   actionsOf,
@@ -26,7 +28,7 @@ function isS3Statement(statement: Statement): boolean {
   return actionsOf(statement).some((action) => action.startsWith('s3:'));
 }
 
-const SERVICE_WILDCARDS = ['s3:*', 'dynamodb:*', 'states:*'];
+const SERVICE_WILDCARDS = ['s3:*', 'dynamodb:*', 'states:*', 'bedrock:*', 'lambda:*', 'logs:*'];
 
 /** Statements granting a whole service, or S3 actions on every resource. */
 function broadStatements(statements: Statement[]): Statement[] {
@@ -37,18 +39,22 @@ function broadStatements(statements: Statement[]): Statement[] {
   );
 }
 
+const WORKER_COUNT = WORKFLOWS.reduce((count, workflow) => count + Object.keys(workflow.workers).length, 0);
+
 describe('Lambda functions', () => {
   const functions = template.findResources('AWS::Lambda::Function');
+  /** The API functions only (workers are checked in workflows.test.ts), by operationId. */
+  const apiFunctions = new Map([...stack.httpApi.functions].map(([name, fn]) => [name, functions[logicalIdOf(fn)]!]));
 
-  test('there is one function per route of the route table plus the fallback', () => {
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 1);
+  test('there is one function per route of the route table plus the fallback, besides the workflow workers', () => {
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 1 + WORKER_COUNT);
     expect([...stack.httpApi.functions.keys()].sort()).toEqual(
       [...ROUTES.map((route) => route.operationId), FALLBACK_HANDLER].sort(),
     );
   });
 
-  test('every function runs Node 22 on arm64 with tracing, 512 MB and a timeout under the 30 s API limit', () => {
-    for (const resource of Object.values(functions)) {
+  test('every API function runs Node 22 on arm64 with tracing, 512 MB and a timeout under the 30 s API limit', () => {
+    for (const resource of apiFunctions.values()) {
       expect(resource.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
@@ -60,17 +66,21 @@ describe('Lambda functions', () => {
     }
   });
 
-  test('every function knows the table, the media bucket, its log level and loads source maps', () => {
+  test('every API function knows the table, the media bucket, its log level and loads source maps, and only starters know the video job state machine', () => {
     const tableRef = { Ref: logicalIdOf(stack.table.table) };
     const bucketRef = { Ref: logicalIdOf(stack.media.bucket) };
-    for (const resource of Object.values(functions)) {
+    const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
+    for (const [name, resource] of apiFunctions) {
+      const startsVideoJobs = ROUTES.some((route) => route.operationId === name && route.access.includes('video-jobs:start'));
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         TABLE_NAME: tableRef,
         MEDIA_BUCKET_NAME: bucketRef,
         LOG_LEVEL: 'info',
+        ...(startsVideoJobs ? { [VIDEO_JOB_STATE_MACHINE_ARN_ENV]: { Ref: logicalIdOf(videoJob.stateMachine) } } : {}),
       });
     }
+    expect(apiFunctions.get('createVideoJob')!.Properties.Environment.Variables[VIDEO_JOB_STATE_MACHINE_ARN_ENV]).toBeDefined();
   });
 
   test('every function logs to its own log group kept for a month', () => {
@@ -86,7 +96,7 @@ describe('Lambda functions', () => {
     const roles = template.findResources('AWS::IAM::Role', {
       Properties: { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'lambda.amazonaws.com' } })] }) },
     });
-    expect(Object.keys(roles)).toHaveLength(ROUTES.length + 1);
+    expect(Object.keys(roles)).toHaveLength(ROUTES.length + 1 + WORKER_COUNT);
     for (const role of Object.values(roles)) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });
@@ -228,16 +238,22 @@ describe('media bucket', () => {
     expect(media.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  test('expires unconfirmed uploads under incoming/ after 2 days and aborts multipart uploads after 1 day', () => {
+  test('expires unconfirmed uploads under incoming/ and render outputs under renders/ after 2 days, and aborts multipart uploads after 1 day', () => {
     const rules = media.Properties.LifecycleConfiguration.Rules;
     expect(rules).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Prefix: 'incoming/', ExpirationInDays: 2, Status: 'Enabled' }),
+        expect.objectContaining({ Prefix: 'renders/', ExpirationInDays: 2, Status: 'Enabled' }),
         expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
       ]),
     );
-    // Nothing else expires: confirmed assets are kept.
-    expect(rules.filter((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays !== undefined)).toHaveLength(1);
+    // Nothing else expires: confirmed uploads and finished videos under assets/ are kept.
+    expect(rules.filter((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays !== undefined)).toHaveLength(2);
+  });
+
+  test('refuses to build without the S3 bucket-policy log delivery flag, naming it', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(() => new ApiOnlyStack(app, 'NoFlag', { routes: [] })).toThrow(/@aws-cdk\/aws-s3:serverAccessLogsUseBucketPolicy/);
   });
 
   test('denies every request that is not TLS 1.2+', () => {
@@ -259,7 +275,7 @@ describe('least privilege', () => {
     const statements = statementsOfFunction(stack, template, me);
     expect(statements.length).toBeGreaterThan(0);
     const actions = statements.flatMap(actionsOf);
-    expect(actions.filter((action) => action.startsWith('s3:') || action.startsWith('states:'))).toEqual([]);
+    expect(actions.filter((action) => /^(s3|states|bedrock|lambda):/.test(action))).toEqual([]);
     expect(actions.every((action) => /^(dynamodb|logs|xray):/.test(action))).toBe(true);
     expect(actions).not.toContain('dynamodb:Scan');
     const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table.table), 'Arn'] };
@@ -270,13 +286,33 @@ describe('least privilege', () => {
     ]);
   });
 
-  test('only X-Ray statements use Resource "*"', () => {
+  test('only X-Ray statements, and the state machines\' log delivery, use Resource "*"', () => {
+    const stateMachineRoles = stack.workflows.map(({ stateMachine }) => JSON.stringify({ Ref: logicalIdOf(stateMachine.role) }));
     const onEverything = policyStatements(template).filter((statement) => resourcesOf(statement).includes('*'));
-    expect(onEverything.flatMap(actionsOf).filter((action) => !action.startsWith('xray:'))).toEqual([]);
+    const notXray = onEverything.filter((statement) => actionsOf(statement).some((action) => !action.startsWith('xray:')));
+    for (const statement of notXray) {
+      expect(statement.roles.map((role) => JSON.stringify(role)).every((role) => stateMachineRoles.includes(role))).toBe(true);
+      expect(actionsOf(statement).filter((action) => !/^(xray|logs):/.test(action))).toEqual([]);
+      // Log delivery management only: writing events goes through the delivery, not the role.
+      expect(actionsOf(statement)).not.toContain('logs:PutLogEvents');
+    }
   });
 
-  test('no policy statement grants s3:*, dynamodb:* or S3 actions on Resource "*"', () => {
+  test('no policy statement grants a whole service (s3:*, dynamodb:*, states:*, bedrock:*, lambda:*, logs:*) or S3 actions on Resource "*"', () => {
     expect(broadStatements(policyStatements(template))).toEqual([]);
+  });
+
+  test('only the create-video-job function may start the video job state machine, and no other', () => {
+    const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
+    const starters = policyStatements(template).filter((statement) => actionsOf(statement).some((action) => action.startsWith('states:')));
+    const createVideoJob = stack.httpApi.functions.get('createVideoJob')!;
+    expect(starters.map(({ Action, Resource, roles }) => ({ Action, Resource, roles }))).toEqual([
+      {
+        Action: 'states:StartExecution',
+        Resource: { Ref: logicalIdOf(videoJob.stateMachine) },
+        roles: [{ Ref: logicalIdOf(createVideoJob.role!) }],
+      },
+    ]);
   });
 });
 
@@ -302,7 +338,7 @@ describe('grants derived from route access', () => {
   const grantsStack = new ApiOnlyStack(app, 'Grants', {
     routes,
     // An imported machine: the API construct only needs an IStateMachine.
-    stateMachines: (scope) => ({ videoJobs: sfn.StateMachine.fromStateMachineArn(scope, 'VideoJobs', videoJobsArn) }),
+    stateMachines: (scope) => ({ 'video-job': sfn.StateMachine.fromStateMachineArn(scope, 'VideoJobs', videoJobsArn) }),
   });
   const grantsTemplate = Template.fromStack(grantsStack);
   const bucketId = grantsStack.getLogicalId(grantsStack.media.bucket.node.defaultChild as s3.CfnBucket);
@@ -311,7 +347,7 @@ describe('grants derived from route access', () => {
   function grantsOf(operationId: string) {
     const statements = statementsOfFunction(grantsStack, grantsTemplate, grantsStack.httpApi.functions.get(operationId)!);
     return statements
-      .filter((statement) => actionsOf(statement).some((action) => /^(s3|states):/.test(action)))
+      .filter((statement) => actionsOf(statement).some((action) => /^(s3|states|bedrock):/.test(action)))
       .map((statement) => ({ actions: actionsOf(statement).sort(), resources: resourcesOf(statement) }));
   }
 
@@ -368,18 +404,18 @@ describe('grants derived from route access', () => {
     expect(broadStatements(policyStatements(grantsTemplate))).toEqual([]);
   });
 
+  test('only routes that start a workflow get its ARN variable', () => {
+    for (const operationId of ['signPut', 'inspect', 'confirm', 'signGet', 'plain']) {
+      const fnId = grantsStack.getLogicalId(grantsStack.httpApi.functions.get(operationId)!.node.defaultChild as never);
+      expect(grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables).not.toHaveProperty(
+        VIDEO_JOB_STATE_MACHINE_ARN_ENV,
+      );
+    }
+  });
+
   test('a route needing a state machine missing from the given stateMachines fails synthesis with the route named', () => {
     expect(
       () => new ApiOnlyStack(appWithoutBundling(), 'Missing', { routes: [route('startJob', ['video-jobs:start'])], stateMachines: () => ({}) }),
-    ).toThrow(/startJob.*video-jobs:start.*videoJobs/);
-  });
-
-  test('without any stateMachines the route is deployed without the grant and synthesis warns', () => {
-    const unwired = new ApiOnlyStack(appWithoutBundling(), 'Unwired', { routes: [route('startJob', ['video-jobs:start'])] });
-    const unwiredTemplate = Template.fromStack(unwired);
-    const statements = statementsOfFunction(unwired, unwiredTemplate, unwired.httpApi.functions.get('startJob')!);
-    expect(statements.flatMap(actionsOf).filter((action) => action.startsWith('states:'))).toEqual([]);
-    const warnings = Annotations.fromStack(unwired).findWarning('*', Match.stringLikeRegexp('startJob.*state machine'));
-    expect(warnings).toHaveLength(1);
+    ).toThrow(/startJob.*video-jobs:start.*no video-job/);
   });
 });

@@ -4,6 +4,13 @@ const expectEnvelope = (body: unknown, code: string) => {
   expect(body).toEqual({ error: { code, message: expect.any(String), request_id: expect.stringMatching(/^req_[0-9a-z]{26}$/) } });
 };
 
+interface ApiContext {
+  plan: string;
+  limits: Record<string, number>;
+  usage_snapshot: Record<string, number>;
+  [field: string]: unknown;
+}
+
 describe('GET /me', () => {
   let org: TestOrganization;
   beforeAll(async () => {
@@ -12,7 +19,7 @@ describe('GET /me', () => {
 
   it('describes the caller, its limits and a real usage snapshot', async () => {
     const first = await call('GET', '/me', { key: org.key });
-    const second = await call<Record<string, any>>('GET', '/me', { key: org.key });
+    const second = await call<ApiContext>('GET', '/me', { key: org.key });
     expect(first.status).toBe(200);
     expect(second.body).toEqual({
       organization_id: org.organizationId,
@@ -51,7 +58,7 @@ describe('GET /me', () => {
 
   it('uses the negotiated limits of a Custom organization', async () => {
     const custom = await createOrganization({ plan: 'custom', limits: { concurrent_video_jobs: 7, requests_per_minute_per_key: 120 } });
-    const response = await call<Record<string, any>>('GET', '/me', { key: custom.key });
+    const response = await call<ApiContext>('GET', '/me', { key: custom.key });
     expect(response.body.plan).toBe('custom');
     expect(response.body.limits).toMatchObject({ concurrent_video_jobs: 7, requests_per_minute_per_key: 120, concurrent_split_jobs: 2 });
     expect(response.headers.get('x-ratelimit-limit')).toBe('120');

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffprobe from '@ffprobe-installer/ffprobe';
-import { call, createOrganization, getOrganization, type TestOrganization } from './support/stack';
+import { call, createOrganization, getOrganization, listEvents, type TestOrganization } from './support/stack';
 import { makeMedia } from './support/media';
 import { waitForJob, type VideoJob } from './support/jobs';
 
@@ -83,6 +83,18 @@ describe('video jobs end to end', () => {
     expect(organization).toMatchObject({ creditsBalance: 90, activeVideoJobs: 0 });
     const asset = await call<{ status: string; content_type: string }>('GET', `/assets/${job.result.asset_id}`, { key: org.key });
     expect(asset.body).toMatchObject({ status: 'uploaded', content_type: 'video/mp4' });
+
+    const events = await listEvents(org.organizationId);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.payload).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'job.completed',
+      created_at: expect.any(String),
+      data: {
+        job: { id: job.id, type: 'video', status: 'completed', result_url: `/api/v1/developer/video-jobs/${job.id}/result`, asset_id: job.result.asset_id },
+      },
+    });
+    expect(JSON.stringify(events)).not.toMatch(/https?:\/\/|renders\/|assets\//);
   });
 
   it('animates an uploaded image into a square video at the image-to-video price', async () => {
@@ -116,6 +128,10 @@ describe('video jobs end to end', () => {
     expect(job.credits).toEqual({ estimated: 20, charged: 20, refunded: 20 });
     expect(job.result.available).toBe(false);
     expect(await getOrganization(org.organizationId)).toMatchObject({ creditsBalance: 50, activeVideoJobs: 0 });
+    const events = await listEvents(org.organizationId);
+    expect(events.map((event) => event.payload)).toEqual([
+      expect.objectContaining({ type: 'job.failed', data: { job: { id: job.id, type: 'video', status, error: job.error } } }),
+    ]);
     const result = await call<ErrorBody>('GET', `/video-jobs/${job.id}/result`, { key: org.key });
     expect(result.status).toBe(409);
     expect(result.body.error.code).toBe('JOB_FAILED');
@@ -191,7 +207,7 @@ describe('video job validation', () => {
       key: rich.key,
       body: { prompt: 'p', duration_seconds: 5, source_asset_id: upload.body.asset_id },
     });
-    expect([notImage.status, notImage.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([notImage.status, notImage.body.error.code]).toEqual([409, 'ASSET_NOT_READY']);
     expect(notImage.body.error.message).toContain('source_asset_id');
     expect((await getOrganization(rich.organizationId))?.creditsBalance).toBe(100);
   });

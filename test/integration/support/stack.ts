@@ -114,3 +114,18 @@ export const RATE_LIMIT_HEADERS = [
   'x-ratelimit-remaining-organization-day',
   'x-ratelimit-reset-organization-day',
 ];
+
+/** The event records the webhook pipeline delivers from, read straight from the table. */
+export async function listEvents(organizationId: number): Promise<{ type: string; payload: Record<string, unknown> }[]> {
+  await operator();
+  const { dynamo, tableName } = await import('../../../lambdas/store/dynamo');
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :event)',
+      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':event': 'EVENT#' },
+    }),
+  );
+  return (Items ?? []) as { type: string; payload: Record<string, unknown> }[];
+}

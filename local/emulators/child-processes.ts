@@ -1,0 +1,78 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+
+/** How long an emulator gets to shut down on SIGTERM before it is killed. */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * Answers a loopback port nobody listens on: the one asked for (failing with EADDRINUSE if it is
+ * taken, rather than letting an emulator start and quietly talk to whatever holds it), or one the
+ * OS picks. The emulator binds it a moment later, a small race we accept.
+ */
+export async function freeLoopbackPort(wanted = 0): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** Resolves once the child is gone (at once if it already is). */
+export function whenExited(child: ChildProcess): Promise<void> {
+  if (hasExited(child)) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** SIGTERM, then SIGKILL if the child is still there after the grace period. */
+export async function stopChildProcess(child: ChildProcess, graceMs = STOP_GRACE_MS): Promise<void> {
+  // No pid: the spawn itself failed (e.g. ENOENT), there is nothing to stop and no 'exit' will come.
+  if (child.pid === undefined || hasExited(child)) return;
+  const exited = whenExited(child);
+  child.kill('SIGTERM');
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(killTimer);
+  }
+}
+
+/**
+ * Children still running when this process exits (normally, by process.exit or by an uncaught
+ * exception) get a SIGTERM on the way out. A parent killed outright never runs 'exit' handlers:
+ * each emulator has its own way to notice that (see dynamodb.ts and s3-sqs.ts).
+ */
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+export function stopWithThisProcess(child: ChildProcess): void {
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const running of liveChildren) running.kill('SIGTERM');
+  });
+}
+
+/** Keeps the last bytes a child printed, to explain a failed start; echoes them when LOCAL_DEBUG is set. */
+export function recordOutput(child: ChildProcess, label: string, limit = 8192): () => string {
+  let tail = '';
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    tail = (tail + text).slice(-limit);
+    if (process.env.LOCAL_DEBUG) {
+      for (const line of text.split('\n')) if (line.trim()) process.stderr.write(`[${label}] ${line}\n`);
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  return () => tail.trim();
+}

@@ -1,0 +1,590 @@
+/**
+ * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`).
+ *
+ * Starts the local stack in this process on a fresh data dir, seeds a Custom organization with
+ * limits high enough never to interfere, and reports: cold start, GET /me and POST /video-jobs
+ * latency and throughput, AWS SDK calls per request (with the per-command breakdown), GET
+ * /video-jobs/{id} latency, the seconds a real 5 s local render takes from create to completed, and
+ * process memory. It reports figures and asserts nothing about speed; it fails only when a request
+ * does not succeed or the call counter sees nothing (then the figures would be meaningless).
+ *
+ * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
+ * versions of our code on one machine, not the cloud. See docs/benchmarks.md.
+ *
+ * How SDK calls are attributed: a middleware on the three shared clients (lambdas/store) counts every
+ * command. A command counts as `api` when it runs inside a request the HTTP gateway is serving (an
+ * AsyncLocalStorage entered from the `http.server.request.start` diagnostics channel of the gateway's
+ * server), else as `background`: the state machine's workers, which run in this process too.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { Agent, request as httpRequest, type Server } from 'node:http';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
+import { startLocalStack, type LocalStack } from '../local/stack';
+import { SCOPES } from '../lambdas/routes';
+
+const SETTINGS = {
+  getMe: { warmup: 200, requests: 500, concurrency: 8 },
+  createVideoJob: { warmup: 5, requests: 100, concurrency: 4 },
+  getVideoJob: { warmup: 10, requests: 200, concurrency: 8 },
+  render: { runs: 3, durationSeconds: 5, pollMs: 100, timeoutMs: 120_000 },
+};
+
+const { values: flags } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+const jsonOnly = flags.json ?? false;
+const progress = (message: string) => {
+  if (!jsonOnly) process.stderr.write(`bench: ${message}\n`);
+};
+
+// ---------------------------------------------------------------------------------------------
+// SDK call counting
+
+type Origin = 'api' | 'background';
+const requestOrigin = new AsyncLocalStorage<Origin>();
+let gatewayPort: number | undefined;
+
+subscribe('http.server.request.start', (message) => {
+  const { server } = message as { server: Server };
+  const address = server.address();
+  // enterWith, not run: the channel is published synchronously just before the server emits
+  // 'request', so the gateway's handler (and every await under it) runs in this context.
+  if (gatewayPort !== undefined && typeof address === 'object' && address?.port === gatewayPort) requestOrigin.enterWith('api');
+});
+
+/** One counter per origin and call label, e.g. `api` + `DynamoDB UpdateItem RATE#KEY/MINUTE`. */
+const counts = new Map<string, number>();
+const COUNT_SEPARATOR = '\u0000';
+
+/** Item kind of a table key with the ids left out: `ORG#12`/`JOB#video_job_…` → `ORG/JOB`. */
+function itemKind(key: unknown): string {
+  const record = (key ?? {}) as { pk?: unknown; sk?: unknown };
+  const kind = (value: unknown) =>
+    typeof value === 'string'
+      ? value
+          .split('#')
+          .filter((part) => /^[A-Z_]+$/.test(part))
+          .join('#')
+      : '?';
+  return `${kind(record.pk)}/${kind(record.sk)}`;
+}
+
+/** `DynamoDB GetItem APIKEY/APIKEY`, `DynamoDB TransactWriteItems [Update ORG/ORG, Put ORG/JOB]`, `SFN StartExecution`. */
+function callLabel(context: HandlerExecutionContext, input: unknown): string {
+  const service = (context.clientName ?? '?').replace(/Client$/, '');
+  const operation = (context.commandName ?? '?').replace(/Command$/, '');
+  const label = `${service} ${operation}`;
+  if (service !== 'DynamoDB' || typeof input !== 'object' || input === null) return label;
+  const request = input as { Key?: unknown; Item?: unknown; TransactItems?: Record<string, { Key?: unknown; Item?: unknown }>[] };
+  if (request.TransactItems) {
+    const parts = request.TransactItems.map((item) => {
+      const [action, body] = Object.entries(item)[0] ?? ['?', {}];
+      return `${action} ${itemKind(body.Key ?? body.Item)}`;
+    });
+    return `${label} [${parts.join(', ')}]`;
+  }
+  if (request.Key || request.Item) return `${label} ${itemKind(request.Key ?? request.Item)}`;
+  return label;
+}
+
+function record(origin: Origin, label: string) {
+  const key = `${origin}${COUNT_SEPARATOR}${label}`;
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/**
+ * Counts each command once, when it is sent (the initialize step runs before the SDK's retry
+ * middleware, so an SDK-level retry is not a second call; an application-level retry is).
+ */
+function callCounter<Input extends object, Output extends object>(): InitializeMiddleware<Input, Output> {
+  return (next, context) => async (args) => {
+    record(requestOrigin.getStore() ?? 'background', callLabel(context, (args as { input?: unknown }).input));
+    return next(args);
+  };
+}
+
+type Snapshot = Map<string, number>;
+const snapshot = (): Snapshot => new Map(counts);
+
+/** Calls per label between two snapshots, for one origin, divided by `per`. */
+function callsBetween(before: Snapshot, after: Snapshot, origin: Origin, per = 1): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [key, value] of after) {
+    const [keyOrigin, label] = key.split(COUNT_SEPARATOR) as [Origin, string];
+    const delta = value - (before.get(key) ?? 0);
+    if (keyOrigin === origin && delta > 0) result[label] = round(delta / per, 2);
+  }
+  return Object.fromEntries(Object.entries(result).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const sum = (calls: Record<string, number>) => round(Object.values(calls).reduce((total, value) => total + value, 0), 2);
+
+/** Folds labels to the SDK command only: `DynamoDB GetItem APIKEY/APIKEY` → `DynamoDB GetItem`. */
+function byCommand(calls: Record<string, number>): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [label, value] of Object.entries(calls)) {
+    const command = label.split(' ').slice(0, 2).join(' ');
+    result[command] = round((result[command] ?? 0) + value, 2);
+  }
+  return result;
+}
+
+/** What `calls` has beyond `base`, label by label. */
+function beyond(calls: Record<string, number>, base: Record<string, number>): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [label, value] of Object.entries(calls)) {
+    const extra = round(value - (base[label] ?? 0), 2);
+    if (extra > 0) result[label] = extra;
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+interface Reply {
+  status: number;
+  body: string;
+  ms: number;
+}
+
+function call(url: string, method: string, key: string, body?: unknown): Promise<Reply> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const startedAt = performance.now();
+    const outgoing = httpRequest(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          Authorization: `Bearer ${key}`,
+          ...(payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - startedAt }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+function expectStatus(reply: Reply, status: number, what: string): Reply {
+  if (reply.status !== status) throw new Error(`${what}: expected ${status}, got ${reply.status}: ${reply.body}`);
+  return reply;
+}
+
+/** Runs `total` tasks, `concurrency` at a time; resolves with each task's result in order. */
+async function inParallel<T>(total: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array<T>(total);
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next;
+      next += 1;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+function round(value: number, decimals = 1): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+/** Nearest-rank percentile. */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+function latency(samples: number[], wallMs: number) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    p50_ms: round(percentile(sorted, 50)),
+    p90_ms: round(percentile(sorted, 90)),
+    p99_ms: round(percentile(sorted, 99)),
+    max_ms: round(sorted[sorted.length - 1] ?? NaN),
+    throughput_rps: round((samples.length / wallMs) * 1000),
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+const megabytes = (bytes: number) => round(bytes / 1024 / 1024);
+
+/** Resident memory of this process's direct children by name (DynamoDB Local's java, fauxqs's node, tsx's esbuild), Linux only. */
+async function childProcessesRss(): Promise<Record<string, number>> {
+  const result: Record<string, number> = {};
+  if (process.platform !== 'linux') return result;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(afterName[1]) !== process.pid) continue;
+      const status = await readFile(`/proc/${entry}/status`, 'utf8');
+      const name = /^Name:\s+(\S+)/m.exec(status)?.[1] ?? entry;
+      const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      if (rssKb > 0) result[name] = round((result[name] ?? 0) + megabytes(rssKb * 1024));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+async function main(): Promise<Figures> {
+  process.env.LOG_LEVEL = 'silent';
+  process.env.VIDEO_RENDER_POLL_SECONDS = '1';
+  delete process.env.LOCAL_RENDERER_FAULT;
+  const rssBefore = process.memoryUsage().rss;
+  const dataDir = await mkdtemp(join(tmpdir(), 'video-api-bench-'));
+  process.env.LOCAL_DATA_DIR = dataDir;
+
+  progress(`starting the local stack (data ${dataDir})`);
+  const coldStartedAt = performance.now();
+  let stack: LocalStack | undefined;
+  let stopExecutions: SFNClient | undefined;
+  try {
+    stack = await startLocalStack({ port: 0, dataDir });
+    const coldStartMs = performance.now() - coldStartedAt;
+    gatewayPort = stack.port;
+    const apiUrl = stack.apiUrl;
+
+    // Imported only now: the clients read the emulator endpoints from the environment when created.
+    const [{ dynamo }, { s3 }, { stepFunctions }] = await Promise.all([
+      import('../lambdas/store/dynamo'),
+      import('../lambdas/store/s3'),
+      import('../lambdas/store/step-functions'),
+    ]);
+    // DynamoDBDocumentClient shares the middleware stack of the DynamoDBClient it wraps, and a
+    // document command (GetCommand) runs as its inner client command (GetItemCommand): counted once.
+    dynamo.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    s3.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    stepFunctions.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    // Not instrumented: the bench's own control calls must not count.
+    stopExecutions = new SFNClient({});
+
+    const { createOrganization } = await import('../lambdas/domain/organizations');
+    const { createApiKey } = await import('../lambdas/domain/api-keys');
+    const organization = await createOrganization({
+      plan: 'custom',
+      credits: 1_000_000,
+      negotiatedLimits: {
+        requests_per_minute_per_key: 1_000_000,
+        requests_per_day_per_organization: 100_000_000,
+        concurrent_video_jobs: 100_000,
+      },
+    });
+    const { key } = await createApiKey({ organizationId: organization.organizationId, environment: 'test', scopes: SCOPES });
+    const meUrl = `${apiUrl}/me`;
+    const videoJobsUrl = `${apiUrl}/video-jobs`;
+
+    // --- The call counter sees the handlers' calls: one GET /me, the first request (handler cold).
+    let before = snapshot();
+    const first = expectStatus(await call(meUrl, 'GET', key), 200, 'first GET /me');
+    const firstCalls = callsBetween(before, snapshot(), 'api');
+    if (!Object.keys(firstCalls).some((label) => label.startsWith('DynamoDB '))) {
+      throw new Error(`The call counter saw no DynamoDB call for GET /me (saw ${JSON.stringify(firstCalls)}); the figures would be wrong`);
+    }
+    progress(`one GET /me made ${sum(firstCalls)} SDK calls: ${JSON.stringify(firstCalls)}`);
+
+    // --- GET /me
+    const me = SETTINGS.getMe;
+    progress(`GET /me: ${me.warmup} warm-up, then ${me.requests} at concurrency ${me.concurrency}`);
+    await inParallel(me.warmup, me.concurrency, async () => expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'));
+    before = snapshot();
+    let startedAt = performance.now();
+    const meReplies = await inParallel(me.requests, me.concurrency, async () => expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'));
+    let wallMs = performance.now() - startedAt;
+    let after = snapshot();
+    const meCalls = callsBetween(before, after, 'api', me.requests);
+    const getMe = {
+      requests: me.requests,
+      concurrency: me.concurrency,
+      ...latency(
+        meReplies.map((reply) => reply.ms),
+        wallMs,
+      ),
+      sdk_calls_per_request: sum(meCalls),
+      sdk_calls_by_command: byCommand(meCalls),
+      sdk_calls: meCalls,
+      background_sdk_calls: sum(callsBetween(before, after, 'background')),
+    };
+
+    // --- POST /video-jobs (stalled renders: no ffmpeg). Each job's execution is stopped as soon as
+    // its create returns, so stalled jobs do not poll (2 DynamoDB calls a second each) under the measurement.
+    const create = SETTINGS.createVideoJob;
+    const executionArn = (jobId: string) =>
+      `${(process.env.VIDEO_JOB_STATE_MACHINE_ARN ?? '').replace(':stateMachine:', ':execution:')}:${jobId}`;
+    const stops: Promise<unknown>[] = [];
+    const createStalled = async (index: number) => {
+      const reply = expectStatus(
+        await call(videoJobsUrl, 'POST', key, { prompt: `Benchmark job ${index} [fault:stall]`, duration_seconds: 5 }),
+        201,
+        'POST /video-jobs',
+      );
+      const jobId = (JSON.parse(reply.body) as { id: string }).id;
+      stops.push(stopExecutions!.send(new StopExecutionCommand({ executionArn: executionArn(jobId) })).catch(() => undefined));
+      return reply;
+    };
+    progress(`POST /video-jobs: ${create.warmup} warm-up, then ${create.requests} at concurrency ${create.concurrency}`);
+    await inParallel(create.warmup, create.concurrency, createStalled);
+    before = snapshot();
+    startedAt = performance.now();
+    const createReplies = await inParallel(create.requests, create.concurrency, (index) => createStalled(create.warmup + index));
+    wallMs = performance.now() - startedAt;
+    after = snapshot();
+    await Promise.all(stops);
+    const createCalls = callsBetween(before, after, 'api', create.requests);
+    const createOnly = beyond(createCalls, meCalls);
+    const createVideoJob = {
+      requests: create.requests,
+      concurrency: create.concurrency,
+      ...latency(
+        createReplies.map((reply) => reply.ms),
+        wallMs,
+      ),
+      sdk_calls_per_request: sum(createCalls),
+      sdk_calls_by_command: byCommand(createCalls),
+      sdk_calls: createCalls,
+      authentication_and_rate_limit_calls_per_request: round(sum(createCalls) - sum(createOnly), 2),
+      create_calls_per_request: sum(createOnly),
+      create_sdk_calls: createOnly,
+      background_sdk_calls: sum(callsBetween(before, after, 'background')),
+    };
+    await sleep(500); // let worker invocations already under way finish
+
+    // --- Real 5 s renders, one after another: create to completed, polling every 100 ms.
+    const render = SETTINGS.render;
+    const renderSeconds: number[] = [];
+    const renderWorkerCalls: Record<string, number>[] = [];
+    const renderPolls: number[] = [];
+    let lastJobId = '';
+    for (let run = 1; run <= render.runs; run += 1) {
+      progress(`render ${run}/${render.runs}: a ${render.durationSeconds} s video, create to completed`);
+      before = snapshot();
+      const renderStartedAt = performance.now();
+      const created = expectStatus(
+        await call(videoJobsUrl, 'POST', key, { prompt: `Benchmark render ${run}: a calm sea at dawn`, duration_seconds: render.durationSeconds }),
+        201,
+        'POST /video-jobs (render)',
+      );
+      const jobId = (JSON.parse(created.body) as { id: string }).id;
+      let polls = 0;
+      for (;;) {
+        const reply = expectStatus(await call(`${videoJobsUrl}/${jobId}`, 'GET', key), 200, 'GET /video-jobs/{id}');
+        polls += 1;
+        const status = (JSON.parse(reply.body) as { status: string }).status;
+        if (status === 'completed') break;
+        if (status !== 'queued' && status !== 'processing') throw new Error(`Render job ${jobId} ended ${status}: ${reply.body}`);
+        if (performance.now() - renderStartedAt > render.timeoutMs) throw new Error(`Render job ${jobId} not completed in ${render.timeoutMs} ms`);
+        await sleep(render.pollMs);
+      }
+      renderSeconds.push(round((performance.now() - renderStartedAt) / 1000, 2));
+      renderPolls.push(polls);
+      await sleep(300); // the finishing worker reads the job once more after the GET may already see it completed
+      renderWorkerCalls.push(callsBetween(before, snapshot(), 'background'));
+      lastJobId = jobId;
+    }
+    const renderFigures = {
+      runs: render.runs,
+      video_seconds: render.durationSeconds,
+      poll_interval_ms: render.pollMs,
+      create_to_completed_s: renderSeconds,
+      median_s: round(median(renderSeconds), 2),
+      polls_per_run: renderPolls,
+      worker_sdk_calls_per_render: round(median(renderWorkerCalls.map(sum)), 2),
+      worker_sdk_calls: renderWorkerCalls[Math.floor(renderWorkerCalls.length / 2)] ?? {},
+    };
+
+    // --- GET /video-jobs/{id}: what a polling client costs.
+    const getJob = SETTINGS.getVideoJob;
+    const jobUrl = `${videoJobsUrl}/${lastJobId}`;
+    progress(`GET /video-jobs/{id}: ${getJob.warmup} warm-up, then ${getJob.requests} at concurrency ${getJob.concurrency}`);
+    await inParallel(getJob.warmup, getJob.concurrency, async () => expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'));
+    before = snapshot();
+    startedAt = performance.now();
+    const getJobReplies = await inParallel(getJob.requests, getJob.concurrency, async () =>
+      expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'),
+    );
+    wallMs = performance.now() - startedAt;
+    after = snapshot();
+    const getJobCalls = callsBetween(before, after, 'api', getJob.requests);
+    const getVideoJob = {
+      requests: getJob.requests,
+      concurrency: getJob.concurrency,
+      ...latency(
+        getJobReplies.map((reply) => reply.ms),
+        wallMs,
+      ),
+      sdk_calls_per_request: sum(getJobCalls),
+      sdk_calls_by_command: byCommand(getJobCalls),
+      sdk_calls: getJobCalls,
+    };
+
+    const figures = {
+      machine: { cpus: availableParallelism(), cpu_model: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` },
+      cold_start_ms: Math.round(coldStartMs),
+      first_get_me_ms: round(first.ms),
+      first_get_me_sdk_calls: firstCalls,
+      rss_mb: { before: megabytes(rssBefore), after: megabytes(process.memoryUsage().rss), child_processes_after: await childProcessesRss() },
+      get_me: getMe,
+      create_video_job: createVideoJob,
+      get_video_job: getVideoJob,
+      render: renderFigures,
+    };
+
+    progress('stopping the local stack');
+    await stack.stop();
+    stack = undefined;
+    for (const client of [dynamo, s3, stepFunctions]) client.destroy();
+    return figures;
+  } finally {
+    if (stack) await stack.stop();
+    stopExecutions?.destroy();
+    agent.destroy();
+    await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+type Figures = Record<string, unknown> & {
+  machine: { cpus: number; cpu_model: string; node: string; platform: string };
+  cold_start_ms: number;
+  first_get_me_ms: number;
+  rss_mb: { before: number; after: number; child_processes_after: Record<string, number> };
+  get_me: LatencyFigures;
+  create_video_job: LatencyFigures & {
+    authentication_and_rate_limit_calls_per_request: number;
+    create_calls_per_request: number;
+    create_sdk_calls: Record<string, number>;
+  };
+  get_video_job: LatencyFigures;
+  render: {
+    video_seconds: number;
+    poll_interval_ms: number;
+    create_to_completed_s: number[];
+    median_s: number;
+    polls_per_run: number[];
+    worker_sdk_calls_per_render: number;
+    worker_sdk_calls: Record<string, number>;
+  };
+};
+
+interface LatencyFigures {
+  requests: number;
+  concurrency: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  throughput_rps: number;
+  sdk_calls_per_request: number;
+  sdk_calls_by_command: Record<string, number>;
+  sdk_calls: Record<string, number>;
+  background_sdk_calls?: number;
+}
+
+function report(figures: Figures): string {
+  const json = JSON.stringify({ bench: figures });
+  if (jsonOnly) return `${json}\n`;
+  const lines: string[] = [];
+  const { machine } = figures;
+  lines.push(`Local stack benchmark — ${machine.cpus} CPUs (${machine.cpu_model}), Node ${machine.node}, ${machine.platform}`);
+  lines.push('Local emulators, not AWS: compare versions of our code on one machine, not clouds.');
+  lines.push('');
+  const header = ['operation', 'requests', 'conc.', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'req/s', 'SDK calls/req'];
+  const rows = (
+    [
+      ['GET /me', figures.get_me],
+      ['POST /video-jobs [fault:stall]', figures.create_video_job],
+      ['GET /video-jobs/{id}', figures.get_video_job],
+    ] as [string, LatencyFigures][]
+  ).map(([name, f]) => [name, f.requests, f.concurrency, f.p50_ms, f.p90_ms, f.p99_ms, f.max_ms, f.throughput_rps, f.sdk_calls_per_request].map(String));
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const format = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  lines.push(format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(format));
+  lines.push('');
+  const breakdown = (title: string, calls: Record<string, number>) => {
+    lines.push(`${title}`);
+    for (const [label, value] of Object.entries(calls)) lines.push(`  ${String(value).padStart(5)} × ${label}`);
+  };
+  const commands = (calls: Record<string, number>) =>
+    Object.entries(calls)
+      .map(([command, value]) => `${command.replace(/^\S+ /, '')} ×${value}`)
+      .join(', ');
+  lines.push(`By command: GET /me ${commands(figures.get_me.sdk_calls_by_command)}`);
+  lines.push(`            POST /video-jobs ${commands(figures.create_video_job.sdk_calls_by_command)}`);
+  lines.push(`            GET /video-jobs/{id} ${commands(figures.get_video_job.sdk_calls_by_command)}`);
+  lines.push('');
+  breakdown(`SDK calls per GET /me (${figures.get_me.sdk_calls_per_request}; all authentication and rate limiting):`, figures.get_me.sdk_calls);
+  const create = figures.create_video_job;
+  breakdown(
+    `SDK calls per POST /video-jobs (${create.sdk_calls_per_request} = ${create.authentication_and_rate_limit_calls_per_request} authentication/rate limiting as for GET /me + ${create.create_calls_per_request} the create itself):`,
+    create.create_sdk_calls,
+  );
+  breakdown(`SDK calls per GET /video-jobs/{id} (${figures.get_video_job.sdk_calls_per_request}):`, figures.get_video_job.sdk_calls);
+  lines.push(`  (DynamoDB commands by item kind: APIKEY/APIKEY the key, ORG/ORG the organization, RATE#KEY/MINUTE and RATE#ORG/DAY the rate-limit windows, ORG/JOB a job)`);
+  lines.push('');
+  const render = figures.render;
+  lines.push(
+    `Render of a ${render.video_seconds} s video, create to completed (poll every ${render.poll_interval_ms} ms): ${render.create_to_completed_s.map((s) => `${s} s`).join(', ')}; median ${render.median_s} s`,
+  );
+  breakdown(`  worker SDK calls per render (state machine tasks, median ${render.worker_sdk_calls_per_render}):`, render.worker_sdk_calls);
+  lines.push('');
+  lines.push(`Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`);
+  const children = Object.entries(figures.rss_mb.child_processes_after)
+    .map(([name, mb]) => `${name} ${mb} MB`)
+    .join(', ');
+  lines.push(`RSS of this process: ${figures.rss_mb.before} MB before, ${figures.rss_mb.after} MB after${children ? `; children after: ${children}` : ''}`);
+  lines.push('');
+  return `${lines.join('\n')}\n${json}\n`;
+}
+
+/** Written in full before exit: stdout to a pipe is asynchronous, and process.exit does not wait for it. */
+function write(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdout.once('error', () => resolve()); // e.g. EPIPE when piped into head
+    process.stdout.write(text, () => resolve());
+  });
+}
+
+main().then(
+  async (figures) => {
+    await write(report(figures));
+    process.exit(0);
+  },
+  (error: unknown) => {
+    console.error('bench failed:', error);
+    process.exit(1);
+  },
+);

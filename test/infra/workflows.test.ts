@@ -1,0 +1,269 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
+import { NOVA_REEL_MODEL_ID } from '../../lambdas/domain/video-providers/bedrock';
+import { WORKFLOWS, type WorkerAccess, type Workflow } from '../../lambdas/workflows';
+import { PROJECT_ROOT } from '../../lib/constructs/node-function';
+import { VIDEO_MODEL_ID, definitionWithWorkers, type WorkflowStateMachine } from '../../lib/constructs/workflow';
+import { VideoApiStack } from '../../lib/video-api-stack';
+import { actionsOf, appWithoutBundling, policyStatements, resourcesOf, statementsOfFunction } from './fixtures';
+
+// One synthesized stack for the file: synthesis is the slow part.
+const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
+const template = Template.fromStack(stack);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+
+/** A CloudFormation string value as text: `Ref`s as `<Id>`, `Fn::GetAtt`s as `<Id.Attribute>`. */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const object = value as Record<string, unknown>;
+  if ('Ref' in object) return `<${String(object.Ref)}>`;
+  if ('Fn::GetAtt' in object) return `<${(object['Fn::GetAtt'] as string[]).join('.')}>`;
+  if ('Fn::Join' in object) {
+    const [separator, parts] = object['Fn::Join'] as [string, unknown[]];
+    return parts.map(asText).join(separator);
+  }
+  throw new Error(`Cannot render ${JSON.stringify(value)}`);
+}
+
+/** Every `action resource` pair a function's role is granted, beyond its log group, X-Ray and the table. */
+function grantPairs(fn: Parameters<typeof statementsOfFunction>[2]): string[] {
+  return statementsOfFunction(stack, template, fn)
+    .filter((statement) => actionsOf(statement).some((action) => !/^(logs|xray|dynamodb):/.test(action)))
+    .flatMap((statement) => actionsOf(statement).flatMap((action) => resourcesOf(statement).map((resource) => `${action} ${asText(resource)}`)))
+    .sort();
+}
+
+const bucket = `<${logicalIdOf(stack.media.bucket)}.Arn>`;
+const MODEL_ARN = `arn:<AWS::Partition>:bedrock:us-east-1::foundation-model/${VIDEO_MODEL_ID}`;
+const INVOCATIONS_ARN = 'arn:<AWS::Partition>:bedrock:us-east-1:<AWS::AccountId>:async-invoke/*';
+
+/** What each kind of worker access must become, and nothing more. */
+const EXPECTED_GRANTS: Record<WorkerAccess, string[]> = {
+  'assets:read': [`s3:GetObject ${bucket}/assets/*`],
+  'assets:write': [`s3:PutObject ${bucket}/assets/*`],
+  'renders:read': [`s3:GetObject ${bucket}/renders/*`],
+  'renders:write': [`s3:PutObject ${bucket}/renders/*`],
+  'video-provider': [
+    `bedrock:InvokeModel ${MODEL_ARN}`,
+    `bedrock:InvokeModel ${INVOCATIONS_ARN}`,
+    `bedrock:StartAsyncInvoke ${MODEL_ARN}`,
+    `bedrock:StartAsyncInvoke ${INVOCATIONS_ARN}`,
+    `bedrock:GetAsyncInvoke ${INVOCATIONS_ARN}`,
+  ],
+};
+
+const deployed = (name: string): WorkflowStateMachine => {
+  const found = stack.workflows.find(({ workflow }) => workflow.name === name);
+  if (!found) throw new Error(`No deployed workflow ${name}`);
+  return found;
+};
+const workerOf = (workflow: string, substitution: string) => deployed(workflow).workers.get(substitution)!;
+
+describe('state machines', () => {
+  const machines = template.findResources('AWS::StepFunctions::StateMachine');
+
+  test('there is one STANDARD state machine per workflow of lambdas/workflows.ts', () => {
+    expect(Object.keys(machines)).toHaveLength(WORKFLOWS.length);
+    expect(stack.workflows.map(({ workflow }) => workflow.name)).toEqual(WORKFLOWS.map(({ name }) => name));
+    for (const { stateMachine } of stack.workflows) {
+      expect(machines[logicalIdOf(stateMachine)]!.Properties.StateMachineType).toBe('STANDARD');
+    }
+  });
+
+  test.each(WORKFLOWS.map((workflow) => [workflow.name, workflow] as const))(
+    '%s runs its ASL file unchanged except that every ${Substitution} is its worker function ARN',
+    (name, workflow) => {
+      const { stateMachine, workers } = deployed(name);
+      const properties = machines[logicalIdOf(stateMachine)]!.Properties;
+      expect(properties.DefinitionSubstitutions).toBeUndefined();
+      const definition = asText(properties.DefinitionString);
+      expect(definition).not.toContain('${');
+
+      const source = fs.readFileSync(path.join(PROJECT_ROOT, workflow.definitionFile), 'utf8');
+      const expected = source.replace(/\$\{(\w+)\}/g, (_, substitution: string) => `<${logicalIdOf(workers.get(substitution)!)}.Arn>`);
+      expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
+      // The workers are what the definition names, and every one of them is named.
+      expect([...workers.keys()].sort()).toEqual(Object.keys(workflow.workers).sort());
+      for (const fn of workers.values()) expect(definition).toContain(`<${logicalIdOf(fn)}.Arn>`);
+    },
+  );
+
+  test('each logs ALL events without execution data to its own vended-logs group, and traces with X-Ray', () => {
+    const logGroups = template.findResources('AWS::Logs::LogGroup');
+    for (const { stateMachine, executionLogGroup, workflow } of stack.workflows) {
+      const logGroupId = logicalIdOf(executionLogGroup);
+      expect(machines[logicalIdOf(stateMachine)]!.Properties).toMatchObject({
+        LoggingConfiguration: {
+          Level: 'ALL',
+          IncludeExecutionData: false,
+          Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [logGroupId, 'Arn'] } } }],
+        },
+        TracingConfiguration: { Enabled: true },
+      });
+      expect(logGroups[logGroupId]!.Properties).toMatchObject({
+        LogGroupName: `/aws/vendedlogs/states/VideoApiStack-${workflow.name}`,
+        RetentionInDays: 30,
+      });
+    }
+  });
+
+  test('each may invoke exactly its own workers, by unqualified ARN, and call no other service beyond logs and X-Ray', () => {
+    for (const { stateMachine, workers } of stack.workflows) {
+      const role = JSON.stringify({ Ref: logicalIdOf(stateMachine.role) });
+      const statements = policyStatements(template).filter((statement) => statement.roles.some((ref) => JSON.stringify(ref) === role));
+      const invoke = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('lambda:')));
+      expect(invoke.flatMap(actionsOf)).toEqual(['lambda:InvokeFunction']);
+      expect(invoke.flatMap(resourcesOf).map(asText).sort()).toEqual([...workers.values()].map((fn) => `<${logicalIdOf(fn)}.Arn>`).sort());
+      expect(statements.flatMap(actionsOf).filter((action) => !/^(lambda|logs|xray):/.test(action))).toEqual([]);
+    }
+  });
+});
+
+describe('workers', () => {
+  const functions = template.findResources('AWS::Lambda::Function');
+  const allWorkers = stack.workflows.flatMap(({ workflow, workers }) =>
+    [...workers].map(([substitution, fn]) => ({ workflow, substitution, fn, resource: functions[logicalIdOf(fn)]! })),
+  );
+
+  test('every worker runs Node 22 on arm64 with X-Ray, 1024 MB and 60 s, from its module under lambdas/workers', () => {
+    expect(allWorkers).toHaveLength(WORKFLOWS.reduce((count, workflow) => count + Object.keys(workflow.workers).length, 0));
+    for (const { resource, workflow, substitution } of allWorkers) {
+      expect(resource.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 1024,
+        Timeout: 60,
+        TracingConfig: { Mode: 'Active' },
+        Handler: 'index.handler',
+      });
+      expect(resource.Properties.Description).toContain(`lambdas/workers/${workflow.workers[substitution]!.handler}.ts`);
+    }
+  });
+
+  test('every worker knows the table, the bucket, the Bedrock video model and the render timing', () => {
+    for (const { resource } of allWorkers) {
+      expect(resource.Properties.Environment.Variables).toEqual({
+        NODE_OPTIONS: '--enable-source-maps',
+        TABLE_NAME: { Ref: logicalIdOf(stack.table.table) },
+        MEDIA_BUCKET_NAME: { Ref: logicalIdOf(stack.media.bucket) },
+        LOG_LEVEL: 'info',
+        VIDEO_PROVIDER: 'bedrock',
+        BEDROCK_REGION: 'us-east-1',
+        BEDROCK_VIDEO_MODEL_ID: 'amazon.nova-reel-v1:1',
+        VIDEO_RENDER_POLL_SECONDS: '15',
+        VIDEO_RENDER_DEADLINE_SECONDS: '1800',
+      });
+    }
+  });
+
+  test('the deployed model is the one the Bedrock adapter is written for', () => {
+    expect(VIDEO_MODEL_ID).toBe(NOVA_REEL_MODEL_ID);
+  });
+
+  test('every worker is granted exactly what its access list in lambdas/workflows.ts implies, beyond the table', () => {
+    for (const { workflow, substitution, fn } of allWorkers) {
+      const expected = [...new Set(workflow.workers[substitution]!.access.flatMap((access) => EXPECTED_GRANTS[access]))].sort();
+      expect({ worker: substitution, grants: grantPairs(fn) }).toEqual({ worker: substitution, grants: expected });
+    }
+  });
+
+  test('every worker may read and write the table items (and its index), never scan', () => {
+    const tableArn = `<${logicalIdOf(stack.table.table)}.Arn>`;
+    for (const { fn } of allWorkers) {
+      const table = statementsOfFunction(stack, template, fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+      expect(table.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']));
+      expect(table.flatMap(actionsOf)).not.toContain('dynamodb:Scan');
+      expect(table.flatMap(resourcesOf).map(asText).sort()).toEqual([tableArn, `${tableArn}/index/gsi1`]);
+    }
+  });
+
+  test('finish-job cannot call Bedrock', () => {
+    expect(grantPairs(workerOf('video-job', 'FinishJobFunction')).filter((pair) => pair.startsWith('bedrock:'))).toEqual([]);
+  });
+
+  test('start-render cannot write under assets/ (only the provider output under renders/)', () => {
+    const puts = grantPairs(workerOf('video-job', 'StartRenderFunction')).filter((pair) => pair.startsWith('s3:PutObject'));
+    expect(puts).toEqual([`s3:PutObject ${bucket}/renders/*`]);
+  });
+
+  test('the render workers may start and read Bedrock async invocations of the video model only', () => {
+    for (const substitution of ['StartRenderFunction', 'PollRenderFunction']) {
+      const bedrock = grantPairs(workerOf('video-job', substitution)).filter((pair) => pair.startsWith('bedrock:'));
+      expect(bedrock).toEqual([...EXPECTED_GRANTS['video-provider']].sort());
+    }
+  });
+});
+
+describe('Bedrock region', () => {
+  test('comes from the bedrockRegion context when no prop is given, for the environment and the grants', () => {
+    const other = new VideoApiStack(appWithoutBundling({ bedrockRegion: 'us-west-2' }), 'OtherRegion');
+    const otherTemplate = Template.fromStack(other);
+    const worker = other.workflows[0]!.workers.get('StartRenderFunction') ?? [...other.workflows[0]!.workers.values()][0]!;
+    const resource = otherTemplate.findResources('AWS::Lambda::Function')[other.getLogicalId(worker.node.defaultChild as never)]!;
+    expect(resource.Properties.Environment.Variables.BEDROCK_REGION).toBe('us-west-2');
+    const bedrockResources = statementsOfFunction(other, otherTemplate, worker)
+      .filter((statement) => actionsOf(statement).some((action) => action.startsWith('bedrock:')))
+      .flatMap(resourcesOf)
+      .map(asText);
+    expect(bedrockResources.length).toBeGreaterThan(0);
+    for (const arn of bedrockResources) expect(arn).toMatch(/^arn:<AWS::Partition>:bedrock:us-west-2:/);
+  });
+
+  test('must look like a region name', () => {
+    expect(() => new VideoApiStack(appWithoutBundling(), 'BadRegion', { bedrockRegion: 'virginia' })).toThrow(/bedrockRegion/);
+  });
+});
+
+describe('ASL files and lambdas/workflows.ts must agree', () => {
+  const videoJob = WORKFLOWS.find(({ name }) => name === 'video-job')!;
+  const arns = Object.fromEntries(Object.keys(videoJob.workers).map((name) => [name, `arn:test:${name}`]));
+
+  test('a ${Substitution} without a worker fails the synthesis, naming it', () => {
+    const workers = Object.fromEntries(Object.entries(videoJob.workers).filter(([name]) => name !== 'FinishJobFunction'));
+    const workflow: Workflow = { ...videoJob, workers };
+    expect(() => definitionWithWorkers(workflow, arns)).toThrow(/no worker for \$\{FinishJobFunction\}/);
+  });
+
+  test('a worker no state names fails the synthesis, naming it', () => {
+    const workflow: Workflow = { ...videoJob, workers: { ...videoJob.workers, SpareFunction: { handler: 'video-jobs/finish-job', access: [] } } };
+    expect(() => definitionWithWorkers(workflow, arns)).toThrow(/not used by any state: SpareFunction/);
+  });
+});
+
+describe('monitoring', () => {
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+
+  test('each workflow has an alarm on any failed execution', () => {
+    for (const { stateMachine } of stack.workflows) {
+      const failed = alarms.filter(
+        (alarm) =>
+          alarm.Properties.MetricName === 'ExecutionsFailed' &&
+          JSON.stringify(alarm.Properties.Dimensions) === JSON.stringify([{ Name: 'StateMachineArn', Value: { Ref: logicalIdOf(stateMachine) } }]),
+      );
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.Properties).toMatchObject({ Namespace: 'AWS/States', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+  });
+
+  test('each worker has an errors alarm, like the API functions (a worker crash ends in FinishCrashed, not in a failed execution)', () => {
+    for (const { workers } of stack.workflows) {
+      for (const fn of workers.values()) {
+        const errors = alarms.filter(
+          (alarm) =>
+            alarm.Properties.MetricName === 'Errors' &&
+            JSON.stringify(alarm.Properties.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }]),
+        );
+        expect(errors).toHaveLength(1);
+      }
+    }
+  });
+
+  test('the dashboard graphs started, failed and timed-out executions and execution time', () => {
+    const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+    const body = asText(dashboard!.Properties.DashboardBody);
+    for (const metric of ['ExecutionsStarted', 'ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionTime']) {
+      expect(body).toContain(`"AWS/States","${metric}","StateMachineArn","<${logicalIdOf(deployed('video-job').stateMachine)}>"`);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { hashSecret } from '../../lambdas/domain/api-keys';
+import { ApiError } from '../../lambdas/domain/errors';
+
+process.env.TABLE_NAME = 'table';
+process.env.AWS_REGION = 'us-east-1';
+
+const prefix = 'abcdefghjkmnpqrs';
+const secret = '0123456789abcdefghjkmnpqrstvwxyz';
+const key = `svc_test_${prefix}_${secret}`;
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+function event(): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: 'GET /api/v1/developer/me',
+    rawPath: '/api/v1/developer/me',
+    rawQueryString: '',
+    headers: { authorization: `Bearer ${key}` },
+    isBase64Encoded: false,
+    requestContext: { http: { method: 'GET', path: '/api/v1/developer/me' } } as APIGatewayProxyEventV2['requestContext'],
+  };
+}
+
+async function invoke(operation: () => Promise<never>): Promise<APIGatewayProxyStructuredResultV2> {
+  const { apiHandler } = await import('../../lambdas/http/api-handler');
+  const handler = apiHandler('getMe', operation);
+  return (await handler(event(), {} as Context)) as APIGatewayProxyStructuredResultV2;
+}
+
+beforeEach(() => {
+  dynamo.reset();
+  dynamo.on(GetCommand, { Key: { pk: `APIKEY#${prefix}`, sk: 'APIKEY' } }).resolves({
+    Item: { key_prefix: prefix, organization_id: 9, environment: 'test', secret_hash: hashSecret(secret), scopes: [], status: 'active', created_at: '2026-01-01T00:00:00Z' },
+  });
+  dynamo.on(GetCommand, { Key: { pk: 'ORG#9', sk: 'ORG' } }).resolves({
+    Item: { organization_id: 9, plan: 'team', api_access: true, credits_balance: 0, created_at: '2026-01-01T00:00:00Z' },
+  });
+  dynamo.on(UpdateCommand).resolves({ Attributes: { request_count: 1 } });
+});
+
+describe('the request pipeline', () => {
+  it('turns an unexpected failure into a 500 envelope with the request id and no internals', async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await invoke(async () => {
+      throw new Error('connect ECONNREFUSED 10.0.0.7:5432 table=secret-internal');
+    });
+    const body = JSON.parse(response.body as string) as { error: { code: string; message: string; request_id: string } };
+    expect(response.statusCode).toBe(500);
+    expect(body.error.code).toBe('INTERNAL_ERROR');
+    expect(body.error.request_id).toMatch(/^req_/);
+    expect(body.error.message).toContain(body.error.request_id);
+    expect(response.body).not.toContain('ECONNREFUSED');
+    expect(response.body).not.toContain('secret-internal');
+    expect(response.headers).toMatchObject({ 'X-Request-Id': body.error.request_id, 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59' });
+    const logged = errors.mock.calls.map((call) => String(call[0])).join('\n');
+    expect(logged).toContain(body.error.request_id);
+    expect(logged).toContain('ECONNREFUSED');
+    errors.mockRestore();
+  });
+
+  it('maps an application error to its status and code once, with the rate-limit headers', async () => {
+    const response = await invoke(async () => {
+      throw new ApiError('JOB_NOT_READY', 'Not yet.');
+    });
+    expect(response.statusCode).toBe(409);
+    expect(JSON.parse(response.body as string)).toMatchObject({ error: { code: 'JOB_NOT_READY', message: 'Not yet.' } });
+    expect(response.headers).toMatchObject({ 'X-RateLimit-Limit-Organization-Day': '10000', 'Cache-Control': 'no-store' });
+  });
+
+  it('makes the four table calls authentication and rate limiting need, and no more', async () => {
+    await invoke(async () => {
+      throw new ApiError('JOB_NOT_READY', 'Not yet.');
+    });
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(2);
+    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(2);
+  });
+});
