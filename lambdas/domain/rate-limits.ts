@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo, tableName } from '../store/dynamo';
 
@@ -124,25 +124,6 @@ export async function admitRequest(
     }
   }
   return { minute: stateOf(minute, minuteUsed), day: stateOf(day, dayUsed), exceeded };
-}
-
-/** Reads both windows without counting a request (for usage reporting). */
-export async function peekRateLimits(
-  keyPrefix: string,
-  organizationId: number,
-  limits: { perMinute: number; perDay: number },
-  nowMs = Date.now(),
-): Promise<RateLimitState> {
-  const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
-  const day = dayWindow(organizationId, limits.perDay, nowMs);
-  const [minuteItem, dayItem] = await Promise.all(
-    [minute, day].map((window) => dynamo.send(new GetCommand({ TableName: tableName(), Key: window.key }))),
-  );
-  return {
-    minute: stateOf(minute, Number(minuteItem?.Item?.request_count ?? 0)),
-    day: stateOf(day, Number(dayItem?.Item?.request_count ?? 0)),
-    exceeded: [],
-  };
 }
 
 export function retryAfterSeconds(state: RateLimitState, nowMs = Date.now()): number {
