@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { startStepFunctions, type StepFunctionsEmulator } from '../../local/emulators/step-functions';
+import { WORKFLOWS } from '../../lambdas/workflows';
+
+/**
+ * The video job ASL itself, run by the local interpreter with scripted workers: every path must
+ * end through FinishJob or FinishCrashed, so no job is left active whatever a worker does.
+ */
+const workflow = WORKFLOWS.find((candidate) => candidate.name === 'video-job')!;
+const ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:video-job-test';
+
+function definition() {
+  let text = readFileSync(join(__dirname, '..', '..', workflow.definitionFile), 'utf8');
+  for (const substitution of Object.keys(workflow.workers)) text = text.replaceAll(`\${${substitution}}`, substitution);
+  return JSON.parse(text) as object;
+}
+
+type Step = 'StartRenderFunction' | 'PollRenderFunction' | 'FinishJobFunction';
+type Script = Partial<Record<Step, ((payload: Record<string, unknown>, call: number) => unknown)[]>>;
+
+let emulator: StepFunctionsEmulator;
+let script: Script = {};
+let calls: { step: Step; payload: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  emulator = await startStepFunctions({
+    stateMachines: { [ARN]: { definition: definition() } },
+    waitTimeScale: 0.001,
+    lambdaInvoker: async (name, payload) => {
+      const step = name as Step;
+      const previous = calls.filter((call) => call.step === step).length;
+      calls.push({ step, payload: payload as Record<string, unknown> });
+      const responses = script[step] ?? [];
+      const respond = responses[Math.min(previous, responses.length - 1)];
+      if (!respond) throw new Error(`no scripted response for ${step}`);
+      return respond(payload as Record<string, unknown>, previous);
+    },
+  });
+});
+afterAll(() => emulator.stop());
+
+async function run(scripted: Script) {
+  script = scripted;
+  calls = [];
+  const sfn = new SFNClient({ endpoint: emulator.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+  const { executionArn } = await sfn.send(
+    new StartExecutionCommand({ stateMachineArn: ARN, input: JSON.stringify({ organization_id: 1, job_id: 'video_job_1' }) }),
+  );
+  await emulator.idle();
+  const execution = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+  sfn.destroy();
+  return { status: execution.status, finishes: calls.filter((call) => call.step === 'FinishJobFunction').map((call) => call.payload) };
+}
+
+const crash = () => {
+  const error = new Error('boom');
+  error.name = 'TypeError';
+  throw error;
+};
+const state = (outcome: string, extra: Record<string, unknown> = {}) => (payload: Record<string, unknown>) => ({
+  organization_id: payload.organization_id,
+  job_id: payload.job_id,
+  poll_interval_seconds: 1,
+  outcome,
+  ...extra,
+});
+
+describe('video job state machine', () => {
+  it('polls while the render is in progress, then finishes the job with the completed state', async () => {
+    const { status, finishes } = await run({
+      StartRenderFunction: [state('in_progress')],
+      PollRenderFunction: [state('in_progress'), state('in_progress'), state('completed', { output: { key: 'k' } })],
+      FinishJobFunction: [state('completed')],
+    });
+    expect(status).toBe('SUCCEEDED');
+    expect(finishes).toEqual([expect.objectContaining({ outcome: 'completed', output: { key: 'k' } })]);
+    expect(calls.filter((call) => call.step === 'PollRenderFunction')).toHaveLength(3);
+  });
+
+  it.each(['failed', 'expired'])('hands the %s outcome straight to FinishJob', async (outcome) => {
+    const { finishes } = await run({
+      StartRenderFunction: [state('in_progress')],
+      PollRenderFunction: [state(outcome, { error: { code: 'X', message: 'm' } })],
+      FinishJobFunction: [state(outcome)],
+    });
+    expect(finishes).toEqual([expect.objectContaining({ outcome, error: { code: 'X', message: 'm' } })]);
+  });
+
+  it('stops without finishing a job another execution already finished', async () => {
+    const { status, finishes } = await run({ StartRenderFunction: [state('finished')] });
+    expect(status).toBe('SUCCEEDED');
+    expect(finishes).toEqual([]);
+  });
+
+  it.each<[string, Script]>([
+    ['StartRender throws', { StartRenderFunction: [crash] }],
+    ['PollRender throws', { StartRenderFunction: [state('in_progress')], PollRenderFunction: [crash] }],
+  ])('ends the job through FinishCrashed when %s', async (_, scripted) => {
+    const { status, finishes } = await run({ ...scripted, FinishJobFunction: [state('failed')] });
+    expect(status).toBe('SUCCEEDED');
+    expect(finishes).toEqual([{ organization_id: 1, job_id: 'video_job_1', outcome: 'crashed' }]);
+  });
+
+  it('retries FinishJob, then falls back to FinishCrashed when it keeps failing', async () => {
+    const { status, finishes } = await run({
+      StartRenderFunction: [state('failed', { error: { code: 'X', message: 'm' } })],
+      FinishJobFunction: [crash, crash, crash, crash, crash, crash, state('failed')],
+    });
+    expect(status).toBe('SUCCEEDED');
+    expect(finishes).toHaveLength(7);
+    expect(finishes.slice(0, 6).every((payload) => payload.outcome === 'failed')).toBe(true);
+    expect(finishes[6]).toEqual({ organization_id: 1, job_id: 'video_job_1', outcome: 'crashed' });
+  });
+});
