@@ -8,6 +8,8 @@ export default async function globalTeardown() {
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
+    child.stdout?.destroy();
+    child.stderr?.destroy();
   }
   if (process.env.IT_DATA_DIR) await rm(process.env.IT_DATA_DIR, { recursive: true, force: true });
 }
