@@ -20,12 +20,12 @@ export async function freeLoopbackPort(wanted = 0): Promise<number> {
   return port;
 }
 
-export function hasExited(child: ChildProcess): boolean {
+function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
 /** Resolves once the child is gone (at once if it already is). */
-export function whenExited(child: ChildProcess): Promise<void> {
+function whenExited(child: ChildProcess): Promise<void> {
   if (hasExited(child)) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }

@@ -210,6 +210,7 @@ describe('fauxqs as S3 and SQS', () => {
 describe('Step Functions emulator', () => {
   const RENDER_MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine:render';
   const PLAIN_TASK_MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine:plain-task';
+  const WAIT_MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine:wait';
 
   /** Render until the function says done: retried when busy, polled after a wait, failed on anything else. */
   const renderDefinition = {
@@ -240,6 +241,11 @@ describe('Step Functions emulator', () => {
     States: { Render: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:000000000000:function:render-function', End: true } },
   };
 
+  const waitDefinition = {
+    StartAt: 'Pause',
+    States: { Pause: { Type: 'Wait', SecondsPath: '$.delaySeconds', Next: 'Echo' }, Echo: { Type: 'Pass', End: true } },
+  };
+
   let emulator: StepFunctionsEmulator;
   const sfn = () => new SFNClient({ ...LOCAL, endpoint: emulator.endpoint });
   const calls: { functionName: string; payload: unknown }[] = [];
@@ -261,7 +267,11 @@ describe('Step Functions emulator', () => {
 
   beforeAll(async () => {
     emulator = await startStepFunctions({
-      stateMachines: { [RENDER_MACHINE]: { definition: renderDefinition }, [PLAIN_TASK_MACHINE]: { definition: plainTaskDefinition } },
+      stateMachines: {
+        [RENDER_MACHINE]: { definition: renderDefinition },
+        [PLAIN_TASK_MACHINE]: { definition: plainTaskDefinition },
+        [WAIT_MACHINE]: { definition: waitDefinition },
+      },
       lambdaInvoker,
       waitTimeScale: 0.01,
     });
@@ -321,6 +331,15 @@ describe('Step Functions emulator', () => {
     expect(JSON.parse(execution.output!)).toEqual({ rendered: true });
   });
 
+  it('waits the seconds SecondsPath names, scaled, and passes the input through', async () => {
+    const startedAt = Date.now();
+    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: WAIT_MACHINE, input: '{"delaySeconds":20}' }));
+    const execution = await finished(executionArn!);
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(JSON.parse(execution.output!)).toEqual({ delaySeconds: 20 });
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(200);
+  });
+
   it('treats a repeated start as idempotent only while the execution runs with the same input', async () => {
     let release!: () => void;
     const held = new Promise<unknown>((resolve) => {
@@ -348,6 +367,12 @@ describe('Step Functions emulator', () => {
     await sfn().send(new StopExecutionCommand({ executionArn, error: 'Cancelled', cause: 'by the test' }));
     const execution = await finished(executionArn!);
     expect(execution).toMatchObject({ status: 'ABORTED', error: 'Cancelled', cause: 'by the test' });
+  });
+
+  it('refuses to start with a task that is not a Lambda function', async () => {
+    const sendsToSqs = { StartAt: 'Send', States: { Send: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage', End: true } } };
+    const starting = startStepFunctions({ stateMachines: { [RENDER_MACHINE]: { definition: sendsToSqs } }, lambdaInvoker });
+    await expect(starting).rejects.toThrow('state "Send": arn:aws:states:::sqs:sendMessage is not supported locally');
   });
 
   it('answers ExecutionDoesNotExist for an unknown execution ARN', async () => {
