@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { NodeFunction, PROJECT_ROOT } from './node-function';
+import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
 
 /** Where route handler modules live; a route's `handler` names a module below it. */
 export const HANDLERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'handlers');
@@ -13,17 +13,8 @@ export const HANDLERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'handlers');
  */
 export const API_HANDLER_TIMEOUT = Duration.seconds(29);
 
-export interface ApiFunctionProps {
-  /** Module below lambdas/handlers exporting `handler`, as the route table names it (`me/get`). */
-  readonly handlerModule: string;
-  /** Shown in the console next to the function name; the route key is the useful thing to put here. */
-  readonly description?: string;
-  readonly tableName: string;
-  readonly mediaBucketName: string;
-  /** `info` unless told; `silent` turns off the request log lines (lambdas/http/log.ts). */
-  readonly logLevel?: string;
-  /** Extra variables for this function only (e.g. a state machine ARN). */
-  readonly environment?: Record<string, string>;
+/** `handlerModule` is below lambdas/handlers; the route key makes a useful `description`. */
+export interface ApiFunctionProps extends HandlerModuleProps {
   readonly timeout?: Duration;
 }
 
@@ -35,16 +26,13 @@ export interface ApiFunctionProps {
  */
 export class ApiFunction extends NodeFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    const { handlerModule, timeout, ...common } = props;
     super(scope, id, {
-      entry: path.join(HANDLERS_DIR, `${props.handlerModule}.ts`),
-      description: props.description,
-      purpose: props.handlerModule,
+      ...common,
+      entry: path.join(HANDLERS_DIR, `${handlerModule}.ts`),
+      purpose: handlerModule,
       memorySize: 512,
-      timeout: props.timeout ?? API_HANDLER_TIMEOUT,
-      tableName: props.tableName,
-      mediaBucketName: props.mediaBucketName,
-      logLevel: props.logLevel,
-      environment: props.environment,
+      timeout: timeout ?? API_HANDLER_TIMEOUT,
     });
   }
 }

@@ -27,6 +27,12 @@ export interface NodeFunctionProps {
   readonly environment?: Record<string, string>;
 }
 
+/** What a route handler or a workflow worker states about itself; the rest follows from its kind. */
+export interface HandlerModuleProps extends Pick<NodeFunctionProps, 'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'environment'> {
+  /** Module exporting `handler`, as the route table or the workflow list names it (`me/get`). */
+  readonly handlerModule: string;
+}
+
 /**
  * Every Lambda default, shared by the API functions and the workflow workers, so their own classes
  * state only handler folder, memory and timeout: Node 22 on Graviton (about 20% cheaper per ms

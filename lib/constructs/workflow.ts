@@ -9,7 +9,7 @@ import { Construct } from 'constructs';
 import type { Workflow, WorkerAccess } from '../../lambdas/workflows';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
-import { NodeFunction, PROJECT_ROOT } from './node-function';
+import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
 
 /** Where worker modules live; a worker's `handler` names a module below it. */
 export const WORKERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'workers');
@@ -51,29 +51,19 @@ export interface VideoModel {
   readonly modelId: string;
 }
 
-export interface WorkerFunctionProps {
-  /** Module below lambdas/workers exporting `handler`, as lambdas/workflows.ts names it. */
-  readonly handlerModule: string;
-  readonly description?: string;
-  readonly tableName: string;
-  readonly mediaBucketName: string;
-  readonly logLevel?: string;
-  readonly environment?: Record<string, string>;
-}
+/** `handlerModule` is below lambdas/workers, as lambdas/workflows.ts names it. */
+export type WorkerFunctionProps = HandlerModuleProps;
 
 /** One step of a workflow: the NodeFunction defaults with the worker memory and timeout above. */
 export class WorkerFunction extends NodeFunction {
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
+    const { handlerModule, ...common } = props;
     super(scope, id, {
-      entry: path.join(WORKERS_DIR, `${props.handlerModule}.ts`),
-      description: props.description,
-      purpose: `worker ${props.handlerModule}`,
+      ...common,
+      entry: path.join(WORKERS_DIR, `${handlerModule}.ts`),
+      purpose: `worker ${handlerModule}`,
       memorySize: WORKER_MEMORY_MB,
       timeout: WORKER_TIMEOUT,
-      tableName: props.tableName,
-      mediaBucketName: props.mediaBucketName,
-      logLevel: props.logLevel,
-      environment: props.environment,
     });
   }
 }
