@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /**
  * The state machines and the worker Lambdas their ASL files name: the one list both the CDK app
  * and the local Step Functions emulator are built from. In an ASL file, `${Substitution}` stands
@@ -37,3 +40,31 @@ export const WORKFLOWS: readonly Workflow[] = [
     },
   },
 ];
+
+/** `${Name}` in an ASL file: where the worker named Name goes. */
+const SUBSTITUTION = /\$\{([A-Za-z0-9_]+)\}/g;
+
+/**
+ * The workflow's ASL file with every `${Name}` replaced by its target: the worker's function ARN
+ * in the CDK app, its module in the local stack. A name without a worker, or a worker no state
+ * uses, is an error here, so it fails the synth or the local start rather than an execution.
+ */
+export function definitionWithWorkers(workflow: Workflow, targets: Readonly<Record<string, string>>): string {
+  const text = readFileSync(join(__dirname, '..', workflow.definitionFile), 'utf8');
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${workflow.definitionFile} is not valid JSON: ${(error as Error).message}`);
+  }
+  const used = new Set([...text.matchAll(SUBSTITUTION)].map((match) => match[1] as string));
+  const unknown = [...used].filter((name) => !(name in workflow.workers));
+  const unused = Object.keys(workflow.workers).filter((name) => !used.has(name));
+  if (unknown.length > 0 || unused.length > 0) {
+    throw new Error(
+      `${workflow.definitionFile} and the ${workflow.name} workers of lambdas/workflows.ts disagree: ` +
+        `no worker for ${unknown.map((name) => `\${${name}}`).join(', ') || 'nothing'}; ` +
+        `not used by any state: ${unused.join(', ') || 'nothing'}.`,
+    );
+  }
+  return text.replace(SUBSTITUTION, (_, name: string) => targets[name] as string);
+}

@@ -10,7 +10,7 @@ import { startDynamoDb } from './emulators/dynamodb';
 import { startS3AndSqs } from './emulators/s3-sqs';
 import { startStepFunctions } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
-import { WORKFLOWS } from '../lambdas/workflows';
+import { definitionWithWorkers, WORKFLOWS } from '../lambdas/workflows';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
@@ -34,7 +34,7 @@ export async function readStackInfo(dataDir: string): Promise<StackInfo | undefi
   }
 }
 
-const LOCAL_ACCOUNT_ARN_PREFIX = 'arn:aws:states:us-east-1:000000000000:stateMachine:';
+const localStateMachineArn = (workflowName: string) => `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
 
 /** The environment the deployed Lambdas get from CDK, pointed at the emulators instead of AWS. */
 function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: string; sfn: string }): Record<string, string> {
@@ -52,7 +52,7 @@ function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: stri
     VIDEO_PROVIDER: 'local',
     VIDEO_RENDER_POLL_SECONDS: process.env.VIDEO_RENDER_POLL_SECONDS ?? '2',
     VIDEO_RENDER_DEADLINE_SECONDS: process.env.VIDEO_RENDER_DEADLINE_SECONDS ?? '300',
-    ...Object.fromEntries(WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, LOCAL_ACCOUNT_ARN_PREFIX + workflow.name])),
+    ...Object.fromEntries(WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, localStateMachineArn(workflow.name)])),
   };
 }
 
@@ -70,14 +70,13 @@ function moduleLoader<T>(folder: string) {
 }
 
 /** Each ASL file with its `${Substitution}`s pointing at worker modules instead of function ARNs. */
-async function localStateMachines() {
-  const machines: Record<string, { definition: object }> = {};
-  for (const workflow of WORKFLOWS) {
-    let text = await readFile(join(__dirname, '..', workflow.definitionFile), 'utf8');
-    for (const [substitution, worker] of Object.entries(workflow.workers)) text = text.replaceAll(`\${${substitution}}`, worker.handler);
-    machines[LOCAL_ACCOUNT_ARN_PREFIX + workflow.name] = { definition: JSON.parse(text) as object };
-  }
-  return machines;
+function localStateMachines() {
+  return Object.fromEntries(
+    WORKFLOWS.map((workflow) => {
+      const modules = Object.fromEntries(Object.entries(workflow.workers).map(([substitution, worker]) => [substitution, worker.handler]));
+      return [localStateMachineArn(workflow.name), { definition: JSON.parse(definitionWithWorkers(workflow, modules)) as object }];
+    }),
+  );
 }
 
 /** Creates the table as the CDK stack declares it; answers whether it had to (a fresh data dir). */
@@ -150,7 +149,7 @@ async function resumeInterruptedJobs(dynamodbEndpoint: string, sfnEndpoint: stri
       if (!workflow) continue;
       await sfn.send(
         new StartExecutionCommand({
-          stateMachineArn: LOCAL_ACCOUNT_ARN_PREFIX + workflow,
+          stateMachineArn: localStateMachineArn(workflow),
           name: job.job_id as string,
           input: JSON.stringify({ organization_id: job.organization_id, job_id: job.job_id }),
         }),
@@ -193,7 +192,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     ]);
     const loadWorker = moduleLoader<(payload: unknown) => Promise<unknown>>('workers');
     const stepFunctions = await startStepFunctions({
-      stateMachines: await localStateMachines(),
+      stateMachines: localStateMachines(),
       lambdaInvoker: async (name, payload) => (await loadWorker(name))(payload),
     });
     stoppers.push(stepFunctions.stop);

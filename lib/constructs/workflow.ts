@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -6,7 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { Workflow, WorkerAccess } from '../../lambdas/workflows';
+import { definitionWithWorkers, type Workflow, type WorkerAccess } from '../../lambdas/workflows';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
@@ -130,35 +129,6 @@ function grantVideoModel(fn: WorkerFunction, videoModel: VideoModel): void {
     ],
     true,
   );
-}
-
-/** `${Name}` in an ASL file: where the worker function named Name goes (lambdas/workflows.ts). */
-const SUBSTITUTION = /\$\{([A-Za-z0-9_]+)\}/g;
-
-/**
- * The ASL file with every `${Name}` replaced by the worker's function ARN, at synth time, so the
- * template holds the definition Step Functions runs and a name without a worker (or a worker no
- * state uses) fails the synth instead of the deployment.
- */
-export function definitionWithWorkers(workflow: Workflow, functionArns: Readonly<Record<string, string>>): string {
-  const file = path.join(PROJECT_ROOT, workflow.definitionFile);
-  const text = fs.readFileSync(file, 'utf8');
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${workflow.definitionFile} is not valid JSON: ${(error as Error).message}`);
-  }
-  const used = new Set([...text.matchAll(SUBSTITUTION)].map((match) => match[1]!));
-  const unknown = [...used].filter((name) => !(name in workflow.workers));
-  const unused = Object.keys(workflow.workers).filter((name) => !used.has(name));
-  if (unknown.length > 0 || unused.length > 0) {
-    throw new Error(
-      `${workflow.definitionFile} and the ${workflow.name} workers of lambdas/workflows.ts disagree: ` +
-        `no worker for ${unknown.map((name) => `\${${name}}`).join(', ') || 'nothing'}; ` +
-        `not used by any state: ${unused.join(', ') || 'nothing'}.`,
-    );
-  }
-  return text.replace(SUBSTITUTION, (_, name: string) => functionArns[name]!);
 }
 
 /** `video-job` → `VideoJob`. */

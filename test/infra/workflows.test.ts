@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { NOVA_REEL_MODEL_ID } from '../../lambdas/domain/video-providers/bedrock';
-import { WORKFLOWS, type WorkerAccess, type Workflow } from '../../lambdas/workflows';
+import { definitionWithWorkers, WORKFLOWS, type WorkerAccess, type Workflow } from '../../lambdas/workflows';
 import { PROJECT_ROOT } from '../../lib/constructs/node-function';
-import { VIDEO_MODEL_ID, definitionWithWorkers, type WorkflowStateMachine } from '../../lib/constructs/workflow';
+import { VIDEO_MODEL_ID, type WorkflowStateMachine } from '../../lib/constructs/workflow';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { actionsOf, appWithoutBundling, policyStatements, resourcesOf, statementsOfFunction } from './fixtures';
 

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { startStepFunctions, type StepFunctionsEmulator } from '../../local/emulators/step-functions';
-import { WORKFLOWS } from '../../lambdas/workflows';
+import { definitionWithWorkers, WORKFLOWS } from '../../lambdas/workflows';
 
 /**
  * The video job ASL itself, run by the local interpreter with scripted workers: every path must
@@ -12,9 +10,8 @@ const workflow = WORKFLOWS.find((candidate) => candidate.name === 'video-job')!;
 const ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:video-job-test';
 
 function definition() {
-  let text = readFileSync(join(__dirname, '..', '..', workflow.definitionFile), 'utf8');
-  for (const substitution of Object.keys(workflow.workers)) text = text.replaceAll(`\${${substitution}}`, substitution);
-  return JSON.parse(text) as object;
+  const toThemselves = Object.fromEntries(Object.keys(workflow.workers).map((substitution) => [substitution, substitution]));
+  return JSON.parse(definitionWithWorkers(workflow, toThemselves)) as object;
 }
 
 type Step = 'StartRenderFunction' | 'PollRenderFunction' | 'FinishJobFunction';
