@@ -99,11 +99,29 @@ export function routeByOperationId(operationId: string): Route {
 /** Module under lambdas/handlers that answers requests matching no route (404, or 405 with Allow). */
 export const FALLBACK_HANDLER = 'fallback';
 
-function pathPattern(path: string): RegExp {
-  return new RegExp(`^${path.replace(/\{[^/]+\}/g, '[^/]+')}$`);
+const compiledTemplates = new Map<string, { pattern: RegExp; names: string[] }>();
+
+/**
+ * Matches a concrete path against a route's path template (`/assets/{id}`), as API Gateway
+ * does: each `{name}` takes one segment. Answers the decoded parameters, or undefined.
+ */
+export function matchPath(template: string, path: string): Record<string, string> | undefined {
+  let compiled = compiledTemplates.get(template);
+  if (!compiled) {
+    const names: string[] = [];
+    const source = template.replace(/\{([^/}]+)\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    compiled = { pattern: new RegExp(`^${source}$`), names };
+    compiledTemplates.set(template, compiled);
+  }
+  const match = compiled.pattern.exec(path);
+  if (!match) return undefined;
+  return Object.fromEntries(compiled.names.map((name, index) => [name, decodeURIComponent(match[index + 1] as string)]));
 }
 
 /** The methods the route table serves at a concrete path below the API prefix. */
 export function methodsAt(path: string): HttpMethod[] {
-  return ROUTES.filter((route) => pathPattern(route.path).test(path)).map((route) => route.method);
+  return ROUTES.filter((route) => matchPath(route.path, path)).map((route) => route.method);
 }

@@ -1,39 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '../lambdas/routes';
+import { API_PREFIX, FALLBACK_HANDLER, matchPath, ROUTES } from '../lambdas/routes';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Loads a handler module the way the Lambda runtime would: once, then reused for every invocation. */
 export type HandlerLoader = (handlerModule: string) => Promise<LambdaHandler>;
 
-interface CompiledRoute {
-  route: Route;
-  pattern: RegExp;
-  parameterNames: string[];
-}
-
-function compile(route: Route): CompiledRoute {
-  const parameterNames: string[] = [];
-  const source = (API_PREFIX + route.path).replace(/\{([^/}]+)\}/g, (_, name: string) => {
-    parameterNames.push(name);
-    return '([^/]+)';
-  });
-  return { route, pattern: new RegExp(`^${source}$`), parameterNames };
-}
-
 /** Mirrors HTTP API routing: exact method + path template, anything else goes to `$default`. */
-export function matchRoute(compiled: CompiledRoute[], method: string, path: string) {
-  for (const candidate of compiled) {
-    if (candidate.route.method !== method) continue;
-    const match = candidate.pattern.exec(path);
-    if (!match) continue;
-    const pathParameters: Record<string, string> = {};
-    candidate.parameterNames.forEach((name, index) => {
-      pathParameters[name] = decodeURIComponent(match[index + 1] as string);
-    });
-    return { route: candidate.route, pathParameters };
+function matchRoute(method: string, path: string) {
+  if (!path.startsWith(API_PREFIX)) return undefined;
+  for (const route of ROUTES) {
+    if (route.method !== method) continue;
+    const pathParameters = matchPath(route.path, path.slice(API_PREFIX.length));
+    if (pathParameters) return { route, pathParameters };
   }
   return undefined;
 }
@@ -131,7 +112,6 @@ export interface GatewayOptions {
  * format 2.0 events, the same handler modules.
  */
 export function createGateway({ loadHandler, extraRoutes = {} }: GatewayOptions): Server {
-  const compiled = ROUTES.map(compile);
   return createServer(async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
@@ -139,7 +119,7 @@ export function createGateway({ loadHandler, extraRoutes = {} }: GatewayOptions)
       if (extra && request.method === 'GET') return await extra(response);
       const body = await readBody(request);
       if (body === 'too-large') return send(response, gatewayError(413, 'Request Entity Too Large'));
-      const matched = matchRoute(compiled, request.method ?? 'GET', url.pathname);
+      const matched = matchRoute(request.method ?? 'GET', url.pathname);
       const handlerModule = matched?.route.handler ?? FALLBACK_HANDLER;
       const routeKey = matched ? `${matched.route.method} ${API_PREFIX}${matched.route.path}` : '$default';
       const handler = await loadHandler(handlerModule);
