@@ -5,6 +5,12 @@
  */
 import { parseArgs } from 'node:util';
 import { readStackInfo } from '../local/stack';
+import { SCOPES, type Scope } from '../lambdas/routes';
+// Types only: the modules themselves load after connect(), because their AWS clients read the
+// endpoints from the environment when they are created.
+import type { Environment } from '../lambdas/domain/api-keys';
+import type { LimitName, Limits, Organization, Plan } from '../lambdas/domain/organizations';
+
 
 class UsageError extends Error {}
 
@@ -65,17 +71,16 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
   await connect();
   const organizations = await import('../lambdas/domain/organizations');
   const apiKeys = await import('../lambdas/domain/api-keys');
-  const { SCOPES } = await import('../lambdas/routes');
 
-  const plan = (): import('../lambdas/domain/organizations').Plan | undefined => {
+  const plan = (): Plan | undefined => {
     if (values.plan === undefined) return undefined;
     if (!(organizations.PLANS as readonly string[]).includes(values.plan)) {
       throw new UsageError(`--plan must be one of ${organizations.PLANS.join(', ')}`);
     }
-    return values.plan as import('../lambdas/domain/organizations').Plan;
+    return values.plan as Plan;
   };
   const limits = () => {
-    const parsed: Partial<Record<import('../lambdas/domain/organizations').LimitName, number>> = {};
+    const parsed: Partial<Limits> = {};
     for (const pair of values.limit ?? []) {
       const [name, value] = pair.split('=');
       if (!name || !(organizations.LIMIT_NAMES as readonly string[]).includes(name)) {
@@ -85,11 +90,11 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       if (name === 'max_asset_upload_size_bytes' && number > organizations.MAX_SINGLE_UPLOAD_BYTES) {
         throw new UsageError(`max_asset_upload_size_bytes cannot exceed ${organizations.MAX_SINGLE_UPLOAD_BYTES} (the largest single S3 upload)`);
       }
-      parsed[name as import('../lambdas/domain/organizations').LimitName] = number;
+      parsed[name as LimitName] = number;
     }
     return parsed;
   };
-  const describeOrganization = (organization: import('../lambdas/domain/organizations').Organization) => ({
+  const describeOrganization = (organization: Organization) => ({
     organization_id: organization.organizationId,
     plan: organization.plan,
     api_access: organization.apiAccess,
@@ -148,8 +153,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) throw new UsageError('--expires-at must be an ISO-8601 date-time');
       const { key, apiKey } = await apiKeys.createApiKey({
         organizationId: organizationId(),
-        environment: environment as import('../lambdas/domain/api-keys').Environment,
-        scopes: scopeList as typeof SCOPES[number][],
+        environment: environment as Environment,
+        scopes: scopeList as Scope[],
         expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt).toISOString(),
       });
       return {

@@ -1,4 +1,4 @@
-import { call, createOrganization, type TestOrganization } from './support/stack';
+import { call, createOrganization, type ErrorBody, type TestOrganization } from './support/stack';
 import { makeMedia } from './support/media';
 
 interface UploadUrl {
@@ -12,9 +12,6 @@ interface Asset {
   id: string;
   status: string;
   [field: string]: unknown;
-}
-interface ErrorBody {
-  error: { code: string; message: string; request_id: string };
 }
 
 async function requestUpload(org: TestOrganization, body: Record<string, unknown>) {

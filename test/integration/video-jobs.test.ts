@@ -3,13 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffprobe from '@ffprobe-installer/ffprobe';
-import { call, createOrganization, getOrganization, listEvents, type TestOrganization } from './support/stack';
+import { call, createOrganization, getOrganization, listEvents, type ErrorBody, type TestOrganization } from './support/stack';
 import { makeMedia } from './support/media';
 import { waitForJob, type VideoJob } from './support/jobs';
 
-interface ErrorBody {
-  error: { code: string; message: string; request_id: string };
-}
 interface VideoResult {
   job_id: string;
   status: string;

@@ -77,6 +77,11 @@ export async function setCredits(organizationId: number, balance: number) {
   return organizations.setCreditBalance(organizationId, balance);
 }
 
+/** The error envelope every failure answers with. */
+export interface ErrorBody {
+  error: { code: string; message: string; request_id: string };
+}
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
