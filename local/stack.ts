@@ -1,4 +1,4 @@
-import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
@@ -10,29 +10,11 @@ import { startDynamoDb } from './emulators/dynamodb';
 import { startS3AndSqs } from './emulators/s3-sqs';
 import { startStepFunctions } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
+import { writeStackInfo } from './stack-info';
 import { definitionWithWorkers, WORKFLOWS } from '../lambdas/workflows';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
-
-/** What a running local stack tells other processes (the admin CLI, tests) about itself. */
-export interface StackInfo {
-  pid: number;
-  apiUrl: string;
-  environment: Record<string, string>;
-}
-
-export function stackInfoPath(dataDir: string) {
-  return join(dataDir, 'stack.json');
-}
-
-export async function readStackInfo(dataDir: string): Promise<StackInfo | undefined> {
-  try {
-    return JSON.parse(await readFile(stackInfoPath(dataDir), 'utf8')) as StackInfo;
-  } catch {
-    return undefined;
-  }
-}
 
 const localStateMachineArn = (workflowName: string) => `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
 
@@ -227,8 +209,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     const apiUrl = `http://127.0.0.1:${boundPort}/api/v1/developer`;
     if (fresh && onFreshStart) await onFreshStart();
     else await resumeInterruptedJobs(dynamodb.endpoint, stepFunctions.endpoint);
-    const info: StackInfo = { pid: process.pid, apiUrl, environment };
-    await writeFile(stackInfoPath(root), `${JSON.stringify(info, null, 2)}\n`);
+    await writeStackInfo(root, { pid: process.pid, apiUrl, environment });
     ready = true;
     return { apiUrl, port: boundPort, stop };
   } catch (error) {

@@ -4,13 +4,12 @@
  * when TABLE_NAME is set (with the usual AWS credentials and region).
  */
 import { parseArgs } from 'node:util';
-import { readStackInfo } from '../local/stack';
+import { readStackInfo } from '../local/stack-info';
 import { SCOPES, type Scope } from '../lambdas/routes';
 // Types only: the modules themselves load after connect(), because their AWS clients read the
 // endpoints from the environment when they are created.
 import type { Environment } from '../lambdas/domain/api-keys';
 import type { LimitName, Limits, Organization, Plan } from '../lambdas/domain/organizations';
-
 
 class UsageError extends Error {}
 

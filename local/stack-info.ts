@@ -1,0 +1,26 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * What a running local stack tells other processes (the admin CLI, tests) about itself, in
+ * LOCAL_DATA_DIR/stack.json. Its own module, so that readers do not load the emulators.
+ */
+export interface StackInfo {
+  pid: number;
+  apiUrl: string;
+  environment: Record<string, string>;
+}
+
+const stackInfoPath = (dataDir: string) => join(dataDir, 'stack.json');
+
+export async function writeStackInfo(dataDir: string, info: StackInfo): Promise<void> {
+  await writeFile(stackInfoPath(dataDir), `${JSON.stringify(info, null, 2)}\n`);
+}
+
+export async function readStackInfo(dataDir: string): Promise<StackInfo | undefined> {
+  try {
+    return JSON.parse(await readFile(stackInfoPath(dataDir), 'utf8')) as StackInfo;
+  } catch {
+    return undefined;
+  }
+}
