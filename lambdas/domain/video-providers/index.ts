@@ -1,5 +1,5 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { BedrockVideoProvider, NOVA_REEL_MODEL_ID } from './bedrock';
 import { LocalRenderer, type LocalRendererOptions } from './local-renderer';
 import type { VideoProvider } from './port';
@@ -12,8 +12,8 @@ export type VideoProviderKind = (typeof VIDEO_PROVIDER_KINDS)[number];
 export interface VideoProviderConfig {
   /** Defaults to env VIDEO_PROVIDER. There is no silent default: the local renderer cannot work in Lambda, and Bedrock costs money. */
   kind?: VideoProviderKind;
-  /** Defaults to a client from the environment (AWS_ENDPOINT_URL_S3 points it at the local emulator). */
-  s3?: S3Client;
+  /** The container's shared client (lambdas/store/s3.ts), which carries the local stack's settings. */
+  s3: S3Client;
   /** Defaults to a client in env BEDROCK_REGION, else the Lambda's region. Nova Reel 1.1 is in us-east-1 only. */
   bedrock?: BedrockRuntimeClient;
   /** Defaults to env BEDROCK_VIDEO_MODEL_ID, else amazon.nova-reel-v1:1. */
@@ -27,9 +27,9 @@ export function videoProviderKindFromEnvironment(value = process.env.VIDEO_PROVI
 }
 
 /** Call once per container, at module scope, like the SDK clients it creates. */
-export function createVideoProvider(config: VideoProviderConfig = {}): VideoProvider {
+export function createVideoProvider(config: VideoProviderConfig): VideoProvider {
   const kind = config.kind ?? videoProviderKindFromEnvironment();
-  const s3 = config.s3 ?? new S3Client({});
+  const { s3 } = config;
   if (kind === 'local') return new LocalRenderer({ ...config.local, s3 });
   const region = process.env.BEDROCK_REGION;
   return new BedrockVideoProvider({
