@@ -62,7 +62,14 @@ export const ROUTES: readonly Route[] = [
     handler: 'assets/confirm-upload',
     access: ['incoming:inspect', 'assets:write'],
   },
-  { method: 'GET', path: '/assets/{id}', operationId: 'getAsset', scope: 'assets:read', handler: 'assets/get', access: [] },
+  {
+    method: 'GET',
+    path: '/assets/{id}',
+    operationId: 'getAsset',
+    scope: 'assets:read',
+    handler: 'assets/get',
+    access: [],
+  },
   {
     method: 'GET',
     path: '/assets/{id}/download-url',
@@ -79,7 +86,14 @@ export const ROUTES: readonly Route[] = [
     handler: 'video-jobs/create',
     access: ['video-jobs:start'],
   },
-  { method: 'GET', path: '/video-jobs/{id}', operationId: 'getVideoJob', scope: 'video:read', handler: 'video-jobs/get', access: [] },
+  {
+    method: 'GET',
+    path: '/video-jobs/{id}',
+    operationId: 'getVideoJob',
+    scope: 'video:read',
+    handler: 'video-jobs/get',
+    access: [],
+  },
   {
     method: 'GET',
     path: '/video-jobs/{id}/result',
@@ -118,7 +132,9 @@ export function matchPath(template: string, path: string): Record<string, string
   }
   const match = compiled.pattern.exec(path);
   if (!match) return undefined;
-  return Object.fromEntries(compiled.names.map((name, index) => [name, decodeURIComponent(match[index + 1] as string)]));
+  return Object.fromEntries(
+    compiled.names.map((name, index) => [name, decodeURIComponent(match[index + 1] as string)]),
+  );
 }
 
 /** The methods the route table serves at a concrete path below the API prefix. */

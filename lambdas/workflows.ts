@@ -34,8 +34,14 @@ export const WORKFLOWS: readonly Workflow[] = [
     definitionFile: 'state-machines/video-job.asl.json',
     arnEnvironmentVariable: 'VIDEO_JOB_STATE_MACHINE_ARN',
     workers: {
-      StartRenderFunction: { handler: 'video-jobs/start-render', access: ['assets:read', 'renders:write', 'video-provider'] },
-      PollRenderFunction: { handler: 'video-jobs/poll-render', access: ['renders:read', 'renders:write', 'video-provider'] },
+      StartRenderFunction: {
+        handler: 'video-jobs/start-render',
+        access: ['assets:read', 'renders:write', 'video-provider'],
+      },
+      PollRenderFunction: {
+        handler: 'video-jobs/poll-render',
+        access: ['renders:read', 'renders:write', 'video-provider'],
+      },
       FinishJobFunction: { handler: 'video-jobs/finish-job', access: ['renders:read', 'assets:write'] },
     },
   },

@@ -5,7 +5,12 @@ import { DataTable } from './constructs/data-table';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
 import { Monitoring } from './constructs/monitoring';
-import { DEFAULT_BEDROCK_REGION, VIDEO_MODEL_ID, WorkflowStateMachine, workflowConstructId } from './constructs/workflow';
+import {
+  DEFAULT_BEDROCK_REGION,
+  VIDEO_MODEL_ID,
+  WorkflowStateMachine,
+  workflowConstructId,
+} from './constructs/workflow';
 
 /** Context key (`cdk synth -c bedrockRegion=…`) for the Bedrock region when the prop is not given. */
 export const BEDROCK_REGION_CONTEXT_KEY = 'bedrockRegion';
@@ -33,9 +38,12 @@ export class VideoApiStack extends Stack {
   constructor(scope: Construct, id: string, props: VideoApiStackProps = {}) {
     super(scope, id, props);
 
-    const bedrockRegion: unknown = props.bedrockRegion ?? this.node.tryGetContext(BEDROCK_REGION_CONTEXT_KEY) ?? DEFAULT_BEDROCK_REGION;
+    const bedrockRegion: unknown =
+      props.bedrockRegion ?? this.node.tryGetContext(BEDROCK_REGION_CONTEXT_KEY) ?? DEFAULT_BEDROCK_REGION;
     if (typeof bedrockRegion !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d+$/.test(bedrockRegion)) {
-      throw new Error(`bedrockRegion must be an AWS region name such as us-east-1, got ${JSON.stringify(bedrockRegion)}`);
+      throw new Error(
+        `bedrockRegion must be an AWS region name such as us-east-1, got ${JSON.stringify(bedrockRegion)}`,
+      );
     }
 
     this.table = new DataTable(this, 'Data');
@@ -52,11 +60,17 @@ export class VideoApiStack extends Stack {
     this.httpApi = new VideoHttpApi(this, 'HttpApi', {
       table: this.table,
       media: this.media,
-      stateMachines: Object.fromEntries(this.workflows.map(({ workflow, stateMachine }) => [workflow.name, stateMachine])),
+      stateMachines: Object.fromEntries(
+        this.workflows.map(({ workflow, stateMachine }) => [workflow.name, stateMachine]),
+      ),
     });
-    this.monitoring = new Monitoring(this, 'Monitoring', { api: this.httpApi, table: this.table, workflows: this.workflows });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api: this.httpApi,
+      table: this.table,
+      workflows: this.workflows,
+    });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.baseUrl, description: 'The spec\'s {base_url}' });
+    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.baseUrl, description: "The spec's {base_url}" });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: this.media.bucketName });
     for (const { workflow, stateMachine } of this.workflows) {

@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_PREFIX, FALLBACK_HANDLER, matchPath, ROUTES } from '../lambdas/routes';
 
-export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Loads a handler module the way the Lambda runtime would: once, then reused for every invocation. */
 export type HandlerLoader = (handlerModule: string) => Promise<LambdaHandler>;
@@ -33,13 +36,20 @@ async function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'>
   return Buffer.concat(chunks);
 }
 
-function toEvent(request: IncomingMessage, url: URL, body: Buffer, pathParameters: Record<string, string> | undefined, routeKey: string): APIGatewayProxyEventV2 {
+function toEvent(
+  request: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  pathParameters: Record<string, string> | undefined,
+  routeKey: string,
+): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
+  for (const [name, value] of url.searchParams)
+    query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
   const now = Date.now();
   const textual = body.length === 0 || /json|text/.test(headers['content-type'] ?? 'application/json');
   return {
@@ -92,7 +102,8 @@ function lambdaContext(functionName: string, timeoutMs: number): Context {
 }
 
 function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
-  const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  const body =
+    result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string> | undefined);
   response.end(body);
 }

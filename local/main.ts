@@ -8,7 +8,11 @@ async function seedDemoOrganization() {
   const { createOrganization } = await import('../lambdas/domain/organizations');
   const { createApiKey } = await import('../lambdas/domain/api-keys');
   const organization = await createOrganization({ plan: 'team', credits: DEMO_CREDITS });
-  const { key } = await createApiKey({ organizationId: organization.organizationId, environment: 'test', scopes: SCOPES });
+  const { key } = await createApiKey({
+    organizationId: organization.organizationId,
+    environment: 'test',
+    scopes: SCOPES,
+  });
   console.log(
     [
       '',

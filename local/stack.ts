@@ -1,7 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
@@ -16,10 +22,16 @@ import { definitionWithWorkers, WORKFLOWS } from '../lambdas/workflows';
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
 
-const localStateMachineArn = (workflowName: string) => `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
+const localStateMachineArn = (workflowName: string) =>
+  `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
 
 /** The environment the deployed Lambdas get from CDK, pointed at the emulators instead of AWS. */
-function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: string; sfn: string }): Record<string, string> {
+function handlerEnvironment(endpoints: {
+  dynamodb: string;
+  s3: string;
+  sqs: string;
+  sfn: string;
+}): Record<string, string> {
   return {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -34,7 +46,9 @@ function handlerEnvironment(endpoints: { dynamodb: string; s3: string; sqs: stri
     VIDEO_PROVIDER: 'local',
     VIDEO_RENDER_POLL_SECONDS: process.env.VIDEO_RENDER_POLL_SECONDS ?? '2',
     VIDEO_RENDER_DEADLINE_SECONDS: process.env.VIDEO_RENDER_DEADLINE_SECONDS ?? '300',
-    ...Object.fromEntries(WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, localStateMachineArn(workflow.name)])),
+    ...Object.fromEntries(
+      WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, localStateMachineArn(workflow.name)]),
+    ),
   };
 }
 
@@ -55,8 +69,13 @@ function moduleLoader<T>(folder: string) {
 function localStateMachines() {
   return Object.fromEntries(
     WORKFLOWS.map((workflow) => {
-      const modules = Object.fromEntries(Object.entries(workflow.workers).map(([substitution, worker]) => [substitution, worker.handler]));
-      return [localStateMachineArn(workflow.name), { definition: JSON.parse(definitionWithWorkers(workflow, modules)) as object }];
+      const modules = Object.fromEntries(
+        Object.entries(workflow.workers).map(([substitution, worker]) => [substitution, worker.handler]),
+      );
+      return [
+        localStateMachineArn(workflow.name),
+        { definition: JSON.parse(definitionWithWorkers(workflow, modules)) as object },
+      ];
     }),
   );
 }
@@ -74,7 +93,10 @@ async function ensureTable(client: DynamoDBClient): Promise<boolean> {
     new CreateTableCommand({
       TableName: LOCAL_TABLE_NAME,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({
+        AttributeName: name,
+        AttributeType: 'S',
+      })),
       KeySchema: [
         { AttributeName: partitionKey, KeyType: 'HASH' },
         { AttributeName: sortKey, KeyType: 'RANGE' },
@@ -178,7 +200,12 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       lambdaInvoker: async (name, payload) => (await loadWorker(name))(payload),
     });
     stoppers.push(stepFunctions.stop);
-    const environment = handlerEnvironment({ dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint, sfn: stepFunctions.endpoint });
+    const environment = handlerEnvironment({
+      dynamodb: dynamodb.endpoint,
+      s3: s3sqs.endpoint,
+      sqs: s3sqs.endpoint,
+      sfn: stepFunctions.endpoint,
+    });
     Object.assign(process.env, environment);
 
     const fresh = await ensureTable(new DynamoDBClient({ endpoint: dynamodb.endpoint }));

@@ -26,7 +26,9 @@ async function connect() {
   const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
   const info = await readStackInfo(dataDir);
   if (!info) {
-    throw new Error(`No local stack found in ${dataDir} (start it with npm start), and TABLE_NAME is not set for a deployed stack.`);
+    throw new Error(
+      `No local stack found in ${dataDir} (start it with npm start), and TABLE_NAME is not set for a deployed stack.`,
+    );
   }
   Object.assign(process.env, info.environment);
 }
@@ -34,7 +36,9 @@ async function connect() {
 function positiveInteger(name: string, value: string | undefined, { allowZero = false } = {}): number {
   const number = Number(value);
   if (value === undefined || !/^\d+$/.test(value) || (!allowZero && number === 0) || !Number.isSafeInteger(number)) {
-    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value ?? 'nothing'}`);
+    throw new UsageError(
+      `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value ?? 'nothing'}`,
+    );
   }
   return number;
 }
@@ -87,7 +91,9 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       }
       const number = positiveInteger(`limit ${name}`, value);
       if (name === 'max_asset_upload_size_bytes' && number > organizations.MAX_SINGLE_UPLOAD_BYTES) {
-        throw new UsageError(`max_asset_upload_size_bytes cannot exceed ${organizations.MAX_SINGLE_UPLOAD_BYTES} (the largest single S3 upload)`);
+        throw new UsageError(
+          `max_asset_upload_size_bytes cannot exceed ${organizations.MAX_SINGLE_UPLOAD_BYTES} (the largest single S3 upload)`,
+        );
       }
       parsed[name as LimitName] = number;
     }
@@ -144,12 +150,17 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     }
     case 'key create': {
       const environment = values.env ?? 'test';
-      if (!(apiKeys.ENVIRONMENTS as readonly string[]).includes(environment)) throw new UsageError('--env must be test or live');
-      const scopeList = values.scopes === undefined || values.scopes === 'all' ? [...SCOPES] : values.scopes.split(',').map((scope) => scope.trim());
+      if (!(apiKeys.ENVIRONMENTS as readonly string[]).includes(environment))
+        throw new UsageError('--env must be test or live');
+      const scopeList =
+        values.scopes === undefined || values.scopes === 'all'
+          ? [...SCOPES]
+          : values.scopes.split(',').map((scope) => scope.trim());
       const unknown = scopeList.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
       if (unknown.length) throw new UsageError(`Unknown scope(s): ${unknown.join(', ')}. Scopes: ${SCOPES.join(', ')}`);
       const expiresAt = values['expires-at'];
-      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) throw new UsageError('--expires-at must be an ISO-8601 date-time');
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt)))
+        throw new UsageError('--expires-at must be an ISO-8601 date-time');
       const { key, apiKey } = await apiKeys.createApiKey({
         organizationId: organizationId(),
         environment: environment as Environment,
@@ -170,10 +181,18 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       const prefix = values['key-prefix'];
       if (!prefix) throw new UsageError('--key-prefix is required');
       const apiKey = await apiKeys.revokeApiKey(prefix);
-      return { key_prefix: apiKey.keyPrefix, organization_id: apiKey.organizationId, status: apiKey.status, revoked_at: apiKey.revokedAt };
+      return {
+        key_prefix: apiKey.keyPrefix,
+        organization_id: apiKey.organizationId,
+        status: apiKey.status,
+        revoked_at: apiKey.revokedAt,
+      };
     }
     case 'credits set': {
-      const organization = await organizations.setCreditBalance(organizationId(), positiveInteger('balance', values.balance, { allowZero: true }));
+      const organization = await organizations.setCreditBalance(
+        organizationId(),
+        positiveInteger('balance', values.balance, { allowZero: true }),
+      );
       return { organization_id: organization.organizationId, credits_balance: organization.creditsBalance };
     }
   }
@@ -184,7 +203,9 @@ const argv = process.argv.slice(2);
 run(argv)
   .then((result) => {
     if (argv.includes('--json')) console.log(JSON.stringify(result));
-    else for (const [name, value] of Object.entries(result)) console.log(`${name}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
+    else
+      for (const [name, value] of Object.entries(result))
+        console.log(`${name}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
   })
   .catch((error: unknown) => {
     console.error(`admin: ${error instanceof Error ? error.message : String(error)}`);

@@ -54,7 +54,8 @@ subscribe('http.server.request.start', (message) => {
   const address = server.address();
   // enterWith, not run: the channel is published synchronously just before the server emits
   // 'request', so the gateway's handler (and every await under it) runs in this context.
-  if (gatewayPort !== undefined && typeof address === 'object' && address?.port === gatewayPort) requestOrigin.enterWith('api');
+  if (gatewayPort !== undefined && typeof address === 'object' && address?.port === gatewayPort)
+    requestOrigin.enterWith('api');
 });
 
 /** One counter per origin and call label, e.g. `api` + `DynamoDB UpdateItem RATE#KEY/MINUTE`. */
@@ -80,7 +81,11 @@ function callLabel(context: HandlerExecutionContext, input: unknown): string {
   const operation = (context.commandName ?? '?').replace(/Command$/, '');
   const label = `${service} ${operation}`;
   if (service !== 'DynamoDB' || typeof input !== 'object' || input === null) return label;
-  const request = input as { Key?: unknown; Item?: unknown; TransactItems?: Record<string, { Key?: unknown; Item?: unknown }>[] };
+  const request = input as {
+    Key?: unknown;
+    Item?: unknown;
+    TransactItems?: Record<string, { Key?: unknown; Item?: unknown }>[];
+  };
   if (request.TransactItems) {
     const parts = request.TransactItems.map((item) => {
       const [action, body] = Object.entries(item)[0] ?? ['?', {}];
@@ -122,7 +127,11 @@ function callsBetween(before: Snapshot, after: Snapshot, origin: Origin, per = 1
   return Object.fromEntries(Object.entries(result).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-const sum = (calls: Record<string, number>) => round(Object.values(calls).reduce((total, value) => total + value, 0), 2);
+const sum = (calls: Record<string, number>) =>
+  round(
+    Object.values(calls).reduce((total, value) => total + value, 0),
+    2,
+  );
 
 /** Folds labels to the SDK command only: `DynamoDB GetItem APIKEY/APIKEY` → `DynamoDB GetItem`. */
 function byCommand(calls: Record<string, number>): Record<string, number> {
@@ -166,7 +175,9 @@ function call(url: string, method: string, key: string, body?: unknown): Promise
         agent,
         headers: {
           Authorization: `Bearer ${key}`,
-          ...(payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+          ...(payload === undefined
+            ? {}
+            : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
         },
       },
       (response) => {
@@ -174,7 +185,11 @@ function call(url: string, method: string, key: string, body?: unknown): Promise
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - startedAt }),
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - startedAt,
+          }),
         );
       },
     );
@@ -230,7 +245,9 @@ function latency(samples: number[], wallMs: number) {
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
 const megabytes = (bytes: number) => round(bytes / 1024 / 1024);
@@ -302,7 +319,11 @@ async function main(): Promise<Figures> {
         concurrent_video_jobs: 100_000,
       },
     });
-    const { key } = await createApiKey({ organizationId: organization.organizationId, environment: 'test', scopes: SCOPES });
+    const { key } = await createApiKey({
+      organizationId: organization.organizationId,
+      environment: 'test',
+      scopes: SCOPES,
+    });
     const meUrl = `${apiUrl}/me`;
     const videoJobsUrl = `${apiUrl}/video-jobs`;
 
@@ -311,17 +332,23 @@ async function main(): Promise<Figures> {
     const first = expectStatus(await call(meUrl, 'GET', key), 200, 'first GET /me');
     const firstCalls = callsBetween(before, snapshot(), 'api');
     if (!Object.keys(firstCalls).some((label) => label.startsWith('DynamoDB '))) {
-      throw new Error(`The call counter saw no DynamoDB call for GET /me (saw ${JSON.stringify(firstCalls)}); the figures would be wrong`);
+      throw new Error(
+        `The call counter saw no DynamoDB call for GET /me (saw ${JSON.stringify(firstCalls)}); the figures would be wrong`,
+      );
     }
     progress(`one GET /me made ${sum(firstCalls)} SDK calls: ${JSON.stringify(firstCalls)}`);
 
     // --- GET /me
     const me = SETTINGS.getMe;
     progress(`GET /me: ${me.warmup} warm-up, then ${me.requests} at concurrency ${me.concurrency}`);
-    await inParallel(me.warmup, me.concurrency, async () => expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'));
+    await inParallel(me.warmup, me.concurrency, async () =>
+      expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'),
+    );
     before = snapshot();
     let startedAt = performance.now();
-    const meReplies = await inParallel(me.requests, me.concurrency, async () => expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'));
+    const meReplies = await inParallel(me.requests, me.concurrency, async () =>
+      expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'),
+    );
     let wallMs = performance.now() - startedAt;
     let after = snapshot();
     const meCalls = callsBetween(before, after, 'api', me.requests);
@@ -351,14 +378,20 @@ async function main(): Promise<Figures> {
         'POST /video-jobs',
       );
       const jobId = (JSON.parse(reply.body) as { id: string }).id;
-      stops.push(stopExecutions!.send(new StopExecutionCommand({ executionArn: executionArn(jobId) })).catch(() => undefined));
+      stops.push(
+        stopExecutions!.send(new StopExecutionCommand({ executionArn: executionArn(jobId) })).catch(() => undefined),
+      );
       return reply;
     };
-    progress(`POST /video-jobs: ${create.warmup} warm-up, then ${create.requests} at concurrency ${create.concurrency}`);
+    progress(
+      `POST /video-jobs: ${create.warmup} warm-up, then ${create.requests} at concurrency ${create.concurrency}`,
+    );
     await inParallel(create.warmup, create.concurrency, createStalled);
     before = snapshot();
     startedAt = performance.now();
-    const createReplies = await inParallel(create.requests, create.concurrency, (index) => createStalled(create.warmup + index));
+    const createReplies = await inParallel(create.requests, create.concurrency, (index) =>
+      createStalled(create.warmup + index),
+    );
     wallMs = performance.now() - startedAt;
     after = snapshot();
     await Promise.all(stops);
@@ -392,7 +425,10 @@ async function main(): Promise<Figures> {
       before = snapshot();
       const renderStartedAt = performance.now();
       const created = expectStatus(
-        await call(videoJobsUrl, 'POST', key, { prompt: `Benchmark render ${run}: a calm sea at dawn`, duration_seconds: render.durationSeconds }),
+        await call(videoJobsUrl, 'POST', key, {
+          prompt: `Benchmark render ${run}: a calm sea at dawn`,
+          duration_seconds: render.durationSeconds,
+        }),
         201,
         'POST /video-jobs (render)',
       );
@@ -403,8 +439,10 @@ async function main(): Promise<Figures> {
         polls += 1;
         const status = (JSON.parse(reply.body) as { status: string }).status;
         if (status === 'completed') break;
-        if (status !== 'queued' && status !== 'processing') throw new Error(`Render job ${jobId} ended ${status}: ${reply.body}`);
-        if (performance.now() - renderStartedAt > render.timeoutMs) throw new Error(`Render job ${jobId} not completed in ${render.timeoutMs} ms`);
+        if (status !== 'queued' && status !== 'processing')
+          throw new Error(`Render job ${jobId} ended ${status}: ${reply.body}`);
+        if (performance.now() - renderStartedAt > render.timeoutMs)
+          throw new Error(`Render job ${jobId} not completed in ${render.timeoutMs} ms`);
         await sleep(render.pollMs);
       }
       renderSeconds.push(round((performance.now() - renderStartedAt) / 1000, 2));
@@ -427,8 +465,12 @@ async function main(): Promise<Figures> {
     // --- GET /video-jobs/{id}: what a polling client costs.
     const getJob = SETTINGS.getVideoJob;
     const jobUrl = `${videoJobsUrl}/${lastJobId}`;
-    progress(`GET /video-jobs/{id}: ${getJob.warmup} warm-up, then ${getJob.requests} at concurrency ${getJob.concurrency}`);
-    await inParallel(getJob.warmup, getJob.concurrency, async () => expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'));
+    progress(
+      `GET /video-jobs/{id}: ${getJob.warmup} warm-up, then ${getJob.requests} at concurrency ${getJob.concurrency}`,
+    );
+    await inParallel(getJob.warmup, getJob.concurrency, async () =>
+      expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'),
+    );
     before = snapshot();
     startedAt = performance.now();
     const getJobReplies = await inParallel(getJob.requests, getJob.concurrency, async () =>
@@ -450,11 +492,20 @@ async function main(): Promise<Figures> {
     };
 
     const figures = {
-      machine: { cpus: availableParallelism(), cpu_model: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` },
+      machine: {
+        cpus: availableParallelism(),
+        cpu_model: cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+      },
       cold_start_ms: Math.round(coldStartMs),
       first_get_me_ms: round(first.ms),
       first_get_me_sdk_calls: firstCalls,
-      rss_mb: { before: megabytes(rssBefore), after: megabytes(process.memoryUsage().rss), child_processes_after: await childProcessesRss() },
+      rss_mb: {
+        before: megabytes(rssBefore),
+        after: megabytes(process.memoryUsage().rss),
+        child_processes_after: await childProcessesRss(),
+      },
       get_me: getMe,
       create_video_job: createVideoJob,
       get_video_job: getVideoJob,
@@ -519,7 +570,9 @@ function report(figures: Figures): string {
   if (jsonOnly) return `${json}\n`;
   const lines: string[] = [];
   const { machine } = figures;
-  lines.push(`Local stack benchmark — ${machine.cpus} CPUs (${machine.cpu_model}), Node ${machine.node}, ${machine.platform}`);
+  lines.push(
+    `Local stack benchmark — ${machine.cpus} CPUs (${machine.cpu_model}), Node ${machine.node}, ${machine.platform}`,
+  );
   lines.push('Local emulators, not AWS: compare versions of our code on one machine, not clouds.');
   lines.push('');
   const header = ['operation', 'requests', 'conc.', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'req/s', 'SDK calls/req'];
@@ -529,9 +582,26 @@ function report(figures: Figures): string {
       ['POST /video-jobs [fault:stall]', figures.create_video_job],
       ['GET /video-jobs/{id}', figures.get_video_job],
     ] as [string, LatencyFigures][]
-  ).map(([name, f]) => [name, f.requests, f.concurrency, f.p50_ms, f.p90_ms, f.p99_ms, f.max_ms, f.throughput_rps, f.sdk_calls_per_request].map(String));
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const format = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  ).map(([name, f]) =>
+    [
+      name,
+      f.requests,
+      f.concurrency,
+      f.p50_ms,
+      f.p90_ms,
+      f.p99_ms,
+      f.max_ms,
+      f.throughput_rps,
+      f.sdk_calls_per_request,
+    ].map(String),
+  );
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
   lines.push(format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(format));
   lines.push('');
   const breakdown = (title: string, calls: Record<string, number>) => {
@@ -546,26 +616,41 @@ function report(figures: Figures): string {
   lines.push(`            POST /video-jobs ${commands(figures.create_video_job.sdk_calls_by_command)}`);
   lines.push(`            GET /video-jobs/{id} ${commands(figures.get_video_job.sdk_calls_by_command)}`);
   lines.push('');
-  breakdown(`SDK calls per GET /me (${figures.get_me.sdk_calls_per_request}; all authentication and rate limiting):`, figures.get_me.sdk_calls);
+  breakdown(
+    `SDK calls per GET /me (${figures.get_me.sdk_calls_per_request}; all authentication and rate limiting):`,
+    figures.get_me.sdk_calls,
+  );
   const create = figures.create_video_job;
   breakdown(
     `SDK calls per POST /video-jobs (${create.sdk_calls_per_request} = ${create.authentication_and_rate_limit_calls_per_request} authentication/rate limiting as for GET /me + ${create.create_calls_per_request} the create itself):`,
     create.create_sdk_calls,
   );
-  breakdown(`SDK calls per GET /video-jobs/{id} (${figures.get_video_job.sdk_calls_per_request}):`, figures.get_video_job.sdk_calls);
-  lines.push(`  (DynamoDB commands by item kind: APIKEY/APIKEY the key, ORG/ORG the organization, RATE#KEY/MINUTE and RATE#ORG/DAY the rate-limit windows, ORG/JOB a job)`);
+  breakdown(
+    `SDK calls per GET /video-jobs/{id} (${figures.get_video_job.sdk_calls_per_request}):`,
+    figures.get_video_job.sdk_calls,
+  );
+  lines.push(
+    `  (DynamoDB commands by item kind: APIKEY/APIKEY the key, ORG/ORG the organization, RATE#KEY/MINUTE and RATE#ORG/DAY the rate-limit windows, ORG/JOB a job)`,
+  );
   lines.push('');
   const render = figures.render;
   lines.push(
     `Render of a ${render.video_seconds} s video, create to completed (poll every ${render.poll_interval_ms} ms): ${render.create_to_completed_s.map((s) => `${s} s`).join(', ')}; median ${render.median_s} s`,
   );
-  breakdown(`  worker SDK calls per render (state machine tasks, median ${render.worker_sdk_calls_per_render}):`, render.worker_sdk_calls);
+  breakdown(
+    `  worker SDK calls per render (state machine tasks, median ${render.worker_sdk_calls_per_render}):`,
+    render.worker_sdk_calls,
+  );
   lines.push('');
-  lines.push(`Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`);
+  lines.push(
+    `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
+  );
   const children = Object.entries(figures.rss_mb.child_processes_after)
     .map(([name, mb]) => `${name} ${mb} MB`)
     .join(', ');
-  lines.push(`RSS of this process: ${figures.rss_mb.before} MB before, ${figures.rss_mb.after} MB after${children ? `; children after: ${children}` : ''}`);
+  lines.push(
+    `RSS of this process: ${figures.rss_mb.before} MB before, ${figures.rss_mb.after} MB after${children ? `; children after: ${children}` : ''}`,
+  );
   lines.push('');
   return `${lines.join('\n')}\n${json}\n`;
 }

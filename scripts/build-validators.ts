@@ -28,7 +28,16 @@ const OUTPUT_DTS = path.join(OUTPUT_DIR, 'validators.d.ts');
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** Keywords that only annotate, so a `$ref` carrying them can be merged with its target. */
-const ANNOTATIONS = new Set(['description', 'title', 'default', 'deprecated', 'examples', 'readOnly', 'writeOnly', '$comment']);
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'default',
+  'deprecated',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
 
 /** Keywords whose value is a map of name → subschema (the names are data, not keywords). */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
@@ -104,7 +113,12 @@ function asParameter(value: Json, document: JsonObject): Parameter {
 }
 
 /** Builds the request schemas of one operation from its parameters and request body. */
-function operationSchemas(document: JsonObject, pathItem: JsonObject, operation: JsonObject, label: string): OperationSchemas {
+function operationSchemas(
+  document: JsonObject,
+  pathItem: JsonObject,
+  operation: JsonObject,
+  label: string,
+): OperationSchemas {
   const parameters = new Map<string, Parameter>();
   for (const raw of [...((pathItem.parameters as Json[]) ?? []), ...((operation.parameters as Json[]) ?? [])]) {
     const parameter = asParameter(raw, document);
@@ -117,7 +131,9 @@ function operationSchemas(document: JsonObject, pathItem: JsonObject, operation:
   const query: JsonObject = {
     type: 'object',
     properties: queryProperties,
-    required: ofKind('query').filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    required: ofKind('query')
+      .filter((parameter) => parameter.required)
+      .map((parameter) => parameter.name),
     additionalProperties: false,
   };
   if (operation['x-query-constraints'] !== undefined) {
@@ -135,18 +151,22 @@ function operationSchemas(document: JsonObject, pathItem: JsonObject, operation:
     headers = {
       type: 'object',
       properties: headerProperties,
-      required: ofKind('header').filter((parameter) => parameter.required).map((parameter) => parameter.name.toLowerCase()),
+      required: ofKind('header')
+        .filter((parameter) => parameter.required)
+        .map((parameter) => parameter.name.toLowerCase()),
     };
   }
 
   let body: JsonObject | undefined;
   if (operation.requestBody !== undefined) {
     const requestBody = dereference(operation.requestBody, document);
-    const content = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
+    const content =
+      isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
     if (!isObject(requestBody) || !isObject(content) || !isObject(content.schema)) {
       throw new Error(`${label}: the request body must have an application/json schema`);
     }
-    if (requestBody.required !== true) throw new Error(`${label}: request bodies must be required (validation.ts assumes it)`);
+    if (requestBody.required !== true)
+      throw new Error(`${label}: request bodies must be required (validation.ts assumes it)`);
     body = content.schema;
   }
 

@@ -128,7 +128,8 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
               TableName: tableName(),
               Key: organizationKey(input.organizationId),
               UpdateExpression: 'ADD active_api_keys :one',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(active_api_keys) OR active_api_keys < :limit)',
+              ConditionExpression:
+                'attribute_exists(pk) AND (attribute_not_exists(active_api_keys) OR active_api_keys < :limit)',
               ExpressionAttributeValues: { ':one': 1, ':limit': limit },
             },
           },
@@ -148,7 +149,10 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
       }),
     );
   } catch (error) {
-    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+    if (
+      error instanceof TransactionCanceledException &&
+      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+    ) {
       throw new ApiKeyLimitReached(`Organization ${input.organizationId} already has ${limit} active API keys`);
     }
     throw error;

@@ -1,6 +1,14 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NotFound,
+  PutObjectCommand,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { dynamo, tableName } from '../store/dynamo';
 import { mediaBucket, s3 } from '../store/s3';
@@ -58,7 +66,8 @@ export function assetKey(organizationId: number, assetId: string) {
 export const incomingObjectKey = (organizationId: number, assetId: string) => `incoming/${organizationId}/${assetId}`;
 export const storedObjectKey = (organizationId: number, assetId: string) => `assets/${organizationId}/${assetId}`;
 /** Scratch space of video providers; the finished file is copied to assets/ and this expires. */
-export const renderObjectKey = (organizationId: number, jobId: string) => `renders/${organizationId}/${jobId}/output.mp4`;
+export const renderObjectKey = (organizationId: number, jobId: string) =>
+  `renders/${organizationId}/${jobId}/output.mp4`;
 
 function fromItem(item: AssetItem): Asset {
   return {
@@ -113,7 +122,12 @@ export interface UploadRequest {
   metadata?: Record<string, unknown>;
 }
 
-export async function createUpload(organizationId: number, maxUploadBytes: number, request: UploadRequest, now = new Date()) {
+export async function createUpload(
+  organizationId: number,
+  maxUploadBytes: number,
+  request: UploadRequest,
+  now = new Date(),
+) {
   if (request.size_bytes > maxUploadBytes) {
     throw new ApiError(
       'ASSET_UPLOAD_TOO_LARGE',
@@ -171,7 +185,8 @@ async function headObject(objectKey: string) {
   try {
     return await s3.send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
   } catch (error) {
-    if (error instanceof NotFound || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) return undefined;
+    if (error instanceof NotFound || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404))
+      return undefined;
     throw error;
   }
 }
@@ -209,7 +224,8 @@ async function markFailed(asset: Asset, failure: { code: string; message: string
 export async function confirmUpload(organizationId: number, assetId: string): Promise<Asset> {
   const asset = await getAsset(organizationId, assetId);
   if (asset.status === 'uploaded') return asset;
-  if (asset.status === 'failed') throw new ApiError('ASSET_CONTENT_MISMATCH', asset.failure?.message ?? 'The upload failed verification.');
+  if (asset.status === 'failed')
+    throw new ApiError('ASSET_CONTENT_MISMATCH', asset.failure?.message ?? 'The upload failed verification.');
 
   const head = await headObject(asset.objectKey);
   if (!head) {
@@ -272,7 +288,10 @@ export async function confirmUpload(organizationId: number, assetId: string): Pr
 /** `filename*` carries the exact name; the plain `filename` is an ASCII fallback for old clients. */
 export function contentDisposition(filename: string): string {
   const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -324,5 +343,9 @@ export function generatedAssetRecord(output: StoredOutput, now = new Date()) {
     created_at: now.toISOString(),
     object_key: storedObjectKey(output.organizationId, output.assetId),
   };
-  return { key: assetKey(output.organizationId, output.assetId), item: { ...item } as Record<string, unknown>, assetId: output.assetId };
+  return {
+    key: assetKey(output.organizationId, output.assetId),
+    item: { ...item } as Record<string, unknown>,
+    assetId: output.assetId,
+  };
 }

@@ -57,8 +57,10 @@ export async function authenticate(
     );
   }
   if (requiredScope && !apiKey.scopes.includes(requiredScope)) {
-    throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope '${requiredScope}' that this operation requires.`);
+    throw new ApiError(
+      'INSUFFICIENT_SCOPE',
+      `This API key lacks the scope '${requiredScope}' that this operation requires.`,
+    );
   }
   return { ...identity, rateLimit };
 }
-

@@ -21,7 +21,12 @@ export interface EventRecord {
   gsi1sk: string;
 }
 
-export function newEvent(organizationId: number, type: EventType, data: Record<string, unknown>, now = new Date()): EventRecord {
+export function newEvent(
+  organizationId: number,
+  type: EventType,
+  data: Record<string, unknown>,
+  now = new Date(),
+): EventRecord {
   const eventId = sortableId('evt_', now.getTime());
   const createdAt = now.toISOString();
   return {

@@ -24,5 +24,7 @@ function canonical(value: unknown): unknown {
  * default and an omitted field count as the same request.
  */
 export function requestFingerprint(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 }

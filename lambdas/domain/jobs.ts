@@ -110,7 +110,8 @@ export interface NewJob {
 
 /** DynamoDB cancels concurrent transactions on the same item; they are retried, not failed. */
 const MAX_TRANSACTION_ATTEMPTS = 12;
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(500, 15 * 2 ** attempt)));
+const backoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(500, 15 * 2 ** attempt)));
 
 interface OrganizationSnapshot {
   credits_balance?: number;
@@ -156,7 +157,11 @@ export async function createJob(input: NewJob, now = new Date()): Promise<{ job:
     {
       Put: {
         TableName: tableName(),
-        Item: { ...jobKey(input.organizationId, input.jobId), ...jobListKeys(input.organizationId, createdAt, input.jobId), ...item },
+        Item: {
+          ...jobKey(input.organizationId, input.jobId),
+          ...jobListKeys(input.organizationId, createdAt, input.jobId),
+          ...item,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -255,7 +260,12 @@ export class JobAlreadyFinished extends Error {
   }
 }
 
-export async function recordProviderJob(organizationId: number, jobId: string, providerJobId: string, outputAssetId: string) {
+export async function recordProviderJob(
+  organizationId: number,
+  jobId: string,
+  providerJobId: string,
+  outputAssetId: string,
+) {
   await dynamo.send(
     new UpdateCommand({
       TableName: tableName(),
@@ -287,7 +297,10 @@ export async function recordProgress(organizationId: number, jobId: string, prog
 }
 
 export type Outcome =
-  | { status: 'completed'; outputAsset: { item: Record<string, unknown>; key: { pk: string; sk: string }; assetId: string } }
+  | {
+      status: 'completed';
+      outputAsset: { item: Record<string, unknown>; key: { pk: string; sk: string }; assetId: string };
+    }
   | { status: 'failed' | 'expired'; error: JobError };
 
 /**
@@ -295,7 +308,12 @@ export type Outcome =
  * concurrency slot is released, a failed or expired job's charge is refunded, and the event
  * for webhooks is written. The condition on the job's status makes it happen at most once.
  */
-export async function finishJob(organizationId: number, jobId: string, outcome: Outcome, now = new Date()): Promise<void> {
+export async function finishJob(
+  organizationId: number,
+  jobId: string,
+  outcome: Outcome,
+  now = new Date(),
+): Promise<void> {
   const job = await findJob(organizationId, jobId);
   if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
   if (!ACTIVE_STATUSES.includes(job.status)) return;
@@ -318,11 +336,17 @@ export async function finishJob(organizationId: number, jobId: string, outcome: 
         },
         now,
       )
-    : newEvent(organizationId, 'job.failed', { job: { id: jobId, type: job.type, status: outcome.status, error: outcome.error } }, now);
+    : newEvent(
+        organizationId,
+        'job.failed',
+        { job: { id: jobId, type: job.type, status: outcome.status, error: outcome.error } },
+        now,
+      );
 
   const jobUpdate = completed
     ? {
-        expression: 'SET #status = :status, progress = :hundred, updated_at = :now, output_asset_id = :asset, #error = :none',
+        expression:
+          'SET #status = :status, progress = :hundred, updated_at = :now, output_asset_id = :asset, #error = :none',
         values: { ':hundred': 100, ':asset': outcome.outputAsset.assetId, ':none': null },
       }
     : {
@@ -331,7 +355,10 @@ export async function finishJob(organizationId: number, jobId: string, outcome: 
       };
   const organizationUpdate =
     refund > 0
-      ? { expression: `SET ${counter} = ${counter} - :one, credits_balance = credits_balance + :refund`, values: { ':one': 1, ':refund': refund } }
+      ? {
+          expression: `SET ${counter} = ${counter} - :one, credits_balance = credits_balance + :refund`,
+          values: { ':one': 1, ':refund': refund },
+        }
       : { expression: `SET ${counter} = ${counter} - :one`, values: { ':one': 1 } };
 
   try {

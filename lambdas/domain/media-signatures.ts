@@ -2,13 +2,21 @@
  * Recognises the six accepted media formats from their first bytes, so that a confirmed asset
  * is what it claims to be whatever name or Content-Type the uploader gave it.
  */
-export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm'] as const;
+export const MEDIA_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'video/mp4',
+  'video/quicktime',
+  'video/webm',
+] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /** Enough bytes to see every signature below, including WebM's EBML DocType. */
 export const SNIFF_BYTES = 64;
 
-const ascii = (bytes: Uint8Array, start: number, end: number) => Buffer.from(bytes.subarray(start, end)).toString('latin1');
+const ascii = (bytes: Uint8Array, start: number, end: number) =>
+  Buffer.from(bytes.subarray(start, end)).toString('latin1');
 
 const startsWith = (bytes: Uint8Array, signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
 

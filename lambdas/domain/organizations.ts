@@ -167,7 +167,8 @@ export async function updateOrganization(organizationId: number, changes: Organi
     );
     return fromItem(Attributes as OrganizationItem);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new Error(`Organization ${organizationId} does not exist`);
+    if (error instanceof ConditionalCheckFailedException)
+      throw new Error(`Organization ${organizationId} does not exist`);
     throw error;
   }
 }
@@ -186,7 +187,8 @@ export async function setCreditBalance(organizationId: number, balance: number):
     );
     return fromItem(Attributes as OrganizationItem);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new Error(`Organization ${organizationId} does not exist`);
+    if (error instanceof ConditionalCheckFailedException)
+      throw new Error(`Organization ${organizationId} does not exist`);
     throw error;
   }
 }

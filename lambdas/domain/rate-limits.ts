@@ -70,7 +70,11 @@ async function take(window: Window): Promise<{ admitted: boolean; used: number }
         Key: window.key,
         UpdateExpression: 'ADD request_count :one SET expires_at = if_not_exists(expires_at, :expires)',
         ConditionExpression: 'attribute_not_exists(request_count) OR request_count < :limit',
-        ExpressionAttributeValues: { ':one': 1, ':limit': window.limit, ':expires': Math.floor(window.retainUntilMs / 1000) },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':limit': window.limit,
+          ':expires': Math.floor(window.retainUntilMs / 1000),
+        },
         ReturnValues: 'UPDATED_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),

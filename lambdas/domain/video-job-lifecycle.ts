@@ -2,7 +2,16 @@ import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { mediaBucket, s3 } from '../store/s3';
 import { findAsset, generatedAssetRecord, renderObjectKey, storedObjectKey } from './assets';
 import { sortableId } from './ids';
-import { ACTIVE_STATUSES, findJob, finishJob, JobAlreadyFinished, markProcessing, recordProgress, recordProviderJob, type JobError } from './jobs';
+import {
+  ACTIVE_STATUSES,
+  findJob,
+  finishJob,
+  JobAlreadyFinished,
+  markProcessing,
+  recordProgress,
+  recordProviderJob,
+  type JobError,
+} from './jobs';
 import type { VideoProvider, RenderRequest, RenderedVideo } from './video-providers/port';
 import type { CreateVideoJobRequest } from './video-jobs';
 
@@ -70,17 +79,26 @@ export async function startRender(
   if (input.source_asset_id) {
     const source = await findAsset(job.organizationId, input.source_asset_id);
     if (!source || source.status !== 'uploaded') {
-      return { ...base, outcome: 'failed', error: { code: 'SOURCE_UNAVAILABLE', message: 'The source image is no longer available.' } };
+      return {
+        ...base,
+        outcome: 'failed',
+        error: { code: 'SOURCE_UNAVAILABLE', message: 'The source image is no longer available.' },
+      };
     }
     request.sourceImage = { bucket: mediaBucket(), key: source.objectKey, contentType: source.contentType };
   }
   const started = await provider.start(request);
-  if (started.state === 'failed') return { ...base, outcome: 'failed', error: { code: started.code, message: started.message } };
+  if (started.state === 'failed')
+    return { ...base, outcome: 'failed', error: { code: started.code, message: started.message } };
   await recordProviderJob(job.organizationId, job.jobId, started.providerJobId, outputAssetId);
   return { ...base, outcome: 'in_progress', provider_job_id: started.providerJobId, output_asset_id: outputAssetId };
 }
 
-export async function pollRender(provider: VideoProvider, state: LifecycleState, now = Date.now()): Promise<LifecycleState> {
+export async function pollRender(
+  provider: VideoProvider,
+  state: LifecycleState,
+  now = Date.now(),
+): Promise<LifecycleState> {
   const job = await findJob(state.organization_id, state.job_id);
   if (!job || !ACTIVE_STATUSES.includes(job.status)) return { ...state, outcome: 'finished' };
   const status = await provider.poll(state.provider_job_id as string);
@@ -94,7 +112,10 @@ export async function pollRender(provider: VideoProvider, state: LifecycleState,
         return {
           ...state,
           outcome: 'expired',
-          error: { code: 'RENDER_DEADLINE_EXCEEDED', message: 'The video was not ready in time; the job expired and its credits were refunded.' },
+          error: {
+            code: 'RENDER_DEADLINE_EXCEEDED',
+            message: 'The video was not ready in time; the job expired and its credits were refunded.',
+          },
         };
       }
       await recordProgress(state.organization_id, state.job_id, Math.min(99, Math.floor(status.progress)));
@@ -134,6 +155,9 @@ export async function finishRender(state: LifecycleState): Promise<LifecycleStat
     return { organization_id: organizationId, job_id: jobId, outcome: 'completed' };
   }
   const status = state.outcome === 'expired' ? 'expired' : 'failed';
-  await finishJob(organizationId, jobId, { status, error: state.outcome === 'crashed' || !state.error ? CRASH_ERROR : state.error });
+  await finishJob(organizationId, jobId, {
+    status,
+    error: state.outcome === 'crashed' || !state.error ? CRASH_ERROR : state.error,
+  });
   return { organization_id: organizationId, job_id: jobId, outcome: status };
 }

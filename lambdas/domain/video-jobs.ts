@@ -56,7 +56,11 @@ async function checkSourceImage(organizationId: number, assetId: string): Promis
 
 export const CREATE_VIDEO_JOB_OPERATION = 'createVideoJob';
 
-export async function createVideoJob(caller: Caller, request: CreateVideoJobRequest, idempotencyKey: string | undefined) {
+export async function createVideoJob(
+  caller: Caller,
+  request: CreateVideoJobRequest,
+  idempotencyKey: string | undefined,
+) {
   checkMetadataSize(request.metadata);
   const organizationId = caller.organization.organizationId;
   if (request.source_asset_id) await checkSourceImage(organizationId, request.source_asset_id);
@@ -130,17 +134,27 @@ export async function getVideoJob(organizationId: number, jobId: string) {
 export async function getVideoJobResult(organizationId: number, jobId: string) {
   const job = await getVideoJob(organizationId, jobId);
   if (job.status === 'queued' || job.status === 'processing') {
-    throw new ApiError('JOB_NOT_READY', `Video job ${jobId} is ${job.status} (${job.progress}% done); poll it and try again when completed.`);
+    throw new ApiError(
+      'JOB_NOT_READY',
+      `Video job ${jobId} is ${job.status} (${job.progress}% done); poll it and try again when completed.`,
+    );
   }
   if (job.status !== 'completed' || !job.outputAssetId) {
-    throw new ApiError('JOB_FAILED', `Video job ${jobId} ended ${job.status} and has no result${job.error ? `: ${job.error.message}` : '.'}`);
+    throw new ApiError(
+      'JOB_FAILED',
+      `Video job ${jobId} ended ${job.status} and has no result${job.error ? `: ${job.error.message}` : '.'}`,
+    );
   }
   const asset = await getAsset(organizationId, job.outputAssetId);
   const download = await presignDownload(asset);
   return {
     job_id: job.jobId,
     status: job.status,
-    asset: { asset_id: asset.assetId, content_type: asset.contentType, download_url: download.url, expires_at: download.expiresAt },
+    asset: {
+      asset_id: asset.assetId,
+      content_type: asset.contentType,
+      download_url: download.url,
+      expires_at: download.expiresAt,
+    },
   };
 }
-

@@ -91,12 +91,16 @@ function httpLifecycle(operationId: string): ApiMiddleware {
       const error = request.error;
       const apiError = isApiError(error)
         ? error
-        : new ApiError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${state.requestId} when you contact support.`);
+        : new ApiError(
+            'INTERNAL_ERROR',
+            `An unexpected error occurred. Quote request id ${state.requestId} when you contact support.`,
+          );
       if (!isApiError(error)) {
         log('error', 'unhandled error', {
           request_id: state.requestId,
           operation: operationId,
-          error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+          error:
+            error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
         });
       }
       request.response = {
@@ -189,24 +193,23 @@ function buildHandler(
     .use(httpLifecycle(operationId))
     .use(authenticateCaller(scope));
   if (validates) chain.use(parseJsonBody()).use(validateInput(operationId));
-  return chain
-    .handler(async (event): Promise<ApiResult> => {
-      const state = states.get(event);
-      if (!state?.caller) throw new Error('The operation ran without an authenticated caller');
-      const response = await operation({
-        requestId: state.requestId,
-        method: event.requestContext.http.method,
-        path: event.rawPath,
-        caller: state.caller,
-        body: state.body,
-        query: state.query ?? {},
-        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-        headers: state.headers,
-      });
-      return {
-        statusCode: response.status,
-        headers: response.headers,
-        body: response.body === undefined ? '' : JSON.stringify(response.body),
-      };
+  return chain.handler(async (event): Promise<ApiResult> => {
+    const state = states.get(event);
+    if (!state?.caller) throw new Error('The operation ran without an authenticated caller');
+    const response = await operation({
+      requestId: state.requestId,
+      method: event.requestContext.http.method,
+      path: event.rawPath,
+      caller: state.caller,
+      body: state.body,
+      query: state.query ?? {},
+      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      headers: state.headers,
     });
+    return {
+      statusCode: response.status,
+      headers: response.headers,
+      body: response.body === undefined ? '' : JSON.stringify(response.body),
+    };
+  });
 }

@@ -89,12 +89,17 @@ function at(root: unknown, segments: readonly string[]): unknown {
 }
 
 function schemaObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** `metadata.external_id`, `events[0]`: how a body field is named in messages. */
 function fieldName(segments: readonly string[]): string {
-  return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+  return segments.reduce(
+    (name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment),
+    '',
+  );
 }
 
 function formatValue(value: unknown): string {

@@ -181,17 +181,29 @@ export class VideoHttpApi extends Construct {
         methods: [apigwv2.HttpMethod[route.method]],
         integration: this.integrationOf(`${constructId}Integration`, fn),
       });
-      NagSuppressions.addResourceSuppressions(routes, [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }], true);
+      NagSuppressions.addResourceSuppressions(
+        routes,
+        [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }],
+        true,
+      );
       functions.set(route.operationId, fn);
     }
 
-    const fallback = this.newFunction('FallbackFunction', FALLBACK_HANDLER, '$default: 404/405 envelope for unmatched requests');
+    const fallback = this.newFunction(
+      'FallbackFunction',
+      FALLBACK_HANDLER,
+      '$default: 404/405 envelope for unmatched requests',
+    );
     const defaultRoute = new apigwv2.HttpRoute(this, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
       integration: this.integrationOf('FallbackIntegration', fallback),
     });
-    NagSuppressions.addResourceSuppressions(defaultRoute, [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }], true);
+    NagSuppressions.addResourceSuppressions(
+      defaultRoute,
+      [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }],
+      true,
+    );
     functions.set(FALLBACK_HANDLER, fallback);
 
     this.functions = functions;

@@ -58,7 +58,9 @@ export class MediaBucket extends Construct {
     // policy, not the legacy LogDeliveryWrite ACL. Without the flag CDK fails with a message about
     // ObjectWriter that does not say which setting is missing; this one does.
     if (!FeatureFlags.of(this).isEnabled(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY)) {
-      throw new Error(`MediaBucket needs the feature flag ${S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY}: true in the app's context (cdk.json).`);
+      throw new Error(
+        `MediaBucket needs the feature flag ${S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY}: true in the app's context (cdk.json).`,
+      );
     }
 
     // Needs no access log of its own: cdk-nag (S1) recognises it as the media bucket's log target.
@@ -99,7 +101,11 @@ export class MediaBucket extends Construct {
    * so no narrower resource exists when the policy is written).
    */
   grantObjects(grantee: iam.IGrantable, prefix: MediaPrefix, actions: readonly `s3:${string}Object`[]): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [this.objectsUnder(prefix)] });
+    const grant = iam.Grant.addToPrincipal({
+      grantee,
+      actions: [...actions],
+      resourceArns: [this.objectsUnder(prefix)],
+    });
     if (grantee.grantPrincipal instanceof Construct) {
       const keys = MEDIA_PREFIXES[prefix].replace('/', '\\/');
       NagSuppressions.addResourceSuppressions(

@@ -41,7 +41,10 @@ export class Monitoring extends Construct {
     const functions: [string, lambda.IFunction][] = [
       ...props.api.functions.entries(),
       ...props.workflows.flatMap(({ workflow, workers }) =>
-        [...workers].map(([substitution, fn]): [string, lambda.IFunction] => [`${workflowConstructId(workflow.name)}${substitution}`, fn]),
+        [...workers].map(([substitution, fn]): [string, lambda.IFunction] => [
+          `${workflowConstructId(workflow.name)}${substitution}`,
+          fn,
+        ]),
       ),
     ];
 
@@ -81,13 +84,15 @@ export class Monitoring extends Construct {
     // field), which no Catch covers. Either way the job may be left processing with its credits
     // held, so one failure is worth a look.
     this.executionsFailedAlarms = props.workflows.map(({ workflow, stateMachine }) =>
-      stateMachine.metricFailed({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, `${workflowConstructId(workflow.name)}ExecutionsFailedAlarm`, {
-        alarmDescription: `Executions of the ${workflow.name} workflow failed: its job may be stuck without a refund.`,
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+      stateMachine
+        .metricFailed({ period: PERIOD, statistic: 'Sum' })
+        .createAlarm(this, `${workflowConstructId(workflow.name)}ExecutionsFailedAlarm`, {
+          alarmDescription: `Executions of the ${workflow.name} workflow failed: its job may be stuck without a refund.`,
+          threshold: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
     );
 
     const perFunction = (metric: (fn: lambda.IFunction) => cloudwatch.IMetric) => functions.map(([, fn]) => metric(fn));
@@ -116,7 +121,12 @@ export class Monitoring extends Construct {
       defaultInterval: Duration.hours(3),
       widgets: [
         [
-          new cloudwatch.GraphWidget({ title: 'API requests', left: [requests], right: [clientErrors, serverErrors], width: 8 }),
+          new cloudwatch.GraphWidget({
+            title: 'API requests',
+            left: [requests],
+            right: [clientErrors, serverErrors],
+            width: 8,
+          }),
           new cloudwatch.GraphWidget({
             title: 'API latency (ms)',
             left: [

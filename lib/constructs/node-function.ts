@@ -28,7 +28,10 @@ export interface NodeFunctionProps {
 }
 
 /** What a route handler or a workflow worker states about itself; the rest follows from its kind. */
-export interface HandlerModuleProps extends Pick<NodeFunctionProps, 'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'environment'> {
+export interface HandlerModuleProps extends Pick<
+  NodeFunctionProps,
+  'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'environment'
+> {
   /** Module exporting `handler`, as the route table or the workflow list names it (`me/get`). */
   readonly handlerModule: string;
 }

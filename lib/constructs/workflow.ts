@@ -115,7 +115,10 @@ function grantVideoModel(fn: WorkerFunction, videoModel: VideoModel): void {
     arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
   });
   fn.addToRolePolicy(
-    new iam.PolicyStatement({ actions: ['bedrock:InvokeModel', 'bedrock:StartAsyncInvoke'], resources: [modelArn, invocationsArn] }),
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel', 'bedrock:StartAsyncInvoke'],
+      resources: [modelArn, invocationsArn],
+    }),
   );
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:GetAsyncInvoke'], resources: [invocationsArn] }));
   NagSuppressions.addResourceSuppressions(
@@ -124,7 +127,9 @@ function grantVideoModel(fn: WorkerFunction, videoModel: VideoModel): void {
       {
         id: 'AwsSolutions-IAM5',
         reason: `Bedrock mints each async invocation's id when StartAsyncInvoke runs, so the grant names this account's invocations in ${videoModel.region} (async-invoke/*), for StartAsyncInvoke/InvokeModel/GetAsyncInvoke only.`,
-        appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:bedrock:[a-z0-9-]+:<AWS::AccountId>:async-invoke\\/\\*$/' }],
+        appliesTo: [
+          { regex: '/^Resource::arn:<AWS::Partition>:bedrock:[a-z0-9-]+:<AWS::AccountId>:async-invoke\\/\\*$/' },
+        ],
       },
     ],
     true,
@@ -217,7 +222,11 @@ export class WorkflowStateMachine extends Construct {
     for (const fn of workers.values()) {
       // The ASL names each function by its unqualified ARN, so that ARN is the whole grant
       // (fn.grantInvoke would add `:*`, every version and alias, which nothing invokes).
-      iam.Grant.addToPrincipal({ grantee: this.stateMachine, actions: ['lambda:InvokeFunction'], resourceArns: [fn.functionArn] });
+      iam.Grant.addToPrincipal({
+        grantee: this.stateMachine,
+        actions: ['lambda:InvokeFunction'],
+        resourceArns: [fn.functionArn],
+      });
     }
 
     NagSuppressions.addResourceSuppressions(

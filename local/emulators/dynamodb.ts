@@ -44,7 +44,9 @@ let pdeathsigSupported: boolean | undefined;
  * leave a java behind.
  */
 function canUsePdeathsig(): boolean {
-  pdeathsigSupported ??= process.platform === 'linux' && (spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout ?? '').includes('--pdeathsig');
+  pdeathsigSupported ??=
+    process.platform === 'linux' &&
+    (spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout ?? '').includes('--pdeathsig');
   return pdeathsigSupported;
 }
 
@@ -52,7 +54,9 @@ function canUsePdeathsig(): boolean {
 function launchJava(_command: string, packageArgs: readonly string[], options: SpawnOptions): ChildProcess {
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   const javaArgs = [...JVM_OPTIONS, ...packageArgs, '-disableTelemetry'];
-  return canUsePdeathsig() ? spawn('setpriv', ['--pdeathsig', 'TERM', java, ...javaArgs], options) : spawn(java, javaArgs, options);
+  return canUsePdeathsig()
+    ? spawn('setpriv', ['--pdeathsig', 'TERM', java, ...javaArgs], options)
+    : spawn(java, javaArgs, options);
 }
 
 // Not the package's `spawn`: it always runs a bare `java` and passes no JVM options. Not detached,
@@ -78,7 +82,9 @@ export async function startDynamoDb({ dataDir, port }: DynamoDbOptions): Promise
     throw error;
   }
   if (process.env.LOCAL_DEBUG) {
-    console.error(`[dynamodb] ready at ${endpoint} in ${Math.round(performance.now() - startedAt)} ms (pid ${child.pid}, data ${dbPath})`);
+    console.error(
+      `[dynamodb] ready at ${endpoint} in ${Math.round(performance.now() - startedAt)} ms (pid ${child.pid}, data ${dbPath})`,
+    );
   }
   return { endpoint, pid: child.pid as number, stop };
 }
@@ -102,9 +108,14 @@ async function waitUntilServing(child: ChildProcess, endpoint: string, output: (
   const deadline = Date.now() + READY_TIMEOUT_MS;
   try {
     for (;;) {
-      if (spawnError) throw new Error(`Could not run java for DynamoDB Local (${spawnError.message}): it needs Java 17+ on PATH or in JAVA_HOME`);
+      if (spawnError)
+        throw new Error(
+          `Could not run java for DynamoDB Local (${spawnError.message}): it needs Java 17+ on PATH or in JAVA_HOME`,
+        );
       if (closed) {
-        throw new Error(`DynamoDB Local exited while starting (code ${child.exitCode}, signal ${child.signalCode}); it needs Java 17+:\n${output()}`);
+        throw new Error(
+          `DynamoDB Local exited while starting (code ${child.exitCode}, signal ${child.signalCode}); it needs Java 17+:\n${output()}`,
+        );
       }
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
@@ -112,7 +123,8 @@ async function waitUntilServing(child: ChildProcess, endpoint: string, output: (
       } catch {
         // Not listening yet.
       }
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${READY_TIMEOUT_MS} ms:\n${output()}`);
+      if (Date.now() > deadline)
+        throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${READY_TIMEOUT_MS} ms:\n${output()}`);
       await sleep(READY_POLL_MS);
     }
   } finally {

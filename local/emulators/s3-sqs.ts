@@ -53,14 +53,19 @@ export async function startS3AndSqs({ dataDir, port }: S3AndSqsOptions): Promise
   }
   const endpoint = `http://127.0.0.1:${boundPort}`;
   if (process.env.LOCAL_DEBUG) {
-    console.error(`[s3-sqs] fauxqs ready at ${endpoint} in ${Math.round(performance.now() - startedAt)} ms (pid ${child.pid}, data ${root})`);
+    console.error(
+      `[s3-sqs] fauxqs ready at ${endpoint} in ${Math.round(performance.now() - startedAt)} ms (pid ${child.pid}, data ${root})`,
+    );
   }
   return { endpoint, pid: child.pid as number, stop };
 }
 
 function listeningPort(child: ChildProcess, output: () => string): Promise<number> {
   return new Promise((resolvePort, reject) => {
-    const timer = setTimeout(() => fail(new Error(`fauxqs did not start within ${READY_TIMEOUT_MS} ms:\n${output()}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`fauxqs did not start within ${READY_TIMEOUT_MS} ms:\n${output()}`)),
+      READY_TIMEOUT_MS,
+    );
     const onMessage = (message: { port?: unknown }) => {
       if (typeof message?.port !== 'number') return;
       cleanUp();

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ExecutionAbortedError, ExecutionError, ExecutionTimeoutError, StateMachine, type RunOptions, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import {
+  ExecutionAbortedError,
+  ExecutionError,
+  ExecutionTimeoutError,
+  StateMachine,
+  type RunOptions,
+  type StateMachineDefinition,
+} from 'aws-local-stepfunctions';
 
 /**
  * A Step Functions endpoint for the local stack: the AWS JSON 1.0 protocol `@aws-sdk/client-sfn`
@@ -121,16 +128,22 @@ function prepare(arn: string, definition: object, waitTimeScale: number): Prepar
       const resource = String(state.Resource);
       if (LAMBDA_INVOKE.test(resource)) tasks.set(stateName, { kind: 'lambda:invoke' });
       else if (ANY_STATES_RESOURCE.test(resource)) {
-        throw new Error(`State machine ${arn}, state "${stateName}": ${resource} is not supported locally (only Lambda tasks are)`);
+        throw new Error(
+          `State machine ${arn}, state "${stateName}": ${resource} is not supported locally (only Lambda tasks are)`,
+        );
       } else tasks.set(stateName, { kind: 'function', functionNameOrArn: resource });
-      if (state.TimeoutSeconds === undefined && state.TimeoutSecondsPath === undefined) state.TimeoutSeconds = MAX_TIMER_SECONDS;
-      else if (typeof state.TimeoutSeconds === 'number') state.TimeoutSeconds = Math.min(state.TimeoutSeconds, MAX_TIMER_SECONDS);
+      if (state.TimeoutSeconds === undefined && state.TimeoutSecondsPath === undefined)
+        state.TimeoutSeconds = MAX_TIMER_SECONDS;
+      else if (typeof state.TimeoutSeconds === 'number')
+        state.TimeoutSeconds = Math.min(state.TimeoutSeconds, MAX_TIMER_SECONDS);
     }
     if (scaled && Array.isArray(state.Retry)) {
       state.Retry = (state.Retry as Record<string, unknown>[]).map((retrier) => ({
         ...retrier,
         IntervalSeconds: Number(retrier.IntervalSeconds ?? 1) * waitTimeScale,
-        ...(retrier.MaxDelaySeconds === undefined ? {} : { MaxDelaySeconds: Number(retrier.MaxDelaySeconds) * waitTimeScale }),
+        ...(retrier.MaxDelaySeconds === undefined
+          ? {}
+          : { MaxDelaySeconds: Number(retrier.MaxDelaySeconds) * waitTimeScale }),
       }));
     }
     if (scaled && state.Type === 'Wait') {
@@ -145,7 +158,12 @@ function prepare(arn: string, definition: object, waitTimeScale: number): Prepar
               : { 'timestamp.$': TimestampPath };
       for (const field of ['Seconds', 'SecondsPath', 'Timestamp', 'TimestampPath']) delete state[field];
       // InputPath, OutputPath, Next and End carry over; without a ResultPath the task's result (its input) is the output.
-      Object.assign(state, { Type: 'Task', Resource: 'local:scaled-wait', Parameters: { 'input.$': '$', ...duration }, TimeoutSeconds: MAX_TIMER_SECONDS });
+      Object.assign(state, {
+        Type: 'Task',
+        Resource: 'local:scaled-wait',
+        Parameters: { 'input.$': '$', ...duration },
+        TimeoutSeconds: MAX_TIMER_SECONDS,
+      });
       tasks.set(stateName, { kind: 'scaled-wait' });
     }
   });
@@ -153,7 +171,9 @@ function prepare(arn: string, definition: object, waitTimeScale: number): Prepar
     arn,
     name: arn.slice(arn.lastIndexOf(':') + 1),
     // Already validated above; the adjusted copy is not valid ASL (fractional intervals, local resources).
-    machine: new StateMachine(runnable as unknown as StateMachineDefinition, { validationOptions: { noValidate: true } }),
+    machine: new StateMachine(runnable as unknown as StateMachineDefinition, {
+      validationOptions: { noValidate: true },
+    }),
     tasks,
   };
 }
@@ -199,7 +219,12 @@ function untilAborted(task: () => Promise<JsonValue>, signal: AbortSignal): Prom
   });
 }
 
-function taskHandlers(prepared: PreparedStateMachine, invoke: LambdaInvoker, waitTimeScale: number, signal: AbortSignal): LocalTaskHandlers {
+function taskHandlers(
+  prepared: PreparedStateMachine,
+  invoke: LambdaInvoker,
+  waitTimeScale: number,
+  signal: AbortSignal,
+): LocalTaskHandlers {
   const handlers: Record<string, TaskHandler> = {};
   for (const [stateName, route] of prepared.tasks) {
     if (route.kind === 'function') {
@@ -207,7 +232,8 @@ function taskHandlers(prepared: PreparedStateMachine, invoke: LambdaInvoker, wai
     } else if (route.kind === 'lambda:invoke') {
       handlers[stateName] = async (input) => {
         const { FunctionName, Payload } = (input ?? {}) as { FunctionName?: unknown; Payload?: unknown };
-        if (typeof FunctionName !== 'string') throw statesRuntimeError(`State "${stateName}": Parameters.FunctionName must be a string`);
+        if (typeof FunctionName !== 'string')
+          throw statesRuntimeError(`State "${stateName}": Parameters.FunctionName must be a string`);
         const result = await invokeAsLambda(invoke, FunctionName, Payload ?? {});
         // The optimised integration's result: the Invoke response, with Payload parsed.
         return {
@@ -220,15 +246,28 @@ function taskHandlers(prepared: PreparedStateMachine, invoke: LambdaInvoker, wai
       };
     } else {
       handlers[stateName] = async (input) => {
-        const { input: stateInput, seconds, timestamp } = input as { input: JsonValue; seconds?: JsonValue; timestamp?: JsonValue };
-        const milliseconds = seconds !== undefined ? Number(seconds) * 1000 : Date.parse(String(timestamp)) - Date.now();
-        if (Number.isNaN(milliseconds)) throw statesRuntimeError(`State "${stateName}": not a wait duration: ${JSON.stringify(seconds ?? timestamp)}`);
+        const {
+          input: stateInput,
+          seconds,
+          timestamp,
+        } = input as { input: JsonValue; seconds?: JsonValue; timestamp?: JsonValue };
+        const milliseconds =
+          seconds !== undefined ? Number(seconds) * 1000 : Date.parse(String(timestamp)) - Date.now();
+        if (Number.isNaN(milliseconds))
+          throw statesRuntimeError(
+            `State "${stateName}": not a wait duration: ${JSON.stringify(seconds ?? timestamp)}`,
+          );
         await sleep(Math.max(0, milliseconds) * waitTimeScale, undefined, { signal });
         return stateInput;
       };
     }
   }
-  return Object.fromEntries(Object.entries(handlers).map(([stateName, handler]) => [stateName, (input: JsonValue) => untilAborted(() => handler(input), signal)]));
+  return Object.fromEntries(
+    Object.entries(handlers).map(([stateName, handler]) => [
+      stateName,
+      (input: JsonValue) => untilAborted(() => handler(input), signal),
+    ]),
+  );
 }
 
 function statesRuntimeError(message: string) {
@@ -279,12 +318,23 @@ function debug(line: string) {
   if (process.env.LOCAL_DEBUG) console.error(`[step-functions] ${line}`);
 }
 
-export async function startStepFunctions({ port = 0, stateMachines, lambdaInvoker, waitTimeScale = 1 }: StepFunctionsOptions): Promise<StepFunctionsEmulator> {
-  const machines = new Map(Object.entries(stateMachines).map(([arn, { definition }]) => [arn, prepare(arn, definition, waitTimeScale)]));
+export async function startStepFunctions({
+  port = 0,
+  stateMachines,
+  lambdaInvoker,
+  waitTimeScale = 1,
+}: StepFunctionsOptions): Promise<StepFunctionsEmulator> {
+  const machines = new Map(
+    Object.entries(stateMachines).map(([arn, { definition }]) => [arn, prepare(arn, definition, waitTimeScale)]),
+  );
   const executions = new Map<string, Execution>();
   const running = new Set<Execution>();
 
-  function finish(execution: Execution, status: Exclude<ExecutionStatus, 'RUNNING'>, result: Partial<Pick<Execution, 'output' | 'error' | 'cause'>> = {}) {
+  function finish(
+    execution: Execution,
+    status: Exclude<ExecutionStatus, 'RUNNING'>,
+    result: Partial<Pick<Execution, 'output' | 'error' | 'cause'>> = {},
+  ) {
     if (execution.status !== 'RUNNING') return;
     Object.assign(execution, { status, stopDate: new Date() }, result);
     running.delete(execution);
@@ -319,7 +369,8 @@ export async function startStepFunctions({ port = 0, stateMachines, lambdaInvoke
         (error: unknown) => {
           if (error instanceof ExecutionAbortedError) finish(execution, 'ABORTED');
           else if (error instanceof ExecutionTimeoutError) finish(execution, 'TIMED_OUT');
-          else if (error instanceof ExecutionError && error.cause instanceof Error) finish(execution, 'FAILED', { error: error.cause.name, cause: error.cause.message });
+          else if (error instanceof ExecutionError && error.cause instanceof Error)
+            finish(execution, 'FAILED', { error: error.cause.name, cause: error.cause.message });
           else finish(execution, 'FAILED', { error: 'States.Runtime', cause: String(error) });
         },
       ),
@@ -341,7 +392,8 @@ export async function startStepFunctions({ port = 0, stateMachines, lambdaInvoke
     StartExecution(body) {
       const stateMachineArn = requiredString(body, 'stateMachineArn');
       const prepared = machines.get(stateMachineArn);
-      if (!prepared) throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
+      if (!prepared)
+        throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
       const name = body.name === undefined ? randomUUID() : String(body.name);
       if (!EXECUTION_NAME.test(name)) throw new ServiceError('InvalidName', `Invalid Name: '${name}'`);
       const input = body.input === undefined ? '{}' : String(body.input);
@@ -354,7 +406,8 @@ export async function startStepFunctions({ port = 0, stateMachines, lambdaInvoke
       const existing = executions.get(executionArn);
       if (existing) {
         // As in AWS: the same name and input while it still runs is the same start; anything else is a conflict.
-        if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: epochSeconds(existing.startDate) };
+        if (existing.status === 'RUNNING' && existing.input === input)
+          return { executionArn, startDate: epochSeconds(existing.startDate) };
         throw new ServiceError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
       }
       const execution = run(prepared, name, input);
@@ -376,9 +429,14 @@ export async function startStepFunctions({ port = 0, stateMachines, lambdaInvoke
     /** Newest first, like AWS; `nextToken` is an offset into that list. */
     ListExecutions(body) {
       const stateMachineArn = requiredString(body, 'stateMachineArn');
-      if (!machines.has(stateMachineArn)) throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
+      if (!machines.has(stateMachineArn))
+        throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
       const matching = [...executions.values()]
-        .filter((execution) => execution.stateMachineArn === stateMachineArn && (body.statusFilter === undefined || execution.status === body.statusFilter))
+        .filter(
+          (execution) =>
+            execution.stateMachineArn === stateMachineArn &&
+            (body.statusFilter === undefined || execution.status === body.statusFilter),
+        )
         .reverse();
       const offset = body.nextToken === undefined ? 0 : Number(body.nextToken);
       const pageSize = Math.min(Number(body.maxResults) || 100, 1000);
@@ -411,8 +469,14 @@ export async function startStepFunctions({ port = 0, stateMachines, lambdaInvoke
     };
     try {
       const target = String(request.headers['x-amz-target'] ?? '');
-      const action = target.startsWith('AWSStepFunctions.') ? actions[target.slice('AWSStepFunctions.'.length)] : undefined;
-      if (request.method !== 'POST' || !action) throw new ServiceError('UnknownOperationException', `Unknown operation ${target || `${request.method} ${request.url}`}`);
+      const action = target.startsWith('AWSStepFunctions.')
+        ? actions[target.slice('AWSStepFunctions.'.length)]
+        : undefined;
+      if (request.method !== 'POST' || !action)
+        throw new ServiceError(
+          'UnknownOperationException',
+          `Unknown operation ${target || `${request.method} ${request.url}`}`,
+        );
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       let body: Body;
@@ -423,7 +487,8 @@ export async function startStepFunctions({ port = 0, stateMachines, lambdaInvoke
       }
       reply(200, action(body));
     } catch (error) {
-      const serviceError = error instanceof ServiceError ? error : new ServiceError('InternalFailure', String(error), 500);
+      const serviceError =
+        error instanceof ServiceError ? error : new ServiceError('InternalFailure', String(error), 500);
       reply(serviceError.statusCode, { __type: serviceError.code, message: serviceError.message }, serviceError.code);
     }
   }

@@ -14,7 +14,11 @@ afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
 function bundleFallback(): string {
   const app = new App({ outdir });
   const stack = new Stack(app, 'Bundling');
-  new ApiFunction(stack, 'Fallback', { handlerModule: FALLBACK_HANDLER, tableName: 'table', mediaBucketName: 'bucket' });
+  new ApiFunction(stack, 'Fallback', {
+    handlerModule: FALLBACK_HANDLER,
+    tableName: 'table',
+    mediaBucketName: 'bucket',
+  });
   app.synth();
   const assets = fs
     .readdirSync(outdir)

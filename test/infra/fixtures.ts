@@ -11,8 +11,11 @@ import { MediaBucket } from '../../lib/constructs/media-bucket';
 import type { Route } from '../../lambdas/routes';
 
 /** The context (feature flags) of cdk.json, which the CLI gives the app and `new App()` does not read. */
-const CDK_JSON_CONTEXT = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
-  .context;
+const CDK_JSON_CONTEXT = (
+  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
 
 /**
  * An App with cdk.json's context that synthesizes without running esbuild:

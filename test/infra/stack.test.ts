@@ -71,7 +71,9 @@ describe('Lambda functions', () => {
     const bucketRef = { Ref: logicalIdOf(stack.media.bucket) };
     const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
     for (const [name, resource] of apiFunctions) {
-      const startsVideoJobs = ROUTES.some((route) => route.operationId === name && route.access.includes('video-jobs:start'));
+      const startsVideoJobs = ROUTES.some(
+        (route) => route.operationId === name && route.access.includes('video-jobs:start'),
+      );
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         TABLE_NAME: tableRef,
@@ -80,7 +82,9 @@ describe('Lambda functions', () => {
         ...(startsVideoJobs ? { [VIDEO_JOB_STATE_MACHINE_ARN_ENV]: { Ref: logicalIdOf(videoJob.stateMachine) } } : {}),
       });
     }
-    expect(apiFunctions.get('createVideoJob')!.Properties.Environment.Variables[VIDEO_JOB_STATE_MACHINE_ARN_ENV]).toBeDefined();
+    expect(
+      apiFunctions.get('createVideoJob')!.Properties.Environment.Variables[VIDEO_JOB_STATE_MACHINE_ARN_ENV],
+    ).toBeDefined();
   });
 
   test('every function logs to its own log group kept for a month', () => {
@@ -94,7 +98,11 @@ describe('Lambda functions', () => {
 
   test('no execution role carries an AWS managed policy', () => {
     const roles = template.findResources('AWS::IAM::Role', {
-      Properties: { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'lambda.amazonaws.com' } })] }) },
+      Properties: {
+        AssumeRolePolicyDocument: Match.objectLike({
+          Statement: [Match.objectLike({ Principal: { Service: 'lambda.amazonaws.com' } })],
+        }),
+      },
     });
     expect(Object.keys(roles)).toHaveLength(ROUTES.length + 1 + WORKER_COUNT);
     for (const role of Object.values(roles)) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -125,7 +133,9 @@ describe('HTTP API', () => {
     template.hasResource('AWS::ApiGatewayV2::Integration', {
       Properties: Match.objectLike({ IntegrationUri: { 'Fn::GetAtt': [logicalIdOf(fallback), 'Arn'] } }),
     });
-    expect(template.findResources('AWS::ApiGatewayV2::Integration')[integrationId.Ref]?.Properties.IntegrationUri).toEqual({
+    expect(
+      template.findResources('AWS::ApiGatewayV2::Integration')[integrationId.Ref]?.Properties.IntegrationUri,
+    ).toEqual({
       'Fn::GetAtt': [logicalIdOf(fallback), 'Arn'],
     });
   });
@@ -224,7 +234,9 @@ describe('media bucket', () => {
   test('is private, SSE-S3 encrypted, owner-enforced, unversioned and retained', () => {
     expect(media.DeletionPolicy).toBe('Retain');
     expect(media.Properties).toMatchObject({
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
         BlockPublicPolicy: true,
@@ -253,7 +265,9 @@ describe('media bucket', () => {
 
   test('refuses to build without the S3 bucket-policy log delivery flag, naming it', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    expect(() => new ApiOnlyStack(app, 'NoFlag', { routes: [] })).toThrow(/@aws-cdk\/aws-s3:serverAccessLogsUseBucketPolicy/);
+    expect(() => new ApiOnlyStack(app, 'NoFlag', { routes: [] })).toThrow(
+      /@aws-cdk\/aws-s3:serverAccessLogsUseBucketPolicy/,
+    );
   });
 
   test('denies every request that is not TLS 1.2+', () => {
@@ -262,8 +276,16 @@ describe('media bucket', () => {
     );
     expect(policy!.Properties.PolicyDocument.Statement).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+        }),
       ]),
     );
   });
@@ -287,11 +309,17 @@ describe('least privilege', () => {
   });
 
   test('only X-Ray statements, and the state machines\' log delivery, use Resource "*"', () => {
-    const stateMachineRoles = stack.workflows.map(({ stateMachine }) => JSON.stringify({ Ref: logicalIdOf(stateMachine.role) }));
+    const stateMachineRoles = stack.workflows.map(({ stateMachine }) =>
+      JSON.stringify({ Ref: logicalIdOf(stateMachine.role) }),
+    );
     const onEverything = policyStatements(template).filter((statement) => resourcesOf(statement).includes('*'));
-    const notXray = onEverything.filter((statement) => actionsOf(statement).some((action) => !action.startsWith('xray:')));
+    const notXray = onEverything.filter((statement) =>
+      actionsOf(statement).some((action) => !action.startsWith('xray:')),
+    );
     for (const statement of notXray) {
-      expect(statement.roles.map((role) => JSON.stringify(role)).every((role) => stateMachineRoles.includes(role))).toBe(true);
+      expect(
+        statement.roles.map((role) => JSON.stringify(role)).every((role) => stateMachineRoles.includes(role)),
+      ).toBe(true);
       expect(actionsOf(statement).filter((action) => !/^(xray|logs):/.test(action))).toEqual([]);
       // Log delivery management only: writing events goes through the delivery, not the role.
       expect(actionsOf(statement)).not.toContain('logs:PutLogEvents');
@@ -304,7 +332,9 @@ describe('least privilege', () => {
 
   test('only the create-video-job function may start the video job state machine, and no other', () => {
     const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
-    const starters = policyStatements(template).filter((statement) => actionsOf(statement).some((action) => action.startsWith('states:')));
+    const starters = policyStatements(template).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('states:')),
+    );
     const createVideoJob = stack.httpApi.functions.get('createVideoJob')!;
     expect(starters.map(({ Action, Resource, roles }) => ({ Action, Resource, roles }))).toEqual([
       {
@@ -345,7 +375,11 @@ describe('grants derived from route access', () => {
   const objectsUnder = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
 
   function grantsOf(operationId: string) {
-    const statements = statementsOfFunction(grantsStack, grantsTemplate, grantsStack.httpApi.functions.get(operationId)!);
+    const statements = statementsOfFunction(
+      grantsStack,
+      grantsTemplate,
+      grantsStack.httpApi.functions.get(operationId)!,
+    );
     return statements
       .filter((statement) => actionsOf(statement).some((action) => /^(s3|states|bedrock):/.test(action)))
       .map((statement) => ({ actions: actionsOf(statement).sort(), resources: resourcesOf(statement) }));
@@ -392,7 +426,9 @@ describe('grants derived from route access', () => {
     expect(grantsOf('startJob')).toEqual([{ actions: ['states:StartExecution'], resources: [videoJobsArn] }]);
     const fnId = grantsStack.getLogicalId(grantsStack.httpApi.functions.get('startJob')!.node.defaultChild as never);
     expect(
-      grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables[VIDEO_JOB_STATE_MACHINE_ARN_ENV],
+      grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables[
+        VIDEO_JOB_STATE_MACHINE_ARN_ENV
+      ],
     ).toBe(videoJobsArn);
   });
 
@@ -407,15 +443,19 @@ describe('grants derived from route access', () => {
   test('only routes that start a workflow get its ARN variable', () => {
     for (const operationId of ['signPut', 'inspect', 'confirm', 'signGet', 'plain']) {
       const fnId = grantsStack.getLogicalId(grantsStack.httpApi.functions.get(operationId)!.node.defaultChild as never);
-      expect(grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables).not.toHaveProperty(
-        VIDEO_JOB_STATE_MACHINE_ARN_ENV,
-      );
+      expect(
+        grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables,
+      ).not.toHaveProperty(VIDEO_JOB_STATE_MACHINE_ARN_ENV);
     }
   });
 
   test('a route needing a state machine missing from the given stateMachines fails synthesis with the route named', () => {
     expect(
-      () => new ApiOnlyStack(appWithoutBundling(), 'Missing', { routes: [route('startJob', ['video-jobs:start'])], stateMachines: () => ({}) }),
+      () =>
+        new ApiOnlyStack(appWithoutBundling(), 'Missing', {
+          routes: [route('startJob', ['video-jobs:start'])],
+          stateMachines: () => ({}),
+        }),
     ).toThrow(/startJob.*video-jobs:start.*no video-job/);
   });
 });

@@ -11,7 +11,8 @@ import { actionsOf, appWithoutBundling, policyStatements, resourcesOf, statement
 // One synthesized stack for the file: synthesis is the slow part.
 const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
 const template = Template.fromStack(stack);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
 
 /** A CloudFormation string value as text: `Ref`s as `<Id>`, `Fn::GetAtt`s as `<Id.Attribute>`. */
 function asText(value: unknown): string {
@@ -30,7 +31,11 @@ function asText(value: unknown): string {
 function grantPairs(fn: Parameters<typeof statementsOfFunction>[2]): string[] {
   return statementsOfFunction(stack, template, fn)
     .filter((statement) => actionsOf(statement).some((action) => !/^(logs|xray|dynamodb):/.test(action)))
-    .flatMap((statement) => actionsOf(statement).flatMap((action) => resourcesOf(statement).map((resource) => `${action} ${asText(resource)}`)))
+    .flatMap((statement) =>
+      actionsOf(statement).flatMap((action) =>
+        resourcesOf(statement).map((resource) => `${action} ${asText(resource)}`),
+      ),
+    )
     .sort();
 }
 
@@ -81,7 +86,10 @@ describe('state machines', () => {
       expect(definition).not.toContain('${');
 
       const source = fs.readFileSync(path.join(PROJECT_ROOT, workflow.definitionFile), 'utf8');
-      const expected = source.replace(/\$\{(\w+)\}/g, (_, substitution: string) => `<${logicalIdOf(workers.get(substitution)!)}.Arn>`);
+      const expected = source.replace(
+        /\$\{(\w+)\}/g,
+        (_, substitution: string) => `<${logicalIdOf(workers.get(substitution)!)}.Arn>`,
+      );
       expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
       // The workers are what the definition names, and every one of them is named.
       expect([...workers.keys()].sort()).toEqual(Object.keys(workflow.workers).sort());
@@ -111,10 +119,16 @@ describe('state machines', () => {
   test('each may invoke exactly its own workers, by unqualified ARN, and call no other service beyond logs and X-Ray', () => {
     for (const { stateMachine, workers } of stack.workflows) {
       const role = JSON.stringify({ Ref: logicalIdOf(stateMachine.role) });
-      const statements = policyStatements(template).filter((statement) => statement.roles.some((ref) => JSON.stringify(ref) === role));
-      const invoke = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('lambda:')));
+      const statements = policyStatements(template).filter((statement) =>
+        statement.roles.some((ref) => JSON.stringify(ref) === role),
+      );
+      const invoke = statements.filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('lambda:')),
+      );
       expect(invoke.flatMap(actionsOf)).toEqual(['lambda:InvokeFunction']);
-      expect(invoke.flatMap(resourcesOf).map(asText).sort()).toEqual([...workers.values()].map((fn) => `<${logicalIdOf(fn)}.Arn>`).sort());
+      expect(invoke.flatMap(resourcesOf).map(asText).sort()).toEqual(
+        [...workers.values()].map((fn) => `<${logicalIdOf(fn)}.Arn>`).sort(),
+      );
       expect(statements.flatMap(actionsOf).filter((action) => !/^(lambda|logs|xray):/.test(action))).toEqual([]);
     }
   });
@@ -127,7 +141,9 @@ describe('workers', () => {
   );
 
   test('every worker runs Node 22 on arm64 with X-Ray, 1024 MB and 60 s, from its module under lambdas/workers', () => {
-    expect(allWorkers).toHaveLength(WORKFLOWS.reduce((count, workflow) => count + Object.keys(workflow.workers).length, 0));
+    expect(allWorkers).toHaveLength(
+      WORKFLOWS.reduce((count, workflow) => count + Object.keys(workflow.workers).length, 0),
+    );
     for (const { resource, workflow, substitution } of allWorkers) {
       expect(resource.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -137,7 +153,9 @@ describe('workers', () => {
         TracingConfig: { Mode: 'Active' },
         Handler: 'index.handler',
       });
-      expect(resource.Properties.Description).toContain(`lambdas/workers/${workflow.workers[substitution]!.handler}.ts`);
+      expect(resource.Properties.Description).toContain(
+        `lambdas/workers/${workflow.workers[substitution]!.handler}.ts`,
+      );
     }
   });
 
@@ -163,7 +181,9 @@ describe('workers', () => {
 
   test('every worker is granted exactly what its access list in lambdas/workflows.ts implies, beyond the table', () => {
     for (const { workflow, substitution, fn } of allWorkers) {
-      const expected = [...new Set(workflow.workers[substitution]!.access.flatMap((access) => EXPECTED_GRANTS[access]))].sort();
+      const expected = [
+        ...new Set(workflow.workers[substitution]!.access.flatMap((access) => EXPECTED_GRANTS[access])),
+      ].sort();
       expect({ worker: substitution, grants: grantPairs(fn) }).toEqual({ worker: substitution, grants: expected });
     }
   });
@@ -171,19 +191,27 @@ describe('workers', () => {
   test('every worker may read and write the table items (and its index), never scan', () => {
     const tableArn = `<${logicalIdOf(stack.table.table)}.Arn>`;
     for (const { fn } of allWorkers) {
-      const table = statementsOfFunction(stack, template, fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
-      expect(table.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']));
+      const table = statementsOfFunction(stack, template, fn).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+      );
+      expect(table.flatMap(actionsOf)).toEqual(
+        expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']),
+      );
       expect(table.flatMap(actionsOf)).not.toContain('dynamodb:Scan');
       expect(table.flatMap(resourcesOf).map(asText).sort()).toEqual([tableArn, `${tableArn}/index/gsi1`]);
     }
   });
 
   test('finish-job cannot call Bedrock', () => {
-    expect(grantPairs(workerOf('video-job', 'FinishJobFunction')).filter((pair) => pair.startsWith('bedrock:'))).toEqual([]);
+    expect(
+      grantPairs(workerOf('video-job', 'FinishJobFunction')).filter((pair) => pair.startsWith('bedrock:')),
+    ).toEqual([]);
   });
 
   test('start-render cannot write under assets/ (only the provider output under renders/)', () => {
-    const puts = grantPairs(workerOf('video-job', 'StartRenderFunction')).filter((pair) => pair.startsWith('s3:PutObject'));
+    const puts = grantPairs(workerOf('video-job', 'StartRenderFunction')).filter((pair) =>
+      pair.startsWith('s3:PutObject'),
+    );
     expect(puts).toEqual([`s3:PutObject ${bucket}/renders/*`]);
   });
 
@@ -199,8 +227,10 @@ describe('Bedrock region', () => {
   test('comes from the bedrockRegion context when no prop is given, for the environment and the grants', () => {
     const other = new VideoApiStack(appWithoutBundling({ bedrockRegion: 'us-west-2' }), 'OtherRegion');
     const otherTemplate = Template.fromStack(other);
-    const worker = other.workflows[0]!.workers.get('StartRenderFunction') ?? [...other.workflows[0]!.workers.values()][0]!;
-    const resource = otherTemplate.findResources('AWS::Lambda::Function')[other.getLogicalId(worker.node.defaultChild as never)]!;
+    const worker =
+      other.workflows[0]!.workers.get('StartRenderFunction') ?? [...other.workflows[0]!.workers.values()][0]!;
+    const resource =
+      otherTemplate.findResources('AWS::Lambda::Function')[other.getLogicalId(worker.node.defaultChild as never)]!;
     expect(resource.Properties.Environment.Variables.BEDROCK_REGION).toBe('us-west-2');
     const bedrockResources = statementsOfFunction(other, otherTemplate, worker)
       .filter((statement) => actionsOf(statement).some((action) => action.startsWith('bedrock:')))
@@ -211,7 +241,9 @@ describe('Bedrock region', () => {
   });
 
   test('must look like a region name', () => {
-    expect(() => new VideoApiStack(appWithoutBundling(), 'BadRegion', { bedrockRegion: 'virginia' })).toThrow(/bedrockRegion/);
+    expect(() => new VideoApiStack(appWithoutBundling(), 'BadRegion', { bedrockRegion: 'virginia' })).toThrow(
+      /bedrockRegion/,
+    );
   });
 });
 
@@ -220,13 +252,18 @@ describe('ASL files and lambdas/workflows.ts must agree', () => {
   const arns = Object.fromEntries(Object.keys(videoJob.workers).map((name) => [name, `arn:test:${name}`]));
 
   test('a ${Substitution} without a worker fails the synthesis, naming it', () => {
-    const workers = Object.fromEntries(Object.entries(videoJob.workers).filter(([name]) => name !== 'FinishJobFunction'));
+    const workers = Object.fromEntries(
+      Object.entries(videoJob.workers).filter(([name]) => name !== 'FinishJobFunction'),
+    );
     const workflow: Workflow = { ...videoJob, workers };
     expect(() => definitionWithWorkers(workflow, arns)).toThrow(/no worker for \$\{FinishJobFunction\}/);
   });
 
   test('a worker no state names fails the synthesis, naming it', () => {
-    const workflow: Workflow = { ...videoJob, workers: { ...videoJob.workers, SpareFunction: { handler: 'video-jobs/finish-job', access: [] } } };
+    const workflow: Workflow = {
+      ...videoJob,
+      workers: { ...videoJob.workers, SpareFunction: { handler: 'video-jobs/finish-job', access: [] } },
+    };
     expect(() => definitionWithWorkers(workflow, arns)).toThrow(/not used by any state: SpareFunction/);
   });
 });
@@ -239,10 +276,15 @@ describe('monitoring', () => {
       const failed = alarms.filter(
         (alarm) =>
           alarm.Properties.MetricName === 'ExecutionsFailed' &&
-          JSON.stringify(alarm.Properties.Dimensions) === JSON.stringify([{ Name: 'StateMachineArn', Value: { Ref: logicalIdOf(stateMachine) } }]),
+          JSON.stringify(alarm.Properties.Dimensions) ===
+            JSON.stringify([{ Name: 'StateMachineArn', Value: { Ref: logicalIdOf(stateMachine) } }]),
       );
       expect(failed).toHaveLength(1);
-      expect(failed[0]!.Properties).toMatchObject({ Namespace: 'AWS/States', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(failed[0]!.Properties).toMatchObject({
+        Namespace: 'AWS/States',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
     }
   });
 
@@ -252,7 +294,8 @@ describe('monitoring', () => {
         const errors = alarms.filter(
           (alarm) =>
             alarm.Properties.MetricName === 'Errors' &&
-            JSON.stringify(alarm.Properties.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }]),
+            JSON.stringify(alarm.Properties.Dimensions) ===
+              JSON.stringify([{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }]),
         );
         expect(errors).toHaveLength(1);
       }
@@ -263,7 +306,9 @@ describe('monitoring', () => {
     const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
     const body = asText(dashboard!.Properties.DashboardBody);
     for (const metric of ['ExecutionsStarted', 'ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionTime']) {
-      expect(body).toContain(`"AWS/States","${metric}","StateMachineArn","<${logicalIdOf(deployed('video-job').stateMachine)}>"`);
+      expect(body).toContain(
+        `"AWS/States","${metric}","StateMachineArn","<${logicalIdOf(deployed('video-job').stateMachine)}>"`,
+      );
     }
   });
 });

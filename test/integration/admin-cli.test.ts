@@ -18,18 +18,52 @@ const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
 describe('operator CLI', () => {
   it('creates an organization and a key that the API accepts, printing one JSON object each', async () => {
-    const org = await admin('org', 'create', '--plan', 'custom', '--credits', '70', '--limit', 'concurrent_video_jobs=9', '--json');
+    const org = await admin(
+      'org',
+      'create',
+      '--plan',
+      'custom',
+      '--credits',
+      '70',
+      '--limit',
+      'concurrent_video_jobs=9',
+      '--json',
+    );
     expect(org.code).toBe(0);
-    expect(json(org.stdout)).toMatchObject({ organization_id: expect.any(Number), plan: 'custom', credits_balance: 70, limits: { concurrent_video_jobs: 9 } });
+    expect(json(org.stdout)).toMatchObject({
+      organization_id: expect.any(Number),
+      plan: 'custom',
+      credits_balance: 70,
+      limits: { concurrent_video_jobs: 9 },
+    });
     const organizationId = String(json(org.stdout).organization_id);
 
-    const key = await admin('key', 'create', '--org', organizationId, '--env', 'live', '--scopes', 'video:read,assets:read', '--json');
+    const key = await admin(
+      'key',
+      'create',
+      '--org',
+      organizationId,
+      '--env',
+      'live',
+      '--scopes',
+      'video:read,assets:read',
+      '--json',
+    );
     expect(key.code).toBe(0);
     const created = json(key.stdout);
-    expect(created).toMatchObject({ key: expect.stringMatching(/^svc_live_/), key_prefix: expect.any(String), scopes: ['video:read', 'assets:read'] });
+    expect(created).toMatchObject({
+      key: expect.stringMatching(/^svc_live_/),
+      key_prefix: expect.any(String),
+      scopes: ['video:read', 'assets:read'],
+    });
 
     const me = await call<Record<string, unknown>>('GET', '/me', { key: created.key as string });
-    expect(me.body).toMatchObject({ organization_id: Number(organizationId), environment: 'live', plan: 'custom', scopes: ['video:read', 'assets:read'] });
+    expect(me.body).toMatchObject({
+      organization_id: Number(organizationId),
+      environment: 'live',
+      plan: 'custom',
+      scopes: ['video:read', 'assets:read'],
+    });
     expect(me.body.limits).toMatchObject({ concurrent_video_jobs: 9 });
 
     expect((await admin('credits', 'set', '--org', organizationId, '--balance', '5', '--json')).code).toBe(0);
@@ -48,7 +82,11 @@ describe('operator CLI', () => {
     ['an unknown command', ['frobnicate', '--json'], /Unknown command/],
     ['an unknown plan', ['org', 'create', '--plan', 'gold', '--json'], /--plan/],
     ['an unknown limit name', ['org', 'create', '--plan', 'custom', '--limit', 'speed=3', '--json'], /--limit/],
-    ['a negotiated limit on a Team organization', ['org', 'create', '--plan', 'team', '--limit', 'webhook_endpoints=5', '--json'], /Custom/],
+    [
+      'a negotiated limit on a Team organization',
+      ['org', 'create', '--plan', 'team', '--limit', 'webhook_endpoints=5', '--json'],
+      /Custom/,
+    ],
     ['a negative balance', ['credits', 'set', '--org', '1', '--balance', '-4', '--json'], /--balance/],
     ['an unknown scope', ['key', 'create', '--org', '1', '--scopes', 'video:delete', '--json'], /scope/],
     ['a missing organization', ['org', 'show', '--org', '999999', '--json'], /does not exist/],

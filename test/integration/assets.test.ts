@@ -19,7 +19,11 @@ async function requestUpload(org: TestOrganization, body: Record<string, unknown
 }
 
 async function put(upload: UploadUrl, bytes: Buffer, contentType = upload.upload_headers['Content-Type'] as string) {
-  return fetch(upload.upload_url, { method: upload.upload_method, headers: { 'Content-Type': contentType }, body: bytes });
+  return fetch(upload.upload_url, {
+    method: upload.upload_method,
+    headers: { 'Content-Type': contentType },
+    body: bytes,
+  });
 }
 
 describe('asset upload, confirmation and download', () => {
@@ -56,7 +60,10 @@ describe('asset upload, confirmation and download', () => {
 
     expect((await put(created.body, video)).status).toBe(200);
 
-    const confirmed = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const confirmed = await call<Asset>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({
       id: created.body.asset_id,
@@ -83,62 +90,115 @@ describe('asset upload, confirmation and download', () => {
     const file = await fetch(download.body.download_url);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(video)).toBe(true);
-    expect(new URL(download.body.download_url).searchParams.get('response-content-disposition')).toContain('launch%20teaser.mp4');
+    expect(new URL(download.body.download_url).searchParams.get('response-content-disposition')).toContain(
+      'launch%20teaser.mp4',
+    );
   });
 
   it('confirms idempotently: a second confirm returns the same asset', async () => {
-    const created = await requestUpload(org, { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: video.length, purpose: 'general' });
+    const created = await requestUpload(org, {
+      filename: 'a.mp4',
+      content_type: 'video/mp4',
+      size_bytes: video.length,
+      purpose: 'general',
+    });
     await put(created.body, video);
-    const first = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
-    const second = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const first = await call<Asset>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
+    const second = await call<Asset>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
   });
 
   it('keeps an asset pending when it is confirmed before upload, and confirms it once the bytes arrive', async () => {
     const png = makeMedia('png');
-    const created = await requestUpload(org, { filename: 'still.png', content_type: 'image/png', size_bytes: png.length, purpose: 'image_source' });
-    const early = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const created = await requestUpload(org, {
+      filename: 'still.png',
+      content_type: 'image/png',
+      size_bytes: png.length,
+      purpose: 'image_source',
+    });
+    const early = await call<ErrorBody>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(early.status).toBe(409);
     expect(early.body.error.code).toBe('ASSET_NOT_UPLOADED');
-    expect((await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key })).body.status).toBe('pending');
+    expect((await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key })).body.status).toBe(
+      'pending',
+    );
     const notYet = await call<ErrorBody>('GET', `/assets/${created.body.asset_id}/download-url`, { key: org.key });
     expect(notYet.status).toBe(409);
     expect(notYet.body.error.code).toBe('ASSET_NOT_UPLOADED');
 
     await put(created.body, png);
-    const confirmed = await call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const confirmed = await call<Asset>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.status).toBe('uploaded');
   });
 
   it('marks text bytes declared as video/mp4 failed, and never serves them', async () => {
     const text = Buffer.from('this is a plain text file pretending to be a video, and it is long enough');
-    const created = await requestUpload(org, { filename: 'fake.mp4', content_type: 'video/mp4', size_bytes: text.length, purpose: 'video_source' });
+    const created = await requestUpload(org, {
+      filename: 'fake.mp4',
+      content_type: 'video/mp4',
+      size_bytes: text.length,
+      purpose: 'video_source',
+    });
     await put(created.body, text);
-    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(confirm.status).toBe(422);
     expect(confirm.body.error.code).toBe('ASSET_CONTENT_MISMATCH');
     expect(confirm.body.error.message).toContain('video/mp4');
     expect((await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key })).body.status).toBe('failed');
-    const again = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const again = await call<ErrorBody>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(again.status).toBe(422);
     const download = await call<ErrorBody>('GET', `/assets/${created.body.asset_id}/download-url`, { key: org.key });
     expect(download.status).toBe(409);
   });
 
   it('marks an upload sent with another Content-Type than declared failed', async () => {
-    const created = await requestUpload(org, { filename: 'v.mp4', content_type: 'video/mp4', size_bytes: video.length, purpose: 'general' });
+    const created = await requestUpload(org, {
+      filename: 'v.mp4',
+      content_type: 'video/mp4',
+      size_bytes: video.length,
+      purpose: 'general',
+    });
     await put(created.body, video, 'video/webm');
-    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(confirm.status).toBe(422);
     expect(confirm.body.error.message).toContain('video/webm');
   });
 
   it('marks an upload of another size than declared failed', async () => {
-    const created = await requestUpload(org, { filename: 'v.mp4', content_type: 'video/mp4', size_bytes: video.length + 10, purpose: 'general' });
+    const created = await requestUpload(org, {
+      filename: 'v.mp4',
+      content_type: 'video/mp4',
+      size_bytes: video.length + 10,
+      purpose: 'general',
+    });
     await put(created.body, video);
-    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: created.body.asset_id } });
+    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
     expect(confirm.status).toBe(422);
     expect(confirm.body.error.message).toContain('size_bytes');
   });
@@ -174,23 +234,37 @@ describe('upload URL validation', () => {
 
   it('accepts general with any allowed type', async () => {
     for (const contentType of ['image/webp', 'video/quicktime']) {
-      const response = await call('POST', '/assets/upload-url', { key: org.key, body: { ...valid, purpose: 'general', content_type: contentType } });
+      const response = await call('POST', '/assets/upload-url', {
+        key: org.key,
+        body: { ...valid, purpose: 'general', content_type: contentType },
+      });
       expect(response.status).toBe(201);
     }
   });
 
-  it("refuses a size above the Team limit with 413 ASSET_UPLOAD_TOO_LARGE", async () => {
-    const atLimit = await call('POST', '/assets/upload-url', { key: org.key, body: { ...valid, size_bytes: 2147483648 } });
+  it('refuses a size above the Team limit with 413 ASSET_UPLOAD_TOO_LARGE', async () => {
+    const atLimit = await call('POST', '/assets/upload-url', {
+      key: org.key,
+      body: { ...valid, size_bytes: 2147483648 },
+    });
     expect(atLimit.status).toBe(201);
-    const over = await call<ErrorBody>('POST', '/assets/upload-url', { key: org.key, body: { ...valid, size_bytes: 2147483649 } });
+    const over = await call<ErrorBody>('POST', '/assets/upload-url', {
+      key: org.key,
+      body: { ...valid, size_bytes: 2147483649 },
+    });
     expect(over.status).toBe(413);
     expect(over.body.error.code).toBe('ASSET_UPLOAD_TOO_LARGE');
   });
 
   it('applies a negotiated upload limit of a Custom organization', async () => {
     const custom = await createOrganization({ plan: 'custom', limits: { max_asset_upload_size_bytes: 5000 } });
-    expect((await call('POST', '/assets/upload-url', { key: custom.key, body: { ...valid, size_bytes: 5000 } })).status).toBe(201);
-    const over = await call<ErrorBody>('POST', '/assets/upload-url', { key: custom.key, body: { ...valid, size_bytes: 5001 } });
+    expect(
+      (await call('POST', '/assets/upload-url', { key: custom.key, body: { ...valid, size_bytes: 5000 } })).status,
+    ).toBe(201);
+    const over = await call<ErrorBody>('POST', '/assets/upload-url', {
+      key: custom.key,
+      body: { ...valid, size_bytes: 5001 },
+    });
     expect(over.status).toBe(413);
     expect(over.body.error.message).toContain('5000');
   });
@@ -209,9 +283,17 @@ describe('tenant isolation', () => {
     const owner = await createOrganization();
     const stranger = await createOrganization();
     const png = makeMedia('png');
-    const created = await requestUpload(owner, { filename: 'p.png', content_type: 'image/png', size_bytes: png.length, purpose: 'image_source' });
+    const created = await requestUpload(owner, {
+      filename: 'p.png',
+      content_type: 'image/png',
+      size_bytes: png.length,
+      purpose: 'image_source',
+    });
     await put(created.body, png);
-    expect((await call('POST', '/assets/confirm-upload', { key: owner.key, body: { asset_id: created.body.asset_id } })).status).toBe(200);
+    expect(
+      (await call('POST', '/assets/confirm-upload', { key: owner.key, body: { asset_id: created.body.asset_id } }))
+        .status,
+    ).toBe(200);
 
     const unknownId = 'asset_0000000000000000000000zzzz';
     for (const id of [created.body.asset_id, unknownId]) {

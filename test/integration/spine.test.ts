@@ -1,7 +1,16 @@
-import { call, createKey, createOrganization, revokeKey, RATE_LIMIT_HEADERS, type TestOrganization } from './support/stack';
+import {
+  call,
+  createKey,
+  createOrganization,
+  revokeKey,
+  RATE_LIMIT_HEADERS,
+  type TestOrganization,
+} from './support/stack';
 
 const expectEnvelope = (body: unknown, code: string) => {
-  expect(body).toEqual({ error: { code, message: expect.any(String), request_id: expect.stringMatching(/^req_[0-9a-z]{26}$/) } });
+  expect(body).toEqual({
+    error: { code, message: expect.any(String), request_id: expect.stringMatching(/^req_[0-9a-z]{26}$/) },
+  });
 };
 
 interface ApiContext {
@@ -37,7 +46,12 @@ describe('GET /me', () => {
         webhook_endpoints: 3,
         max_asset_upload_size_bytes: 2147483648,
       },
-      usage_snapshot: { requests_this_minute: expect.any(Number), requests_today: 2, active_video_jobs: 0, active_split_jobs: 0 },
+      usage_snapshot: {
+        requests_this_minute: expect.any(Number),
+        requests_today: 2,
+        active_video_jobs: 0,
+        active_split_jobs: 0,
+      },
     });
     expect(second.body.usage_snapshot.requests_this_minute).toBeGreaterThanOrEqual(1);
   });
@@ -46,7 +60,11 @@ describe('GET /me', () => {
     const live = await createKey(org.organizationId, { environment: 'live' });
     const response = await call<Record<string, unknown>>('GET', '/me', { key: live.key });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ organization_id: org.organizationId, environment: 'live', key_prefix: live.apiKey.keyPrefix });
+    expect(response.body).toMatchObject({
+      organization_id: org.organizationId,
+      environment: 'live',
+      key_prefix: live.apiKey.keyPrefix,
+    });
   });
 
   it('works for a key with no scopes at all', async () => {
@@ -57,10 +75,17 @@ describe('GET /me', () => {
   });
 
   it('uses the negotiated limits of a Custom organization', async () => {
-    const custom = await createOrganization({ plan: 'custom', limits: { concurrent_video_jobs: 7, requests_per_minute_per_key: 120 } });
+    const custom = await createOrganization({
+      plan: 'custom',
+      limits: { concurrent_video_jobs: 7, requests_per_minute_per_key: 120 },
+    });
     const response = await call<ApiContext>('GET', '/me', { key: custom.key });
     expect(response.body.plan).toBe('custom');
-    expect(response.body.limits).toMatchObject({ concurrent_video_jobs: 7, requests_per_minute_per_key: 120, concurrent_split_jobs: 2 });
+    expect(response.body.limits).toMatchObject({
+      concurrent_video_jobs: 7,
+      requests_per_minute_per_key: 120,
+      concurrent_split_jobs: 2,
+    });
     expect(response.headers.get('x-ratelimit-limit')).toBe('120');
   });
 });
@@ -79,13 +104,18 @@ describe('authentication failures', () => {
     ['a malformed key', () => ({ authorization: 'Bearer svc_test_nope_nope' })],
     ['an unknown prefix', () => ({ authorization: `Bearer svc_test_${'a'.repeat(16)}_${'b'.repeat(32)}` })],
     ['a wrong secret for a real prefix', () => ({ authorization: `Bearer ${wrongSecret()}` })],
-    ['the right secret under the wrong environment', () => ({ authorization: `Bearer ${org.key.replace('svc_test_', 'svc_live_')}` })],
+    [
+      'the right secret under the wrong environment',
+      () => ({ authorization: `Bearer ${org.key.replace('svc_test_', 'svc_live_')}` }),
+    ],
   ])('answers 401 API_KEY_INVALID for %s, without rate-limit headers', async (_, headers) => {
     const response = await call('GET', '/me', { headers: headers() as Record<string, string> });
     expect(response.status).toBe(401);
     expectEnvelope(response.body, 'API_KEY_INVALID');
     expect(response.headers.get('x-ratelimit-limit')).toBeNull();
-    expect(response.headers.get('x-request-id')).toBe((response.body as { error: { request_id: string } }).error.request_id);
+    expect(response.headers.get('x-request-id')).toBe(
+      (response.body as { error: { request_id: string } }).error.request_id,
+    );
   });
 
   it('refuses a revoked key', async () => {
@@ -123,7 +153,9 @@ describe('plan and scope checks', () => {
 
   it('denies a route whose scope the key lacks, naming the scope', async () => {
     const org = await createOrganization({ scopes: ['video:read'] });
-    const response = await call<{ error: { message: string } }>('GET', '/assets/asset_00000000000000000000000000', { key: org.key });
+    const response = await call<{ error: { message: string } }>('GET', '/assets/asset_00000000000000000000000000', {
+      key: org.key,
+    });
     expect(response.status).toBe(403);
     expectEnvelope(response.body, 'INSUFFICIENT_SCOPE');
     expect(response.body.error.message).toContain('assets:read');
@@ -156,11 +188,16 @@ describe('rate limits', () => {
   });
 
   it("admits exactly the organization's daily allowance across several keys, and no more", async () => {
-    const org = await createOrganization({ plan: 'custom', limits: { requests_per_day_per_organization: 9, requests_per_minute_per_key: 100 } });
+    const org = await createOrganization({
+      plan: 'custom',
+      limits: { requests_per_day_per_organization: 9, requests_per_minute_per_key: 100 },
+    });
     const second = await createKey(org.organizationId);
     const third = await createKey(org.organizationId);
     const keys = [org.key, second.key, third.key];
-    const responses = await Promise.all(Array.from({ length: 24 }, (_, index) => call('GET', '/me', { key: keys[index % 3] })));
+    const responses = await Promise.all(
+      Array.from({ length: 24 }, (_, index) => call('GET', '/me', { key: keys[index % 3] })),
+    );
     expect(responses.filter((response) => response.status === 200)).toHaveLength(9);
     const refused = responses.filter((response) => response.status === 429);
     expect(refused).toHaveLength(15);
@@ -186,7 +223,9 @@ describe('rate limits', () => {
       expect(reset - Date.now() / 1000).toBeLessThanOrEqual(60);
       expect(Number(response.headers.get('x-ratelimit-reset-organization-day')) % 86400).toBe(0);
     }
-    expect(Number(missing.headers.get('x-ratelimit-remaining'))).toBeLessThan(Number(ok.headers.get('x-ratelimit-remaining')));
+    expect(Number(missing.headers.get('x-ratelimit-remaining'))).toBeLessThan(
+      Number(ok.headers.get('x-ratelimit-remaining')),
+    );
   });
 });
 

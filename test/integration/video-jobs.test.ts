@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffprobe from '@ffprobe-installer/ffprobe';
-import { call, createOrganization, getOrganization, listEvents, type ErrorBody, type TestOrganization } from './support/stack';
+import {
+  call,
+  createOrganization,
+  getOrganization,
+  listEvents,
+  type ErrorBody,
+  type TestOrganization,
+} from './support/stack';
 import { makeMedia } from './support/media';
 import { waitForJob, type VideoJob } from './support/jobs';
 
@@ -17,9 +24,20 @@ function probe(bytes: Buffer) {
   const dir = mkdtempSync(join(tmpdir(), 'probe-'));
   const file = join(dir, 'video.mp4');
   writeFileSync(file, bytes);
-  const output = execFileSync(ffprobe.path, ['-v', 'error', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', file]);
+  const output = execFileSync(ffprobe.path, [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_name,width,height:format=duration',
+    '-of',
+    'json',
+    file,
+  ]);
   rmSync(dir, { recursive: true, force: true });
-  const parsed = JSON.parse(output.toString()) as { streams: { codec_name: string; width: number; height: number }[]; format: { duration: string } };
+  const parsed = JSON.parse(output.toString()) as {
+    streams: { codec_name: string; width: number; height: number }[];
+    format: { duration: string };
+  };
   return { ...parsed.streams[0], duration: Number(parsed.format.duration) };
 }
 
@@ -47,7 +65,12 @@ describe('video jobs end to end', () => {
     const org = await createOrganization({ credits: 100 });
     const created = await call<VideoJob>('POST', '/video-jobs', {
       key: org.key,
-      body: { prompt: 'A lighthouse at dusk, waves rolling in', duration_seconds: 5, style: 'cinematic', metadata: { external_id: 'order-17' } },
+      body: {
+        prompt: 'A lighthouse at dusk, waves rolling in',
+        duration_seconds: 5,
+        style: 'cinematic',
+        metadata: { external_id: 'order-17' },
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -56,7 +79,13 @@ describe('video jobs end to end', () => {
       status: 'queued',
       progress: 0,
       credits: { estimated: 10, charged: 10, refunded: 0 },
-      input: { prompt: 'A lighthouse at dusk, waves rolling in', duration_seconds: 5, aspect_ratio: '9:16', model: 'auto', style: 'cinematic' },
+      input: {
+        prompt: 'A lighthouse at dusk, waves rolling in',
+        duration_seconds: 5,
+        aspect_ratio: '9:16',
+        model: 'auto',
+        style: 'cinematic',
+      },
       result: { available: false, asset_id: null, download_url_available: false },
       error: null,
       metadata: { external_id: 'order-17' },
@@ -66,19 +95,29 @@ describe('video jobs end to end', () => {
     const { job, progress } = await waitForJob(org.key, created.body.id);
     expect(job.status).toBe('completed');
     expect(job.progress).toBe(100);
-    expect(job.result).toMatchObject({ available: true, asset_id: expect.stringMatching(/^asset_/), download_url_available: true });
+    expect(job.result).toMatchObject({
+      available: true,
+      asset_id: expect.stringMatching(/^asset_/),
+      download_url_available: true,
+    });
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
     expect(JSON.stringify(job)).not.toMatch(/https?:\/\//);
 
     const { result, bytes } = await downloadResult(org, job.id);
-    expect(result).toMatchObject({ job_id: job.id, status: 'completed', asset: { asset_id: job.result.asset_id, content_type: 'video/mp4' } });
+    expect(result).toMatchObject({
+      job_id: job.id,
+      status: 'completed',
+      asset: { asset_id: job.result.asset_id, content_type: 'video/mp4' },
+    });
     const video = probe(bytes);
     expect(video).toMatchObject({ codec_name: 'h264', width: 720, height: 1280 });
     expect(video.duration).toBeCloseTo(5, 0);
 
     const organization = await getOrganization(org.organizationId);
     expect(organization).toMatchObject({ creditsBalance: 90, activeVideoJobs: 0 });
-    const asset = await call<{ status: string; content_type: string }>('GET', `/assets/${job.result.asset_id}`, { key: org.key });
+    const asset = await call<{ status: string; content_type: string }>('GET', `/assets/${job.result.asset_id}`, {
+      key: org.key,
+    });
     expect(asset.body).toMatchObject({ status: 'uploaded', content_type: 'video/mp4' });
 
     const events = await listEvents(org.organizationId);
@@ -88,7 +127,13 @@ describe('video jobs end to end', () => {
       type: 'job.completed',
       created_at: expect.any(String),
       data: {
-        job: { id: job.id, type: 'video', status: 'completed', result_url: `/api/v1/developer/video-jobs/${job.id}/result`, asset_id: job.result.asset_id },
+        job: {
+          id: job.id,
+          type: 'video',
+          status: 'completed',
+          result_url: `/api/v1/developer/video-jobs/${job.id}/result`,
+          asset_id: job.result.asset_id,
+        },
       },
     });
     expect(JSON.stringify(events)).not.toMatch(/https?:\/\/|renders\/|assets\//);
@@ -116,7 +161,10 @@ describe('video jobs end to end', () => {
     ['a render that misses its deadline', '[fault:stall]', 'expired', 'RENDER_DEADLINE_EXCEEDED'],
   ])('ends %s terminally, refunds the charge once and releases the slot', async (_, fault, status, code) => {
     const org = await createOrganization({ credits: 50 });
-    const created = await call<VideoJob>('POST', '/video-jobs', { key: org.key, body: { prompt: `A test ${fault}`, duration_seconds: 10 } });
+    const created = await call<VideoJob>('POST', '/video-jobs', {
+      key: org.key,
+      body: { prompt: `A test ${fault}`, duration_seconds: 10 },
+    });
     expect(created.status).toBe(201);
     expect((await getOrganization(org.organizationId))?.activeVideoJobs).toBe(1);
     const { job } = await waitForJob(org.key, created.body.id, 60_000);
@@ -127,7 +175,10 @@ describe('video jobs end to end', () => {
     expect(await getOrganization(org.organizationId)).toMatchObject({ creditsBalance: 50, activeVideoJobs: 0 });
     const events = await listEvents(org.organizationId);
     expect(events.map((event) => event.payload)).toEqual([
-      expect.objectContaining({ type: 'job.failed', data: { job: { id: job.id, type: 'video', status, error: job.error } } }),
+      expect.objectContaining({
+        type: 'job.failed',
+        data: { job: { id: job.id, type: 'video', status, error: job.error } },
+      }),
     ]);
     const result = await call<ErrorBody>('GET', `/video-jobs/${job.id}/result`, { key: org.key });
     expect(result.status).toBe(409);
@@ -136,7 +187,10 @@ describe('video jobs end to end', () => {
 
   it('answers the result of a job still running with 409 JOB_NOT_READY', async () => {
     const org = await createOrganization();
-    const created = await call<VideoJob>('POST', '/video-jobs', { key: org.key, body: { prompt: 'Never done [fault:stall]', duration_seconds: 5 } });
+    const created = await call<VideoJob>('POST', '/video-jobs', {
+      key: org.key,
+      body: { prompt: 'Never done [fault:stall]', duration_seconds: 5 },
+    });
     const result = await call<ErrorBody>('GET', `/video-jobs/${created.body.id}/result`, { key: org.key });
     expect(result.status).toBe(409);
     expect(result.body.error.code).toBe('JOB_NOT_READY');
@@ -156,7 +210,11 @@ describe('video job validation', () => {
     ['aspect ratio is unknown', { prompt: 'p', duration_seconds: 5, aspect_ratio: '4:3' }, 'aspect_ratio'],
     ['model is not auto', { prompt: 'p', duration_seconds: 5, model: 'veo-3' }, 'model'],
     ['style is unknown', { prompt: 'p', duration_seconds: 5, style: 'noir' }, 'style'],
-    ['source asset id has the wrong prefix', { prompt: 'p', duration_seconds: 5, source_asset_id: 'img_1' }, 'source_asset_id'],
+    [
+      'source asset id has the wrong prefix',
+      { prompt: 'p', duration_seconds: 5, source_asset_id: 'img_1' },
+      'source_asset_id',
+    ],
     ['metadata exceeds 8 KB', { prompt: 'p', duration_seconds: 5, metadata: { notes: 'x'.repeat(8200) } }, 'metadata'],
   ])('rejects a request where %s, before charging anything', async (_, body, field) => {
     const response = await call<ErrorBody>('POST', '/video-jobs', { key: org.key, body });
@@ -166,7 +224,10 @@ describe('video job validation', () => {
   });
 
   it('accepts a prompt of exactly 1000 characters as far as credits (402, not 400)', async () => {
-    const response = await call<ErrorBody>('POST', '/video-jobs', { key: org.key, body: { prompt: 'x'.repeat(1000), duration_seconds: 5 } });
+    const response = await call<ErrorBody>('POST', '/video-jobs', {
+      key: org.key,
+      body: { prompt: 'x'.repeat(1000), duration_seconds: 5 },
+    });
     expect(response.status).toBe(402);
     expect(response.body.error.code).toBe('INSUFFICIENT_CREDITS');
   });
@@ -190,7 +251,10 @@ describe('video job validation', () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 'ASSET_NOT_FOUND']);
 
     const pendingId = await uploadImage(rich, 'image_source', false);
-    const pending = await call<ErrorBody>('POST', '/video-jobs', { key: rich.key, body: { prompt: 'p', duration_seconds: 5, source_asset_id: pendingId } });
+    const pending = await call<ErrorBody>('POST', '/video-jobs', {
+      key: rich.key,
+      body: { prompt: 'p', duration_seconds: 5, source_asset_id: pendingId },
+    });
     expect([pending.status, pending.body.error.code]).toEqual([409, 'ASSET_NOT_READY']);
 
     const video = makeMedia('mp4');
@@ -212,8 +276,15 @@ describe('video job validation', () => {
   it("hides another organization's job behind 404", async () => {
     const owner = await createOrganization({ credits: 100 });
     const stranger = await createOrganization();
-    const created = await call<VideoJob>('POST', '/video-jobs', { key: owner.key, body: { prompt: 'mine [fault:stall]', duration_seconds: 5 } });
-    for (const path of [`/video-jobs/${created.body.id}`, `/video-jobs/${created.body.id}/result`, '/video-jobs/split_job_1']) {
+    const created = await call<VideoJob>('POST', '/video-jobs', {
+      key: owner.key,
+      body: { prompt: 'mine [fault:stall]', duration_seconds: 5 },
+    });
+    for (const path of [
+      `/video-jobs/${created.body.id}`,
+      `/video-jobs/${created.body.id}/result`,
+      '/video-jobs/split_job_1',
+    ]) {
       const response = await call<ErrorBody>('GET', path, { key: stranger.key });
       expect([response.status, response.body.error.code]).toEqual([404, 'JOB_NOT_FOUND']);
     }
@@ -225,13 +296,19 @@ describe('creation races', () => {
     const org = await createOrganization({ credits: 1000 });
     const body = { prompt: 'One of a kind [fault:stall]', duration_seconds: 5 };
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => call<VideoJob>('POST', '/video-jobs', { key: org.key, body, headers: { 'idempotency-key': 'order-42' } })),
+      Array.from({ length: 50 }, () =>
+        call<VideoJob>('POST', '/video-jobs', { key: org.key, body, headers: { 'idempotency-key': 'order-42' } }),
+      ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(50).fill(201));
     expect(new Set(responses.map((response) => response.body.id)).size).toBe(1);
     expect(await getOrganization(org.organizationId)).toMatchObject({ creditsBalance: 990, activeVideoJobs: 1 });
 
-    const replay = await call<VideoJob>('POST', '/video-jobs', { key: org.key, body: { ...body, aspect_ratio: '9:16' }, headers: { 'idempotency-key': 'order-42' } });
+    const replay = await call<VideoJob>('POST', '/video-jobs', {
+      key: org.key,
+      body: { ...body, aspect_ratio: '9:16' },
+      headers: { 'idempotency-key': 'order-42' },
+    });
     expect([replay.status, replay.body.id]).toEqual([201, responses[0]?.body.id]);
     const conflict = await call<ErrorBody>('POST', '/video-jobs', {
       key: org.key,
@@ -244,21 +321,35 @@ describe('creation races', () => {
   it('accepts exactly 3 of 20 parallel creates at the Team concurrency cap', async () => {
     const org = await createOrganization({ credits: 1000 });
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => call<ErrorBody>('POST', '/video-jobs', { key: org.key, body: { prompt: `Slot ${index} [fault:stall]`, duration_seconds: 5 } })),
+      Array.from({ length: 20 }, (_, index) =>
+        call<ErrorBody>('POST', '/video-jobs', {
+          key: org.key,
+          body: { prompt: `Slot ${index} [fault:stall]`, duration_seconds: 5 },
+        }),
+      ),
     );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(3);
     const refused = responses.filter((response) => response.status !== 201);
-    expect(refused.map((response) => [response.status, response.body.error.code])).toEqual(Array(17).fill([429, 'CONCURRENT_JOB_LIMIT_EXCEEDED']));
+    expect(refused.map((response) => [response.status, response.body.error.code])).toEqual(
+      Array(17).fill([429, 'CONCURRENT_JOB_LIMIT_EXCEEDED']),
+    );
     expect(await getOrganization(org.organizationId)).toMatchObject({ creditsBalance: 970, activeVideoJobs: 3 });
   });
 
   it('never lets parallel creates take the balance below zero', async () => {
     const org = await createOrganization({ plan: 'custom', credits: 35, limits: { concurrent_video_jobs: 50 } });
     const responses = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => call<ErrorBody>('POST', '/video-jobs', { key: org.key, body: { prompt: `Budget ${index} [fault:stall]`, duration_seconds: 5 } })),
+      Array.from({ length: 12 }, (_, index) =>
+        call<ErrorBody>('POST', '/video-jobs', {
+          key: org.key,
+          body: { prompt: `Budget ${index} [fault:stall]`, duration_seconds: 5 },
+        }),
+      ),
     );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(3);
-    expect(responses.filter((response) => response.status === 402 && response.body.error.code === 'INSUFFICIENT_CREDITS')).toHaveLength(9);
+    expect(
+      responses.filter((response) => response.status === 402 && response.body.error.code === 'INSUFFICIENT_CREDITS'),
+    ).toHaveLength(9);
     expect(await getOrganization(org.organizationId)).toMatchObject({ creditsBalance: 5, activeVideoJobs: 3 });
   });
 });

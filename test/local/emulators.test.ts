@@ -31,7 +31,11 @@ import {
 } from '@aws-sdk/client-sqs';
 import { startDynamoDb, type DynamoDbEmulator } from '../../local/emulators/dynamodb';
 import { startS3AndSqs, type S3AndSqsEmulator } from '../../local/emulators/s3-sqs';
-import { startStepFunctions, type LambdaInvoker, type StepFunctionsEmulator } from '../../local/emulators/step-functions';
+import {
+  startStepFunctions,
+  type LambdaInvoker,
+  type StepFunctionsEmulator,
+} from '../../local/emulators/step-functions';
 
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
@@ -74,7 +78,9 @@ describe('DynamoDB Local', () => {
   afterAll(() => emulator.stop());
 
   it('cancels a transaction whose condition fails, with one reason per item', async () => {
-    await dynamo().send(new PutItemCommand({ TableName: 'things', Item: { pk: { S: 'taken' }, owner: { S: 'first' } } }));
+    await dynamo().send(
+      new PutItemCommand({ TableName: 'things', Item: { pk: { S: 'taken' }, owner: { S: 'first' } } }),
+    );
     const transaction = dynamo().send(
       new TransactWriteItemsCommand({
         TransactItems: [
@@ -135,14 +141,25 @@ describe('fauxqs as S3 and SQS', () => {
 
   it('takes a presigned PUT and serves the bytes back on a presigned GET, through plain fetch', async () => {
     const body = Buffer.from([0, 1, 2, 250, 251, 252]);
-    const uploadUrl = await getSignedUrl(s3(), new PutObjectCommand({ Bucket: 'media', Key: 'incoming/a.bin', ContentType: 'video/mp4', ContentLength: body.length }), {
-      expiresIn: 60,
-      signableHeaders: new Set(['content-type', 'content-length']),
-    });
+    const uploadUrl = await getSignedUrl(
+      s3(),
+      new PutObjectCommand({
+        Bucket: 'media',
+        Key: 'incoming/a.bin',
+        ContentType: 'video/mp4',
+        ContentLength: body.length,
+      }),
+      {
+        expiresIn: 60,
+        signableHeaders: new Set(['content-type', 'content-length']),
+      },
+    );
     const upload = await fetch(uploadUrl, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body });
     expect(upload.status).toBe(200);
 
-    const downloadUrl = await getSignedUrl(s3(), new GetObjectCommand({ Bucket: 'media', Key: 'incoming/a.bin' }), { expiresIn: 60 });
+    const downloadUrl = await getSignedUrl(s3(), new GetObjectCommand({ Bucket: 'media', Key: 'incoming/a.bin' }), {
+      expiresIn: 60,
+    });
     const download = await fetch(downloadUrl);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('video/mp4');
@@ -151,10 +168,17 @@ describe('fauxqs as S3 and SQS', () => {
 
   // S3 would answer with these headers; a local download gets the stored Content-Type and no Content-Disposition.
   it('ignores ResponseContentDisposition and ResponseContentType on a presigned GET', async () => {
-    await s3().send(new PutObjectCommand({ Bucket: 'media', Key: 'clip.mp4', Body: 'video', ContentType: 'video/mp4' }));
+    await s3().send(
+      new PutObjectCommand({ Bucket: 'media', Key: 'clip.mp4', Body: 'video', ContentType: 'video/mp4' }),
+    );
     const url = await getSignedUrl(
       s3(),
-      new GetObjectCommand({ Bucket: 'media', Key: 'clip.mp4', ResponseContentDisposition: 'attachment; filename="clip.mp4"', ResponseContentType: 'application/octet-stream' }),
+      new GetObjectCommand({
+        Bucket: 'media',
+        Key: 'clip.mp4',
+        ResponseContentDisposition: 'attachment; filename="clip.mp4"',
+        ResponseContentType: 'application/octet-stream',
+      }),
       { expiresIn: 60 },
     );
     const download = await fetch(url);
@@ -169,7 +193,10 @@ describe('fauxqs as S3 and SQS', () => {
     expect(received.Messages?.map((message) => message.Body)).toEqual(['{"job":1}']);
     await sqs().send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: received.Messages?.[0]?.ReceiptHandle }));
     const attributes = await sqs().send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['All'] }));
-    expect(attributes.Attributes).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
+    expect(attributes.Attributes).toMatchObject({
+      ApproximateNumberOfMessages: '0',
+      ApproximateNumberOfMessagesNotVisible: '0',
+    });
   });
 
   it('hands out queue URLs on its own endpoint, which clients configured only by AWS_ENDPOINT_URL_SQS follow', async () => {
@@ -238,7 +265,9 @@ describe('Step Functions emulator', () => {
   };
   const plainTaskDefinition = {
     StartAt: 'Render',
-    States: { Render: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:000000000000:function:render-function', End: true } },
+    States: {
+      Render: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:000000000000:function:render-function', End: true },
+    },
   };
 
   const waitDefinition = {
@@ -288,10 +317,17 @@ describe('Step Functions emulator', () => {
       async () => ({ status: 'done', url: 's3://media/out.mp4' }),
     ]);
     const startedAt = Date.now();
-    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'retried', input: '{"job":"retried"}' }));
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'retried', input: '{"job":"retried"}' }),
+    );
     const execution = await finished(executionArn!);
 
-    expect(execution).toMatchObject({ status: 'SUCCEEDED', name: 'retried', stateMachineArn: RENDER_MACHINE, input: '{"job":"retried"}' });
+    expect(execution).toMatchObject({
+      status: 'SUCCEEDED',
+      name: 'retried',
+      stateMachineArn: RENDER_MACHINE,
+      input: '{"job":"retried"}',
+    });
     expect(JSON.parse(execution.output!)).toEqual({ status: 'done', url: 's3://media/out.mp4' });
     expect(execution.stopDate!.getTime()).toBeGreaterThanOrEqual(execution.startDate!.getTime());
     expect(calls).toEqual(Array(3).fill({ functionName: 'render-function', payload: { job: 'retried' } }));
@@ -302,12 +338,17 @@ describe('Step Functions emulator', () => {
 
   it('catches an error no retrier matches and fails through the Fail state, with the Lambda error as cause', async () => {
     scripts.set('rejected', [async () => Promise.reject(namedError('RenderRejected', 'unsupported codec'))]);
-    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'rejected', input: '{"job":"rejected"}' }));
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'rejected', input: '{"job":"rejected"}' }),
+    );
     const execution = await finished(executionArn!);
 
     expect(execution.status).toBe('FAILED');
     expect(execution.error).toBe('RenderFailed');
-    expect(JSON.parse(execution.cause!)).toMatchObject({ errorType: 'RenderRejected', errorMessage: 'unsupported codec' });
+    expect(JSON.parse(execution.cause!)).toMatchObject({
+      errorType: 'RenderRejected',
+      errorMessage: 'unsupported codec',
+    });
     expect(execution.output).toBeUndefined();
     expect(calls).toHaveLength(1);
   });
@@ -315,7 +356,9 @@ describe('Step Functions emulator', () => {
   it('fails the execution with the error name and the Lambda error document when nothing catches the error', async () => {
     const plainTask = 'arn:aws:lambda:us-east-1:000000000000:function:render-function';
     scripts.set('plain', [async () => Promise.reject(namedError('RenderBusy', 'still busy'))]);
-    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: PLAIN_TASK_MACHINE, input: '{"job":"plain"}' }));
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({ stateMachineArn: PLAIN_TASK_MACHINE, input: '{"job":"plain"}' }),
+    );
     const execution = await finished(executionArn!);
 
     expect(execution).toMatchObject({ status: 'FAILED', error: 'RenderBusy' });
@@ -325,7 +368,9 @@ describe('Step Functions emulator', () => {
 
   it('passes a plain function ARN task the state input and takes its raw result as output', async () => {
     scripts.set('raw', [async () => ({ rendered: true })]);
-    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: PLAIN_TASK_MACHINE, input: '{"job":"raw"}' }));
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({ stateMachineArn: PLAIN_TASK_MACHINE, input: '{"job":"raw"}' }),
+    );
     const execution = await finished(executionArn!);
     expect(execution.status).toBe('SUCCEEDED');
     expect(JSON.parse(execution.output!)).toEqual({ rendered: true });
@@ -333,7 +378,9 @@ describe('Step Functions emulator', () => {
 
   it('waits the seconds SecondsPath names, scaled, and passes the input through', async () => {
     const startedAt = Date.now();
-    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: WAIT_MACHINE, input: '{"delaySeconds":20}' }));
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({ stateMachineArn: WAIT_MACHINE, input: '{"delaySeconds":20}' }),
+    );
     const execution = await finished(executionArn!);
     expect(execution.status).toBe('SUCCEEDED');
     expect(JSON.parse(execution.output!)).toEqual({ delaySeconds: 20 });
@@ -346,14 +393,17 @@ describe('Step Functions emulator', () => {
       release = () => resolve({ status: 'done' });
     });
     scripts.set('held', [() => held]);
-    const start = (input: string) => sfn().send(new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'held', input }));
+    const start = (input: string) =>
+      sfn().send(new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'held', input }));
 
     const first = await start('{"job":"held"}');
     const again = await start('{"job":"held"}');
     expect(again).toMatchObject({ executionArn: first.executionArn, startDate: first.startDate });
     await expect(start('{"job":"held","other":true}')).rejects.toBeInstanceOf(ExecutionAlreadyExists);
 
-    const listed = await sfn().send(new ListExecutionsCommand({ stateMachineArn: RENDER_MACHINE, statusFilter: 'RUNNING' }));
+    const listed = await sfn().send(
+      new ListExecutionsCommand({ stateMachineArn: RENDER_MACHINE, statusFilter: 'RUNNING' }),
+    );
     expect(listed.executions?.map((execution) => execution.name)).toEqual(['held']);
 
     release();
@@ -363,20 +413,32 @@ describe('Step Functions emulator', () => {
 
   it('aborts an execution on StopExecution, keeping the given error and cause', async () => {
     scripts.set('stopped', [() => new Promise(() => {})]);
-    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'stopped', input: '{"job":"stopped"}' }));
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({ stateMachineArn: RENDER_MACHINE, name: 'stopped', input: '{"job":"stopped"}' }),
+    );
     await sfn().send(new StopExecutionCommand({ executionArn, error: 'Cancelled', cause: 'by the test' }));
     const execution = await finished(executionArn!);
     expect(execution).toMatchObject({ status: 'ABORTED', error: 'Cancelled', cause: 'by the test' });
   });
 
   it('refuses to start with a task that is not a Lambda function', async () => {
-    const sendsToSqs = { StartAt: 'Send', States: { Send: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage', End: true } } };
-    const starting = startStepFunctions({ stateMachines: { [RENDER_MACHINE]: { definition: sendsToSqs } }, lambdaInvoker });
+    const sendsToSqs = {
+      StartAt: 'Send',
+      States: { Send: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage', End: true } },
+    };
+    const starting = startStepFunctions({
+      stateMachines: { [RENDER_MACHINE]: { definition: sendsToSqs } },
+      lambdaInvoker,
+    });
     await expect(starting).rejects.toThrow('state "Send": arn:aws:states:::sqs:sendMessage is not supported locally');
   });
 
   it('answers ExecutionDoesNotExist for an unknown execution ARN', async () => {
-    const unknown = sfn().send(new DescribeExecutionCommand({ executionArn: `${RENDER_MACHINE.replace(':stateMachine:', ':execution:')}:nobody` }));
+    const unknown = sfn().send(
+      new DescribeExecutionCommand({
+        executionArn: `${RENDER_MACHINE.replace(':stateMachine:', ':execution:')}:nobody`,
+      }),
+    );
     await expect(unknown).rejects.toBeInstanceOf(ExecutionDoesNotExist);
   });
 });

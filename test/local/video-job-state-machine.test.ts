@@ -10,7 +10,9 @@ const workflow = WORKFLOWS.find((candidate) => candidate.name === 'video-job')!;
 const ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:video-job-test';
 
 function definition() {
-  const toThemselves = Object.fromEntries(Object.keys(workflow.workers).map((substitution) => [substitution, substitution]));
+  const toThemselves = Object.fromEntries(
+    Object.keys(workflow.workers).map((substitution) => [substitution, substitution]),
+  );
   return JSON.parse(definitionWithWorkers(workflow, toThemselves)) as object;
 }
 
@@ -41,14 +43,24 @@ afterAll(() => emulator.stop());
 async function run(scripted: Script) {
   script = scripted;
   calls = [];
-  const sfn = new SFNClient({ endpoint: emulator.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+  const sfn = new SFNClient({
+    endpoint: emulator.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+  });
   const { executionArn } = await sfn.send(
-    new StartExecutionCommand({ stateMachineArn: ARN, input: JSON.stringify({ organization_id: 1, job_id: 'video_job_1' }) }),
+    new StartExecutionCommand({
+      stateMachineArn: ARN,
+      input: JSON.stringify({ organization_id: 1, job_id: 'video_job_1' }),
+    }),
   );
   await emulator.idle();
   const execution = await sfn.send(new DescribeExecutionCommand({ executionArn }));
   sfn.destroy();
-  return { status: execution.status, finishes: calls.filter((call) => call.step === 'FinishJobFunction').map((call) => call.payload) };
+  return {
+    status: execution.status,
+    finishes: calls.filter((call) => call.step === 'FinishJobFunction').map((call) => call.payload),
+  };
 }
 
 const crash = () => {
@@ -56,13 +68,15 @@ const crash = () => {
   error.name = 'TypeError';
   throw error;
 };
-const state = (outcome: string, extra: Record<string, unknown> = {}) => (payload: Record<string, unknown>) => ({
-  organization_id: payload.organization_id,
-  job_id: payload.job_id,
-  poll_interval_seconds: 1,
-  outcome,
-  ...extra,
-});
+const state =
+  (outcome: string, extra: Record<string, unknown> = {}) =>
+  (payload: Record<string, unknown>) => ({
+    organization_id: payload.organization_id,
+    job_id: payload.job_id,
+    poll_interval_seconds: 1,
+    outcome,
+    ...extra,
+  });
 
 describe('video job state machine', () => {
   it('polls while the render is in progress, then finishes the job with the completed state', async () => {

@@ -21,7 +21,9 @@ function event(): APIGatewayProxyEventV2 {
     rawQueryString: '',
     headers: { authorization: `Bearer ${key}` },
     isBase64Encoded: false,
-    requestContext: { http: { method: 'GET', path: '/api/v1/developer/me' } } as APIGatewayProxyEventV2['requestContext'],
+    requestContext: {
+      http: { method: 'GET', path: '/api/v1/developer/me' },
+    } as APIGatewayProxyEventV2['requestContext'],
   };
 }
 
@@ -34,10 +36,24 @@ async function invoke(operation: () => Promise<never>): Promise<APIGatewayProxyS
 beforeEach(() => {
   dynamo.reset();
   dynamo.on(GetCommand, { Key: { pk: `APIKEY#${prefix}`, sk: 'APIKEY' } }).resolves({
-    Item: { key_prefix: prefix, organization_id: 9, environment: 'test', secret_hash: hashSecret(secret), scopes: [], status: 'active', created_at: '2026-01-01T00:00:00Z' },
+    Item: {
+      key_prefix: prefix,
+      organization_id: 9,
+      environment: 'test',
+      secret_hash: hashSecret(secret),
+      scopes: [],
+      status: 'active',
+      created_at: '2026-01-01T00:00:00Z',
+    },
   });
   dynamo.on(GetCommand, { Key: { pk: 'ORG#9', sk: 'ORG' } }).resolves({
-    Item: { organization_id: 9, plan: 'team', api_access: true, credits_balance: 0, created_at: '2026-01-01T00:00:00Z' },
+    Item: {
+      organization_id: 9,
+      plan: 'team',
+      api_access: true,
+      credits_balance: 0,
+      created_at: '2026-01-01T00:00:00Z',
+    },
   });
   dynamo.on(UpdateCommand).resolves({ Attributes: { request_count: 1 } });
 });
@@ -48,14 +64,20 @@ describe('the request pipeline', () => {
     const response = await invoke(async () => {
       throw new Error('connect ECONNREFUSED 10.0.0.7:5432 table=secret-internal');
     });
-    const body = JSON.parse(response.body as string) as { error: { code: string; message: string; request_id: string } };
+    const body = JSON.parse(response.body as string) as {
+      error: { code: string; message: string; request_id: string };
+    };
     expect(response.statusCode).toBe(500);
     expect(body.error.code).toBe('INTERNAL_ERROR');
     expect(body.error.request_id).toMatch(/^req_/);
     expect(body.error.message).toContain(body.error.request_id);
     expect(response.body).not.toContain('ECONNREFUSED');
     expect(response.body).not.toContain('secret-internal');
-    expect(response.headers).toMatchObject({ 'X-Request-Id': body.error.request_id, 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59' });
+    expect(response.headers).toMatchObject({
+      'X-Request-Id': body.error.request_id,
+      'X-RateLimit-Limit': '60',
+      'X-RateLimit-Remaining': '59',
+    });
     const logged = errors.mock.calls.map((call) => String(call[0])).join('\n');
     expect(logged).toContain(body.error.request_id);
     expect(logged).toContain('ECONNREFUSED');
@@ -67,8 +89,13 @@ describe('the request pipeline', () => {
       throw new ApiError('JOB_NOT_READY', 'Not yet.');
     });
     expect(response.statusCode).toBe(409);
-    expect(JSON.parse(response.body as string)).toMatchObject({ error: { code: 'JOB_NOT_READY', message: 'Not yet.' } });
-    expect(response.headers).toMatchObject({ 'X-RateLimit-Limit-Organization-Day': '10000', 'Cache-Control': 'no-store' });
+    expect(JSON.parse(response.body as string)).toMatchObject({
+      error: { code: 'JOB_NOT_READY', message: 'Not yet.' },
+    });
+    expect(response.headers).toMatchObject({
+      'X-RateLimit-Limit-Organization-Day': '10000',
+      'Cache-Control': 'no-store',
+    });
   });
 
   it('makes the four table calls authentication and rate limiting need, and no more', async () => {

@@ -27,7 +27,9 @@ describe('media signature sniffing', () => {
   });
 
   it('refuses a Matroska file that is not WebM', () => {
-    expect(matchesDeclaredType('video/webm', bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], 'matroska'))).toBe(false);
+    expect(matchesDeclaredType('video/webm', bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], 'matroska'))).toBe(
+      false,
+    );
   });
 
   it('accepts an older QuickTime file that opens with a moov box', () => {

@@ -61,7 +61,10 @@ function resolve(node: Node): Node {
   const target = (node.$ref as string)
     .slice(2)
     .split('/')
-    .reduce((current: Node | undefined, segment) => current?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+    .reduce(
+      (current: Node | undefined, segment) => current?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')],
+      document,
+    );
   if (target === undefined) throw new Error(`Unresolvable reference ${node.$ref}`);
   return resolve(target);
 }
@@ -80,7 +83,9 @@ function documentedOperations() {
 /** The error codes an error response declares (the enum it narrows `error.code` to). */
 function errorCodesOf(response: Node): string[] {
   const schema = resolve(response).content?.['application/json']?.schema;
-  const narrowing = (schema?.allOf ?? []).map((part: Node) => part.properties?.error?.properties?.code?.enum).find(Boolean);
+  const narrowing = (schema?.allOf ?? [])
+    .map((part: Node) => part.properties?.error?.properties?.code?.enum)
+    .find(Boolean);
   return narrowing ?? [];
 }
 
@@ -125,22 +130,35 @@ describe('docs/openapi.yaml', () => {
   });
 
   it('documents exactly the 25 operations of v1', () => {
-    const documented = documentedOperations().map(({ method, path: route, operation }) => [method, route, operation.operationId]);
-    expect(documented.sort()).toEqual(OPERATIONS.map(([method, route, operationId]) => [method, route, operationId]).sort());
+    const documented = documentedOperations().map(({ method, path: route, operation }) => [
+      method,
+      route,
+      operation.operationId,
+    ]);
+    expect(documented.sort()).toEqual(
+      OPERATIONS.map(([method, route, operationId]) => [method, route, operationId]).sort(),
+    );
   });
 
-  it.each(OPERATIONS)('%s %s is %s and requires scope %s in security and x-required-scope', (method, route, operationId, scope) => {
-    const operation = document.paths[route]?.[method.toLowerCase()];
-    expect(operation?.operationId).toBe(operationId);
-    expect(operation['x-required-scope']).toBe(scope);
-    expect(operation.security).toEqual([{ apiKey: scope ? [scope] : [] }]);
-    expect(scope === null || (SCOPES as readonly string[]).includes(scope)).toBe(true);
-  });
+  it.each(OPERATIONS)(
+    '%s %s is %s and requires scope %s in security and x-required-scope',
+    (method, route, operationId, scope) => {
+      const operation = document.paths[route]?.[method.toLowerCase()];
+      expect(operation?.operationId).toBe(operationId);
+      expect(operation['x-required-scope']).toBe(scope);
+      expect(operation.security).toEqual([{ apiKey: scope ? [scope] : [] }]);
+      expect(scope === null || (SCOPES as readonly string[]).includes(scope)).toBe(true);
+    },
+  );
 
   it('agrees with every route of the route table on operationId and scope', () => {
     for (const route of ROUTES) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
-      expect({ route: `${route.method} ${route.path}`, operationId: operation?.operationId, scope: operation?.['x-required-scope'] }).toEqual({
+      expect({
+        route: `${route.method} ${route.path}`,
+        operationId: operation?.operationId,
+        scope: operation?.['x-required-scope'],
+      }).toEqual({
         route: `${route.method} ${route.path}`,
         operationId: route.operationId,
         scope: route.scope,
@@ -156,7 +174,9 @@ describe('docs/openapi.yaml', () => {
   });
 
   it('has a shared error response for every error code', () => {
-    const declared = new Set(Object.values(document.components.responses as Node).flatMap((response) => errorCodesOf(response)));
+    const declared = new Set(
+      Object.values(document.components.responses as Node).flatMap((response) => errorCodesOf(response)),
+    );
     expect([...declared].sort()).toEqual(Object.keys(ERROR_STATUS).sort());
   });
 
@@ -167,7 +187,11 @@ describe('docs/openapi.yaml', () => {
       const codes = errorCodesOf(response);
       expect({ where, declaresCodes: codes.length > 0 }).toEqual({ where, declaresCodes: true });
       for (const code of codes) {
-        expect({ where, code, status: ERROR_STATUS[code as keyof typeof ERROR_STATUS] }).toEqual({ where, code, status: Number(status) });
+        expect({ where, code, status: ERROR_STATUS[code as keyof typeof ERROR_STATUS] }).toEqual({
+          where,
+          code,
+          status: Number(status),
+        });
         used.add(code);
       }
     }
@@ -178,7 +202,10 @@ describe('docs/openapi.yaml', () => {
 
   it('gives every operation the common failures 400, 401, 403, 429 and 500', () => {
     for (const { method, path: route, operation } of documentedOperations()) {
-      expect({ op: `${method} ${route}`, statuses: ['400', '401', '403', '429', '500'].filter((status) => !operation.responses[status]) }).toEqual({
+      expect({
+        op: `${method} ${route}`,
+        statuses: ['400', '401', '403', '429', '500'].filter((status) => !operation.responses[status]),
+      }).toEqual({
         op: `${method} ${route}`,
         statuses: [],
       });
@@ -189,7 +216,10 @@ describe('docs/openapi.yaml', () => {
     for (const { where, status, response } of allResponses()) {
       if (status && Number(status) < 400) continue;
       const schema = response.content['application/json'].schema;
-      expect({ where, envelope: schema.allOf[0].$ref }).toEqual({ where, envelope: '#/components/schemas/ErrorEnvelope' });
+      expect({ where, envelope: schema.allOf[0].$ref }).toEqual({
+        where,
+        envelope: '#/components/schemas/ErrorEnvelope',
+      });
     }
     const envelope = document.components.schemas.ErrorEnvelope;
     expect(envelope.required).toEqual(['error']);
@@ -200,10 +230,15 @@ describe('docs/openapi.yaml', () => {
   it('documents the six rate-limit headers on every response, and Retry-After on 429', () => {
     for (const { where, response } of allResponses()) {
       const headers = Object.keys(response.headers ?? {});
-      expect({ where, missing: RATE_LIMIT_HEADERS.filter((name) => !headers.includes(name)) }).toEqual({ where, missing: [] });
+      expect({ where, missing: RATE_LIMIT_HEADERS.filter((name) => !headers.includes(name)) }).toEqual({
+        where,
+        missing: [],
+      });
     }
     const tooMany = allResponses().filter(
-      ({ status, response }) => status === '429' || errorCodesOf(response).some((code) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] === 429),
+      ({ status, response }) =>
+        status === '429' ||
+        errorCodesOf(response).some((code) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] === 429),
     );
     expect(tooMany.length).toBeGreaterThan(0);
     for (const { where, response } of tooMany) {
@@ -222,11 +257,17 @@ describe('docs/openapi.yaml', () => {
 
   it('takes an optional Idempotency-Key of 1 to 120 characters on the two job creates only', () => {
     const withKey = documentedOperations()
-      .filter(({ operation }) => (operation.parameters ?? []).some((parameter: Node) => resolve(parameter).name === 'Idempotency-Key'))
+      .filter(({ operation }) =>
+        (operation.parameters ?? []).some((parameter: Node) => resolve(parameter).name === 'Idempotency-Key'),
+      )
       .map(({ operation }) => operation.operationId);
     expect(withKey.sort()).toEqual(['createSplitJob', 'createVideoJob']);
     const parameter = document.components.parameters.IdempotencyKey;
-    expect(parameter).toMatchObject({ in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 120 } });
+    expect(parameter).toMatchObject({
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 120 },
+    });
   });
 
   it('gives every path id the pattern of its resource', () => {
@@ -242,7 +283,10 @@ describe('docs/openapi.yaml', () => {
         .map(resolve)
         .filter((parameter) => parameter.in === 'path');
       const prefix = Object.keys(expected).find((candidate) => route.startsWith(candidate) && route.includes('{id}'));
-      expect({ route, patterns: pathParameters.map((parameter) => [parameter.name, parameter.required, parameter.schema.pattern]) }).toEqual({
+      expect({
+        route,
+        patterns: pathParameters.map((parameter) => [parameter.name, parameter.required, parameter.schema.pattern]),
+      }).toEqual({
         route,
         patterns: prefix ? [['id', true, expected[prefix]]] : [],
       });
@@ -297,7 +341,13 @@ describe('docs/openapi.yaml', () => {
       };
       const validate = schema('VideoJob');
       expect(validate(presentVideoJob(job)) ? [] : validate.errors).toEqual([]);
-      const failed = { ...job, status: 'failed' as const, outputAssetId: null, metadata: null, error: { code: 'GENERATION_FAILED', message: 'x' } };
+      const failed = {
+        ...job,
+        status: 'failed' as const,
+        outputAssetId: null,
+        metadata: null,
+        error: { code: 'GENERATION_FAILED', message: 'x' },
+      };
       expect(validate(presentVideoJob(failed)) ? [] : validate.errors).toEqual([]);
     });
 
@@ -311,7 +361,13 @@ describe('docs/openapi.yaml', () => {
 
     it('keeps signed URLs out of the unified job routes', () => {
       const result = document.components.schemas.UnifiedJobResult;
-      expect(Object.keys(result.properties).sort()).toEqual(['asset_id', 'available', 'clips_count', 'clips_url', 'result_url']);
+      expect(Object.keys(result.properties).sort()).toEqual([
+        'asset_id',
+        'available',
+        'clips_count',
+        'clips_url',
+        'result_url',
+      ]);
       expect(result.properties.result_url.pattern).toBe('^/api/v1/developer/');
     });
 

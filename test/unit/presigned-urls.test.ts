@@ -64,7 +64,9 @@ describe('presigned download URL', () => {
   });
 
   it('is refused for an asset that is not uploaded', async () => {
-    await expect(assets.presignDownload({ ...asset, status: 'pending' })).rejects.toMatchObject({ code: 'ASSET_NOT_UPLOADED' });
+    await expect(assets.presignDownload({ ...asset, status: 'pending' })).rejects.toMatchObject({
+      code: 'ASSET_NOT_UPLOADED',
+    });
   });
 });
 

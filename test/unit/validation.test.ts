@@ -39,7 +39,9 @@ describe('generated validators', () => {
     for (const item of Object.values(document.paths)) {
       for (const operation of Object.values(item)) {
         if (!operation?.operationId) continue;
-        const hasHeader = (operation.parameters ?? []).some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey');
+        const hasHeader = (operation.parameters ?? []).some(
+          (parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey',
+        );
         expected[operation.operationId] = [
           ...(operation.requestBody ? ['body'] : []),
           'query',
@@ -47,7 +49,9 @@ describe('generated validators', () => {
         ];
       }
     }
-    const generated = Object.fromEntries(Object.entries(validators).map(([operationId, parts]) => [operationId, Object.keys(parts)]));
+    const generated = Object.fromEntries(
+      Object.entries(validators).map(([operationId, parts]) => [operationId, Object.keys(parts)]),
+    );
     expect(generated).toEqual(expected);
   });
 
@@ -108,29 +112,41 @@ describe('POST /video-jobs (createVideoJob)', () => {
     ['a model other than auto', { ...valid, model: 'veo-3' }, 'model must be auto'],
     ['an unknown aspect ratio', { ...valid, aspect_ratio: '4:3' }, 'aspect_ratio must be one of 9:16, 16:9, 1:1'],
     ['an unknown style', { ...valid, style: 'noir' }, 'style must be one of realistic, cinematic, animated'],
-    ['a source that is not an asset id', { ...valid, source_asset_id: 'img_1' }, 'source_asset_id must be an asset id (asset_...)'],
+    [
+      'a source that is not an asset id',
+      { ...valid, source_asset_id: 'img_1' },
+      'source_asset_id must be an asset id (asset_...)',
+    ],
     ['metadata that is not an object', { ...valid, metadata: 'x' }, 'metadata must be an object'],
     ['a non-string external_id', { ...valid, metadata: { external_id: 7 } }, 'metadata.external_id must be a string'],
-    ['an external_id over 255 characters', { ...valid, metadata: { external_id: 'e'.repeat(256) } }, 'metadata.external_id must be at most 255 characters'],
+    [
+      'an external_id over 255 characters',
+      { ...valid, metadata: { external_id: 'e'.repeat(256) } },
+      'metadata.external_id must be at most 255 characters',
+    ],
     ['an unknown field', { ...valid, webhook_url: 'https://example.com' }, "Unknown field 'webhook_url'"],
   ])('rejects %s', (_case, body, message) => {
     expect(rejection('createVideoJob', { body })).toBe(message);
   });
 
   it('accepts a prompt of exactly 1000 characters', () => {
-    expect(bodyOf('createVideoJob', { ...valid, prompt: 'x'.repeat(1000) })).toMatchObject({ prompt: 'x'.repeat(1000) });
+    expect(bodyOf('createVideoJob', { ...valid, prompt: 'x'.repeat(1000) })).toMatchObject({
+      prompt: 'x'.repeat(1000),
+    });
   });
 
   it('limits Idempotency-Key to 1..120 characters, whatever the header name case', () => {
     const body = valid;
-    expect(() => validateRequest('createVideoJob', { body, headers: { 'idempotency-key': 'k'.repeat(120) } })).not.toThrow();
+    expect(() =>
+      validateRequest('createVideoJob', { body, headers: { 'idempotency-key': 'k'.repeat(120) } }),
+    ).not.toThrow();
     expect(() => validateRequest('createVideoJob', { body, headers: {} })).not.toThrow();
     expect(rejection('createVideoJob', { body, headers: { 'Idempotency-Key': 'k'.repeat(121) } })).toBe(
       'Header Idempotency-Key must be at most 120 characters',
     );
-    expect(rejection('createSplitJob', { body: { source_asset_id: 'asset_1' }, headers: { 'idempotency-key': '' } })).toBe(
-      'Header Idempotency-Key must not be empty',
-    );
+    expect(
+      rejection('createSplitJob', { body: { source_asset_id: 'asset_1' }, headers: { 'idempotency-key': '' } }),
+    ).toBe('Header Idempotency-Key must not be empty');
   });
 });
 
@@ -154,34 +170,73 @@ describe('POST /split-jobs (createSplitJob)', () => {
     expect(bodyOf('createSplitJob', { source_asset_id: 'asset_1' })).toEqual({ source_asset_id: 'asset_1' });
   });
 
-  it.each(['url', 'youtube_url', 'source_url'])('rejects the URL input field %s (only uploaded assets are accepted)', (field) => {
-    expect(rejection('createSplitJob', { body: { source_asset_id: 'asset_1', [field]: 'https://youtube.com/watch?v=x' } })).toBe(
-      `Unknown field '${field}'`,
-    );
-  });
+  it.each(['url', 'youtube_url', 'source_url'])(
+    'rejects the URL input field %s (only uploaded assets are accepted)',
+    (field) => {
+      expect(
+        rejection('createSplitJob', { body: { source_asset_id: 'asset_1', [field]: 'https://youtube.com/watch?v=x' } }),
+      ).toBe(`Unknown field '${field}'`);
+    },
+  );
 
   it('rejects a URL given instead of an asset', () => {
-    expect(rejection('createSplitJob', { body: { youtube_url: 'https://youtu.be/x' } })).toBe("Missing required field 'source_asset_id'");
+    expect(rejection('createSplitJob', { body: { youtube_url: 'https://youtu.be/x' } })).toBe(
+      "Missing required field 'source_asset_id'",
+    );
   });
 
   it.each<[string, Record<string, unknown>, string]>([
     ['max_clips 0', { max_clips: 0 }, 'max_clips must be at least 1'],
     ['max_clips 11', { max_clips: 11 }, 'max_clips must be at most 10'],
     ['a fractional max_clips', { max_clips: 2.5 }, 'max_clips must be an integer'],
-    ['an unknown platform', { target_platforms: ['snapchat'] }, 'target_platforms[0] must be one of tiktok, instagram_reels, youtube_shorts, facebook_reels, linkedin, x'],
-    ['a repeated platform', { target_platforms: ['x', 'x'] }, 'target_platforms must not contain duplicates (items 0 and 1 are equal)'],
-    ['an unknown clip length', { clip_length_preset: 'under_120' }, 'clip_length_preset must be one of under_30, under_60, under_90, auto'],
-    ['an unknown caption style', { caption_style: 'comic' }, 'caption_style must be one of none, clean, bold_center, karaoke, platform_native'],
-    ['an unknown clip style', { clip_style: 'funny' }, 'clip_style must be one of viral_hooks, educational, podcast, highlights, balanced'],
-    ['a language that is not a BCP 47 tag', { language: 'English' + '!' }, 'language must be a BCP 47 language tag such as en or pt-BR'],
-    ['a source that is not an asset id', { source_asset_id: 'https://example.com/a.mp4' }, 'source_asset_id must be an asset id (asset_...)'],
+    [
+      'an unknown platform',
+      { target_platforms: ['snapchat'] },
+      'target_platforms[0] must be one of tiktok, instagram_reels, youtube_shorts, facebook_reels, linkedin, x',
+    ],
+    [
+      'a repeated platform',
+      { target_platforms: ['x', 'x'] },
+      'target_platforms must not contain duplicates (items 0 and 1 are equal)',
+    ],
+    [
+      'an unknown clip length',
+      { clip_length_preset: 'under_120' },
+      'clip_length_preset must be one of under_30, under_60, under_90, auto',
+    ],
+    [
+      'an unknown caption style',
+      { caption_style: 'comic' },
+      'caption_style must be one of none, clean, bold_center, karaoke, platform_native',
+    ],
+    [
+      'an unknown clip style',
+      { clip_style: 'funny' },
+      'clip_style must be one of viral_hooks, educational, podcast, highlights, balanced',
+    ],
+    [
+      'a language that is not a BCP 47 tag',
+      { language: 'English' + '!' },
+      'language must be a BCP 47 language tag such as en or pt-BR',
+    ],
+    [
+      'a source that is not an asset id',
+      { source_asset_id: 'https://example.com/a.mp4' },
+      'source_asset_id must be an asset id (asset_...)',
+    ],
   ])('rejects %s', (_case, fields, message) => {
     expect(rejection('createSplitJob', { body: { source_asset_id: 'asset_1', ...fields } })).toBe(message);
   });
 });
 
 describe('POST /assets/upload-url (createAssetUploadUrl)', () => {
-  const upload = (fields: Record<string, unknown>) => ({ filename: 'clip.mp4', content_type: 'video/mp4', size_bytes: 1024, purpose: 'general', ...fields });
+  const upload = (fields: Record<string, unknown>) => ({
+    filename: 'clip.mp4',
+    content_type: 'video/mp4',
+    size_bytes: 1024,
+    purpose: 'general',
+    ...fields,
+  });
   const VIDEO = ['video/mp4', 'video/quicktime', 'video/webm'];
   const IMAGE = ['image/jpeg', 'image/png', 'image/webp'];
 
@@ -205,16 +260,40 @@ describe('POST /assets/upload-url (createAssetUploadUrl)', () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['a type outside the six', { content_type: 'application/pdf' }, 'content_type must be one of image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm'],
-    ['an unknown purpose', { purpose: 'avatar' }, 'purpose must be one of split_source, video_source, image_source, general'],
+    [
+      'a type outside the six',
+      { content_type: 'application/pdf' },
+      'content_type must be one of image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm',
+    ],
+    [
+      'an unknown purpose',
+      { purpose: 'avatar' },
+      'purpose must be one of split_source, video_source, image_source, general',
+    ],
     ['size_bytes 0', { size_bytes: 0 }, 'size_bytes must be at least 1'],
     ['a fractional size', { size_bytes: 1.5 }, 'size_bytes must be an integer'],
     ['a size as a string', { size_bytes: '1024' }, 'size_bytes must be an integer'],
-    ['a filename with a slash', { filename: '../etc/passwd' }, 'filename must be a file name without path separators ("/" or "\\") or control characters'],
-    ['a filename with a backslash', { filename: 'C:\\clip.mp4' }, 'filename must be a file name without path separators ("/" or "\\") or control characters'],
-    ['a filename with a control character', { filename: 'clip\n.mp4' }, 'filename must be a file name without path separators ("/" or "\\") or control characters'],
+    [
+      'a filename with a slash',
+      { filename: '../etc/passwd' },
+      'filename must be a file name without path separators ("/" or "\\") or control characters',
+    ],
+    [
+      'a filename with a backslash',
+      { filename: 'C:\\clip.mp4' },
+      'filename must be a file name without path separators ("/" or "\\") or control characters',
+    ],
+    [
+      'a filename with a control character',
+      { filename: 'clip\n.mp4' },
+      'filename must be a file name without path separators ("/" or "\\") or control characters',
+    ],
     ['an empty filename', { filename: '' }, 'filename must not be empty'],
-    ['a filename over 255 characters', { filename: `${'a'.repeat(252)}.mp4` }, 'filename must be at most 255 characters'],
+    [
+      'a filename over 255 characters',
+      { filename: `${'a'.repeat(252)}.mp4` },
+      'filename must be at most 255 characters',
+    ],
     ['metadata that is not an object', { metadata: ['a'] }, 'metadata must be an object'],
     ['an unknown field', { checksum: 'abc' }, "Unknown field 'checksum'"],
   ])('rejects %s', (_case, fields, message) => {
@@ -233,7 +312,9 @@ describe('POST /assets/upload-url (createAssetUploadUrl)', () => {
   });
 
   it('leaves the organization size limit to the handler', () => {
-    expect(bodyOf('createAssetUploadUrl', upload({ size_bytes: 50 * 1024 ** 3 }))).toMatchObject({ size_bytes: 50 * 1024 ** 3 });
+    expect(bodyOf('createAssetUploadUrl', upload({ size_bytes: 50 * 1024 ** 3 }))).toMatchObject({
+      size_bytes: 50 * 1024 ** 3,
+    });
   });
 });
 
@@ -263,10 +344,22 @@ describe('webhooks', () => {
     ['a plain-HTTP URL', { url: 'http://hooks.example.com' }, 'url must be an https:// URL'],
     ['a URL that is not a URI', { url: 'https://exa mple.com' }, 'url must be an absolute URI'],
     ['no events', { events: [] }, 'events must not be empty'],
-    ['an event that cannot be subscribed', { events: ['webhook.test'] }, 'events[0] must be one of job.completed, job.failed'],
-    ['a repeated event', { events: ['job.failed', 'job.failed'] }, 'events must not contain duplicates (items 0 and 1 are equal)'],
+    [
+      'an event that cannot be subscribed',
+      { events: ['webhook.test'] },
+      'events[0] must be one of job.completed, job.failed',
+    ],
+    [
+      'a repeated event',
+      { events: ['job.failed', 'job.failed'] },
+      'events must not contain duplicates (items 0 and 1 are equal)',
+    ],
     ['a null description', { description: null }, 'description must be a string'],
-    ['a description over 500 characters', { description: 'd'.repeat(501) }, 'description must be at most 500 characters'],
+    [
+      'a description over 500 characters',
+      { description: 'd'.repeat(501) },
+      'description must be at most 500 characters',
+    ],
     ['a secret chosen by the client', { secret: 's' }, "Unknown field 'secret'"],
   ])('POST /webhooks rejects %s', (_case, fields, message) => {
     expect(rejection('createWebhook', { body: { ...valid, ...fields } })).toBe(message);
@@ -278,7 +371,14 @@ describe('webhooks', () => {
   });
 
   it('PATCH /webhooks/{id} accepts any one field, and null to clear the description', () => {
-    for (const body of [{ url: valid.url }, { description: null }, { description: 'x' }, { events: ['job.failed'] }, { status: 'disabled' }, { status: 'active' }]) {
+    for (const body of [
+      { url: valid.url },
+      { description: null },
+      { description: 'x' },
+      { events: ['job.failed'] },
+      { status: 'disabled' },
+      { status: 'active' },
+    ]) {
       expect(bodyOf('updateWebhook', body)).toEqual(body);
     }
   });
@@ -324,9 +424,18 @@ describe('GET /jobs query (listJobs)', () => {
     [{ limit: 'ten' }, 'Query parameter limit must be an integer'],
     [{ limit: '2.5' }, 'Query parameter limit must be an integer'],
     [{ type: 'image' }, 'Query parameter type must be one of video, split'],
-    [{ status: 'done' }, 'Query parameter status must be one of queued, processing, completed, failed, cancelled, expired'],
-    [{ created_after: 'yesterday' }, 'Query parameter created_after must be an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z'],
-    [{ created_before: '2025-01-01' }, 'Query parameter created_before must be an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z'],
+    [
+      { status: 'done' },
+      'Query parameter status must be one of queued, processing, completed, failed, cancelled, expired',
+    ],
+    [
+      { created_after: 'yesterday' },
+      'Query parameter created_after must be an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
+    ],
+    [
+      { created_before: '2025-01-01' },
+      'Query parameter created_before must be an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
+    ],
     [{ sort: 'asc' }, "Unknown query parameter 'sort'"],
   ])('rejects %p', (query, message) => {
     expect(rejection('listJobs', { query })).toBe(message);
@@ -369,9 +478,18 @@ describe('usage query', () => {
   });
 
   it.each<[Record<string, string>, string]>([
-    [{ period: 'custom', start_date: '2025-02-30', end_date: '2025-03-01' }, 'Query parameter start_date must be a date in the form YYYY-MM-DD'],
-    [{ period: 'custom', start_date: '2025-01-01', end_date: '2025-01-31T00:00:00Z' }, 'Query parameter end_date must be a date in the form YYYY-MM-DD'],
-    [{ period: 'this_year' }, 'Query parameter period must be one of current_billing_period, last_7_days, last_30_days, custom'],
+    [
+      { period: 'custom', start_date: '2025-02-30', end_date: '2025-03-01' },
+      'Query parameter start_date must be a date in the form YYYY-MM-DD',
+    ],
+    [
+      { period: 'custom', start_date: '2025-01-01', end_date: '2025-01-31T00:00:00Z' },
+      'Query parameter end_date must be a date in the form YYYY-MM-DD',
+    ],
+    [
+      { period: 'this_year' },
+      'Query parameter period must be one of current_billing_period, last_7_days, last_30_days, custom',
+    ],
   ])('rejects %p', (query, message) => {
     expect(rejection('getUsage', { query })).toBe(message);
   });
@@ -391,7 +509,9 @@ describe('usage query', () => {
   it('accepts job_type on /usage, /usage/credits and /usage/jobs only', () => {
     for (const operationId of ['getUsage', 'getUsageCredits', 'getUsageJobs']) {
       expect(queryOf(operationId, { job_type: 'split' })).toMatchObject({ job_type: 'split' });
-      expect(rejection(operationId, { query: { job_type: 'image' } })).toBe('Query parameter job_type must be one of video, split');
+      expect(rejection(operationId, { query: { job_type: 'image' } })).toBe(
+        'Query parameter job_type must be one of video, split',
+      );
     }
     for (const operationId of ['getUsageRateLimits', 'getUsageWebhooks']) {
       expect(rejection(operationId, { query: { job_type: 'video' } })).toBe("Unknown query parameter 'job_type'");

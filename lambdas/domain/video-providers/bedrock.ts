@@ -31,7 +31,17 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '../../http/log';
-import { renderFailed, type DurationSeconds, type RenderFailed, type RenderRequest, type RenderStatus, type RenderedVideo, type StartResult, type VideoProvider, type VideoStyle } from './port';
+import {
+  renderFailed,
+  type DurationSeconds,
+  type RenderFailed,
+  type RenderRequest,
+  type RenderStatus,
+  type RenderedVideo,
+  type StartResult,
+  type VideoProvider,
+  type VideoStyle,
+} from './port';
 
 export const NOVA_REEL_MODEL_ID = 'amazon.nova-reel-v1:1';
 
@@ -45,7 +55,8 @@ const TYPICAL_FIRST_SHOT_SECONDS = 90;
 const TYPICAL_NEXT_SHOT_SECONDS = 50;
 const MAX_ESTIMATED_PROGRESS = 95;
 
-export const SOURCE_IMAGE_REQUIREMENT_MESSAGE = 'The source image must be a 1280x720 PNG or JPEG image without transparency for this video model.';
+export const SOURCE_IMAGE_REQUIREMENT_MESSAGE =
+  'The source image must be a 1280x720 PNG or JPEG image without transparency for this video model.';
 
 const STYLE_HINTS: Record<VideoStyle, string> = {
   realistic: 'Photorealistic, natural lighting.',
@@ -135,10 +146,17 @@ export class BedrockVideoProvider implements VideoProvider {
     if (!image || image.width !== NOVA_REEL_OUTPUT.width || image.height !== NOVA_REEL_OUTPUT.height) {
       return renderFailed('SOURCE_IMAGE_UNSUPPORTED', SOURCE_IMAGE_REQUIREMENT_MESSAGE);
     }
-    return { state: 'loaded', image: { format: image.format, source: { bytes: Buffer.from(bytes).toString('base64') } } };
+    return {
+      state: 'loaded',
+      image: { format: image.format, source: { bytes: Buffer.from(bytes).toString('base64') } },
+    };
   }
 
-  private async completedVideo(invocation: GetAsyncInvokeResponse, invocationArn: string, shots: number): Promise<RenderedVideo> {
+  private async completedVideo(
+    invocation: GetAsyncInvokeResponse,
+    invocationArn: string,
+    shots: number,
+  ): Promise<RenderedVideo> {
     const s3Uri = invocation.outputDataConfig?.s3OutputDataConfig?.s3Uri;
     const folder = s3Uri ? /^s3:\/\/([^/]+)\/?(.*)$/.exec(s3Uri) : null;
     if (!folder?.[1]) throw new Error(`Bedrock async invoke ${invocationArn} has no S3 output location`);
@@ -165,7 +183,10 @@ const SHOTS_MARKER = '#shots=';
 function parseProviderJobId(providerJobId: string): { invocationArn: string; shots: number } {
   const at = providerJobId.lastIndexOf(SHOTS_MARKER);
   if (at < 0) return { invocationArn: providerJobId, shots: 1 };
-  return { invocationArn: providerJobId.slice(0, at), shots: Number(providerJobId.slice(at + SHOTS_MARKER.length)) || 1 };
+  return {
+    invocationArn: providerJobId.slice(0, at),
+    shots: Number(providerJobId.slice(at + SHOTS_MARKER.length)) || 1,
+  };
 }
 
 export function novaReelInput(request: RenderRequest, shots: number, image?: NovaImage): NovaReelInput {
@@ -183,7 +204,9 @@ export function novaReelInput(request: RenderRequest, shots: number, image?: Nov
     const text = promptText(request, SHOT_TEXT_LIMIT);
     return {
       taskType: 'MULTI_SHOT_MANUAL',
-      multiShotManualParams: { shots: Array.from({ length: shots }, (_, i): NovaReelInput => (i === 0 ? { text, image } : { text })) },
+      multiShotManualParams: {
+        shots: Array.from({ length: shots }, (_, i): NovaReelInput => (i === 0 ? { text, image } : { text })),
+      },
       videoGenerationConfig: config,
     };
   }

@@ -23,7 +23,9 @@ export interface VideoProviderConfig {
 
 export function videoProviderKindFromEnvironment(value = process.env.VIDEO_PROVIDER): VideoProviderKind {
   if ((VIDEO_PROVIDER_KINDS as readonly (string | undefined)[]).includes(value)) return value as VideoProviderKind;
-  throw new Error(`VIDEO_PROVIDER must be one of ${VIDEO_PROVIDER_KINDS.join(', ')}, got ${value === undefined ? 'nothing' : `"${value}"`}`);
+  throw new Error(
+    `VIDEO_PROVIDER must be one of ${VIDEO_PROVIDER_KINDS.join(', ')}, got ${value === undefined ? 'nothing' : `"${value}"`}`,
+  );
 }
 
 /** Call once per container, at module scope, like the SDK clients it creates. */

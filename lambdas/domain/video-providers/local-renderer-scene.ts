@@ -43,13 +43,27 @@ function hslToRgb(hueDegrees: number, saturation: number, lightness: number): Rg
   const chroma = (1 - Math.abs(2 * lightness - 1)) * saturation;
   const h = (((hueDegrees % 360) + 360) % 360) / 60;
   const x = chroma * (1 - Math.abs((h % 2) - 1));
-  const [r, g, b] = h < 1 ? [chroma, x, 0] : h < 2 ? [x, chroma, 0] : h < 3 ? [0, chroma, x] : h < 4 ? [0, x, chroma] : h < 5 ? [x, 0, chroma] : [chroma, 0, x];
+  const [r, g, b] =
+    h < 1
+      ? [chroma, x, 0]
+      : h < 2
+        ? [x, chroma, 0]
+        : h < 3
+          ? [0, chroma, x]
+          : h < 4
+            ? [0, x, chroma]
+            : h < 5
+              ? [x, 0, chroma]
+              : [chroma, 0, x];
   const m = lightness - chroma / 2;
   return { r: Math.round((r + m) * 255), g: Math.round((g + m) * 255), b: Math.round((b + m) * 255) };
 }
 
 /** The style picks the palette's shape (hue spread, saturation, lightness) and the speed of motion. */
-const STYLE_LOOKS: Record<VideoStyle | 'none', { hueOffsets: [number, number, number]; saturation: number; lightness: [number, number, number]; speed: number }> = {
+const STYLE_LOOKS: Record<
+  VideoStyle | 'none',
+  { hueOffsets: [number, number, number]; saturation: number; lightness: [number, number, number]; speed: number }
+> = {
   realistic: { hueOffsets: [0, 25, 50], saturation: 0.35, lightness: [0.3, 0.45, 0.6], speed: 1 },
   cinematic: { hueOffsets: [0, 180, 200], saturation: 0.6, lightness: [0.2, 0.35, 0.5], speed: 0.8 },
   animated: { hueOffsets: [0, 120, 240], saturation: 0.85, lightness: [0.5, 0.55, 0.6], speed: 2 },
@@ -62,7 +76,11 @@ function styleFilters(style: VideoStyle | undefined): string[] {
     case 'realistic':
       return ['eq=saturation=0.9:contrast=1.05'];
     case 'cinematic':
-      return ['vignette=angle=PI/4', 'drawbox=x=0:y=0:w=iw:h=ih*0.06:color=black:t=fill', 'drawbox=x=0:y=ih*0.94:w=iw:h=ih*0.06:color=black:t=fill'];
+      return [
+        'vignette=angle=PI/4',
+        'drawbox=x=0:y=0:w=iw:h=ih*0.06:color=black:t=fill',
+        'drawbox=x=0:y=ih*0.94:w=iw:h=ih*0.06:color=black:t=fill',
+      ];
     case 'animated':
       // Posterized colour bands read as flat, cel-shaded colour.
       return ['format=rgb24', "lutrgb=r='floor(val/48)*48+24':g='floor(val/48)*48+24':b='floor(val/48)*48+24'"];
@@ -81,7 +99,9 @@ function gradientFilter(prompt: string, style: VideoStyle | undefined, width: nu
   const next = seededNumbers(prompt);
   const look = STYLE_LOOKS[style ?? 'none'];
   const baseHue = next() * 360;
-  const [c1, c2, c3] = look.hueOffsets.map((offset, i) => hslToRgb(baseHue + offset, look.saturation, look.lightness[i] ?? 0.5)) as [Rgb, Rgb, Rgb];
+  const [c1, c2, c3] = look.hueOffsets.map((offset, i) =>
+    hslToRgb(baseHue + offset, look.saturation, look.lightness[i] ?? 0.5),
+  ) as [Rgb, Rgb, Rgb];
   const period = (min: number, max: number) => fixed((min + next() * (max - min)) / look.speed);
   const waveA = `0.5+0.5*sin(2*PI*(X/W*${fixed(0.4 + next())}+Y/H*${fixed(0.3 + next())}+T/${period(4, 9)})+${fixed(next() * 6.28)})`;
   const waveB = `0.5+0.5*sin(2*PI*(X/W*${fixed(0.3 + next())}-Y/H*${fixed(0.4 + next())}+T/${period(5, 10)})+${fixed(next() * 6.28)})`;
@@ -128,7 +148,10 @@ function captionLayout(width: number, height: number, withImage: boolean) {
 export function captionText(request: SceneInput['request'], withImage: boolean): string {
   const { width, height } = OUTPUT_DIMENSIONS[request.aspectRatio];
   const { charsPerLine, maxLines } = captionLayout(width, height, withImage);
-  const words = request.prompt.replace(/\p{Cc}/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = request.prompt
+    .replace(/\p{Cc}/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   const lines: string[] = [];
   let line = '';
   for (const word of words) {
@@ -148,7 +171,13 @@ export function captionText(request: SceneInput['request'], withImage: boolean):
   return lines.join('\n');
 }
 
-function captionFilter(caption: NonNullable<SceneInput['caption']>, width: number, height: number, withImage: boolean, durationSeconds: number): string {
+function captionFilter(
+  caption: NonNullable<SceneInput['caption']>,
+  width: number,
+  height: number,
+  withImage: boolean,
+  durationSeconds: number,
+): string {
   const { fontSize } = captionLayout(width, height, withImage);
   const y = withImage ? 'h-text_h-h*0.1' : '(h-text_h)/2+h*0.02*sin(t*0.9)';
   // Fade in over the first 0.6 s and out over the last 0.6 s.
@@ -179,24 +208,50 @@ export function ffmpegArgs(input: SceneInput): string[] {
   ].join(',');
 
   const inputAndGraph = input.imagePath
-    ? ['-i', input.imagePath, '-filter_complex', `${kenBurnsFilter(request.prompt, width, height, frames, fps)},${finishing}[video]`, '-map', '[video]']
+    ? [
+        '-i',
+        input.imagePath,
+        '-filter_complex',
+        `${kenBurnsFilter(request.prompt, width, height, frames, fps)},${finishing}[video]`,
+        '-map',
+        '[video]',
+      ]
     : [
-        '-f', 'lavfi',
-        '-i', `color=c=black:s=${Math.round(width / 20)}x${Math.round(height / 20)}:r=${fps}:d=${request.durationSeconds}`,
-        '-vf', `${gradientFilter(request.prompt, request.style, width, height)},${finishing}`,
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=black:s=${Math.round(width / 20)}x${Math.round(height / 20)}:r=${fps}:d=${request.durationSeconds}`,
+        '-vf',
+        `${gradientFilter(request.prompt, request.style, width, height)},${finishing}`,
       ];
 
   return [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats',
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostats',
     // key=value progress blocks on stdout (out_time=...), about twice a second.
-    '-progress', 'pipe:1',
+    '-progress',
+    'pipe:1',
     ...inputAndGraph,
-    '-frames:v', String(frames),
-    '-r', String(fps),
+    '-frames:v',
+    String(frames),
+    '-r',
+    String(fps),
     '-an',
-    '-c:v', 'libx264', '-preset', input.preset, '-crf', '28', '-pix_fmt', 'yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    input.preset,
+    '-crf',
+    '28',
+    '-pix_fmt',
+    'yuv420p',
     // moov atom first, so players can start before the whole file has downloaded.
-    '-movflags', '+faststart',
-    '-y', input.outputPath,
+    '-movflags',
+    '+faststart',
+    '-y',
+    input.outputPath,
   ];
 }

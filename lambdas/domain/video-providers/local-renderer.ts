@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '../../http/log';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
-import { OUTPUT_DIMENSIONS, renderFailed, type RenderRequest, type RenderStatus, type StartResult, type VideoProvider } from './port';
+import {
+  OUTPUT_DIMENSIONS,
+  renderFailed,
+  type RenderRequest,
+  type RenderStatus,
+  type StartResult,
+  type VideoProvider,
+} from './port';
 
 /**
  * The local renderer: a real, playable H.264 MP4 made by ffmpeg on this machine, for the local stack
@@ -93,7 +100,12 @@ interface FfmpegRun {
 }
 
 /** Runs ffmpeg with `-progress pipe:1` and reports each `out_time` it prints, in seconds. */
-function runFfmpeg(ffmpegPath: string, args: string[], timeoutMs: number, onOutTime: (seconds: number) => void = () => {}): Promise<FfmpegRun> {
+function runFfmpeg(
+  ffmpegPath: string,
+  args: string[],
+  timeoutMs: number,
+  onOutTime: (seconds: number) => void = () => {},
+): Promise<FfmpegRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdoutRest = '';
@@ -156,7 +168,8 @@ export class LocalRenderer implements VideoProvider {
     this.preset = options.preset ?? 'veryfast';
     this.fps = options.fps ?? 24;
     this.fault = options.fault ?? parseLocalRendererFault(process.env.LOCAL_RENDERER_FAULT);
-    this.fontFile = options.fontFile === null ? undefined : (options.fontFile ?? FONT_CANDIDATES.find((path) => existsSync(path)));
+    this.fontFile =
+      options.fontFile === null ? undefined : (options.fontFile ?? FONT_CANDIDATES.find((path) => existsSync(path)));
     this.maxRenderMs = options.maxRenderMs ?? 10 * 60_000;
   }
 
@@ -178,7 +191,10 @@ export class LocalRenderer implements VideoProvider {
 
   async poll(providerJobId: string): Promise<RenderStatus> {
     const render = renders.get(providerJobId);
-    if (!render) throw new Error(`Unknown local render ${providerJobId}: the local renderer keeps renders in this process's memory only`);
+    if (!render)
+      throw new Error(
+        `Unknown local render ${providerJobId}: the local renderer keeps renders in this process's memory only`,
+      );
     if (render.fault === 'crash') throw new Error('Local renderer fault injection: crash');
     return render.outcome ?? { state: 'in_progress', progress: Math.floor(render.progress) };
   }
@@ -200,32 +216,67 @@ export class LocalRenderer implements VideoProvider {
       if (request.sourceImage) {
         imagePath = join(workDir, `source.${IMAGE_EXTENSIONS[request.sourceImage.contentType] ?? 'img'}`);
         await this.download(request.sourceImage, imagePath);
-        const probe = await runFfmpeg(ffmpegPath, ['-nostdin', '-v', 'error', '-i', imagePath, '-frames:v', '1', '-f', 'null', '-'], 30_000);
+        const probe = await runFfmpeg(
+          ffmpegPath,
+          ['-nostdin', '-v', 'error', '-i', imagePath, '-frames:v', '1', '-f', 'null', '-'],
+          30_000,
+        );
         if (probe.exitCode !== 0) {
-          log('warn', 'Local render: source image does not decode', { jobId: request.jobId, providerJobId, ffmpeg: probe.stderr });
+          log('warn', 'Local render: source image does not decode', {
+            jobId: request.jobId,
+            providerJobId,
+            ffmpeg: probe.stderr,
+          });
           return finish(renderFailed('SOURCE_IMAGE_UNSUPPORTED'));
         }
       }
 
       let caption: { textFile: string; fontFile: string } | undefined;
-      if (this.fontFile && isFilterSafePath(this.fontFile) && isFilterSafePath(workDir) && (await hasDrawtext(ffmpegPath))) {
+      if (
+        this.fontFile &&
+        isFilterSafePath(this.fontFile) &&
+        isFilterSafePath(workDir) &&
+        (await hasDrawtext(ffmpegPath))
+      ) {
         caption = { textFile: join(workDir, 'caption.txt'), fontFile: this.fontFile };
         await writeFile(caption.textFile, captionText(request, imagePath !== undefined));
       }
 
-      const args = ffmpegArgs({ request, fps: this.fps, preset: this.preset, outputPath, imagePath, caption, breakFilterGraph: render.fault === 'fail' });
+      const args = ffmpegArgs({
+        request,
+        fps: this.fps,
+        preset: this.preset,
+        outputPath,
+        imagePath,
+        caption,
+        breakFilterGraph: render.fault === 'fail',
+      });
       const encoded = await runFfmpeg(ffmpegPath, args, this.maxRenderMs, (seconds) => {
-        render.progress = Math.max(render.progress, Math.min(ENCODING_SHARE, (seconds / request.durationSeconds) * ENCODING_SHARE));
+        render.progress = Math.max(
+          render.progress,
+          Math.min(ENCODING_SHARE, (seconds / request.durationSeconds) * ENCODING_SHARE),
+        );
       });
       if (encoded.exitCode !== 0) {
-        log('error', 'Local render: ffmpeg failed', { jobId: request.jobId, providerJobId, exitCode: encoded.exitCode, ffmpeg: encoded.stderr });
+        log('error', 'Local render: ffmpeg failed', {
+          jobId: request.jobId,
+          providerJobId,
+          exitCode: encoded.exitCode,
+          ffmpeg: encoded.stderr,
+        });
         return finish(renderFailed('RENDER_FAILED'));
       }
 
       render.progress = UPLOADING_PROGRESS;
       const body = await readFile(outputPath);
       await this.s3.send(
-        new PutObjectCommand({ Bucket: request.output.bucket, Key: request.output.key, Body: body, ContentType: 'video/mp4', ContentLength: body.length }),
+        new PutObjectCommand({
+          Bucket: request.output.bucket,
+          Key: request.output.key,
+          Body: body,
+          ContentType: 'video/mp4',
+          ContentLength: body.length,
+        }),
       );
       finish({
         state: 'completed',
@@ -240,7 +291,11 @@ export class LocalRenderer implements VideoProvider {
       });
     } catch (error) {
       // A missing source object, an unreachable S3, a missing binary: ours to fix, not the customer's.
-      log('error', 'Local render failed', { jobId: request.jobId, providerJobId, error: error instanceof Error ? error.message : String(error) });
+      log('error', 'Local render failed', {
+        jobId: request.jobId,
+        providerJobId,
+        error: error instanceof Error ? error.message : String(error),
+      });
       finish(renderFailed('RENDER_FAILED'));
     } finally {
       if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => {});

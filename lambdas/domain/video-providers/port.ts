@@ -48,7 +48,8 @@ export interface RenderedVideo extends S3ObjectRef {
 /** Safe customer messages, written once so both adapters say the same thing for the same outcome. */
 export const RENDER_FAILURE_MESSAGES = {
   RENDER_FAILED: 'The video could not be generated. Please try again.',
-  CONTENT_REJECTED: 'The prompt or source image was rejected by the content policy of the video model. Change it and try again.',
+  CONTENT_REJECTED:
+    'The prompt or source image was rejected by the content policy of the video model. Change it and try again.',
   SOURCE_IMAGE_UNSUPPORTED: 'The source image could not be used for this video.',
 } as const;
 
@@ -63,9 +64,7 @@ export interface RenderFailed {
 
 export type RenderStatus =
   /** `progress` is 0 to 100 and never goes down for one render; whether it is measured or estimated depends on the adapter. */
-  | { state: 'in_progress'; progress: number }
-  | { state: 'completed'; output: RenderedVideo }
-  | RenderFailed;
+  { state: 'in_progress'; progress: number } | { state: 'completed'; output: RenderedVideo } | RenderFailed;
 
 /** A request the provider refuses up front ends like a failed render, without a provider job. */
 export type StartResult = { state: 'started'; providerJobId: string } | RenderFailed;

@@ -50,7 +50,10 @@ export default async function globalSetup() {
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, () => output);
-  const info = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as { apiUrl: string; environment: Record<string, string> };
+  const info = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as {
+    apiUrl: string;
+    environment: Record<string, string>;
+  };
   process.env.IT_DATA_DIR = dataDir;
   process.env.IT_BASE_URL = `http://127.0.0.1:${port}`;
   process.env.IT_API_URL = info.apiUrl;

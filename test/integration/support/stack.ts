@@ -33,7 +33,14 @@ export interface TestOrganization {
 }
 
 export async function createOrganization(
-  options: { plan?: Organizations.Plan; credits?: number; limits?: Partial<Organizations.Limits>; apiAccess?: boolean; scopes?: readonly Scope[]; environment?: 'live' | 'test' } = {},
+  options: {
+    plan?: Organizations.Plan;
+    credits?: number;
+    limits?: Partial<Organizations.Limits>;
+    apiAccess?: boolean;
+    scopes?: readonly Scope[];
+    environment?: 'live' | 'test';
+  } = {},
 ): Promise<TestOrganization> {
   const { organizations, apiKeys } = await operator();
   const { SCOPES } = await import('../../../lambdas/routes');
@@ -51,7 +58,10 @@ export async function createOrganization(
   return { organizationId: organization.organizationId, key, keyPrefix: apiKey.keyPrefix };
 }
 
-export async function createKey(organizationId: number, options: { scopes?: readonly Scope[]; expiresAt?: string; environment?: 'live' | 'test' } = {}) {
+export async function createKey(
+  organizationId: number,
+  options: { scopes?: readonly Scope[]; expiresAt?: string; environment?: 'live' | 'test' } = {},
+) {
   const { apiKeys } = await operator();
   const { SCOPES } = await import('../../../lambdas/routes');
   return apiKeys.createApiKey({
@@ -121,7 +131,9 @@ export const RATE_LIMIT_HEADERS = [
 ];
 
 /** The event records the webhook pipeline delivers from, read straight from the table. */
-export async function listEvents(organizationId: number): Promise<{ type: string; payload: Record<string, unknown> }[]> {
+export async function listEvents(
+  organizationId: number,
+): Promise<{ type: string; payload: Record<string, unknown> }[]> {
   await operator();
   const { dynamo, tableName } = await import('../../../lambdas/store/dynamo');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');

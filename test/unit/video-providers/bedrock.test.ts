@@ -14,8 +14,16 @@ import {
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
-import { BedrockVideoProvider, SOURCE_IMAGE_REQUIREMENT_MESSAGE, imageInfo } from '../../../lambdas/domain/video-providers/bedrock';
-import { RENDER_FAILURE_MESSAGES, type RenderRequest, type StartResult } from '../../../lambdas/domain/video-providers/port';
+import {
+  BedrockVideoProvider,
+  SOURCE_IMAGE_REQUIREMENT_MESSAGE,
+  imageInfo,
+} from '../../../lambdas/domain/video-providers/bedrock';
+import {
+  RENDER_FAILURE_MESSAGES,
+  type RenderRequest,
+  type StartResult,
+} from '../../../lambdas/domain/video-providers/port';
 
 const run = promisify(execFile);
 const bedrockMock = mockClient(BedrockRuntimeClient);
@@ -53,7 +61,11 @@ beforeEach(() => {
 });
 
 function provider() {
-  return new BedrockVideoProvider({ bedrock: new BedrockRuntimeClient({ region: 'us-east-1' }), s3: new S3Client({ region: 'us-east-1' }), now: () => NOW });
+  return new BedrockVideoProvider({
+    bedrock: new BedrockRuntimeClient({ region: 'us-east-1' }),
+    s3: new S3Client({ region: 'us-east-1' }),
+    now: () => NOW,
+  });
 }
 
 function request(overrides: Partial<RenderRequest> = {}): RenderRequest {
@@ -137,10 +149,15 @@ describe('Bedrock video provider: start', () => {
   it('sends a 1280x720 PNG as the first frame of a 5 s TEXT_VIDEO', async () => {
     await provider().start(request({ sourceImage: sourceImage(images.png720p) }));
 
-    expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({ Bucket: 'media', Key: 'assets/asset_1/original' });
+    expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
+      Bucket: 'media',
+      Key: 'assets/asset_1/original',
+    });
     expect(startInput().modelInput).toMatchObject({
       taskType: 'TEXT_VIDEO',
-      textToVideoParams: { images: [{ format: 'png', source: { bytes: Buffer.from(images.png720p).toString('base64') } }] },
+      textToVideoParams: {
+        images: [{ format: 'png', source: { bytes: Buffer.from(images.png720p).toString('base64') } }],
+      },
       videoGenerationConfig: { durationSeconds: 6 },
     });
   });
@@ -163,7 +180,11 @@ describe('Bedrock video provider: start', () => {
   ] as const)('refuses %s with SOURCE_IMAGE_UNSUPPORTED before calling Bedrock', async (_label, name) => {
     const started = await provider().start(request({ sourceImage: sourceImage(images[name]) }));
 
-    expect(started).toEqual({ state: 'failed', code: 'SOURCE_IMAGE_UNSUPPORTED', message: SOURCE_IMAGE_REQUIREMENT_MESSAGE });
+    expect(started).toEqual({
+      state: 'failed',
+      code: 'SOURCE_IMAGE_UNSUPPORTED',
+      message: SOURCE_IMAGE_REQUIREMENT_MESSAGE,
+    });
     expect(bedrockMock.commandCalls(StartAsyncInvokeCommand)).toHaveLength(0);
   });
 
@@ -171,7 +192,9 @@ describe('Bedrock video provider: start', () => {
     ['This request has been blocked by our content filters.', 'CONTENT_REJECTED'],
     ['Malformed input request: #/textToVideoParams: extraneous key [foo] is not permitted', 'RENDER_FAILED'],
   ] as const)('turns the ValidationException "%s" into %s with our own message', async (providerMessage, code) => {
-    bedrockMock.on(StartAsyncInvokeCommand).rejects(new ValidationException({ message: providerMessage, $metadata: {} }));
+    bedrockMock
+      .on(StartAsyncInvokeCommand)
+      .rejects(new ValidationException({ message: providerMessage, $metadata: {} }));
 
     const started = await provider().start(request());
 
@@ -179,7 +202,9 @@ describe('Bedrock video provider: start', () => {
   });
 
   it('throws throttling so the state machine retries it', async () => {
-    bedrockMock.on(StartAsyncInvokeCommand).rejects(new ThrottlingException({ message: 'Too many requests', $metadata: {} }));
+    bedrockMock
+      .on(StartAsyncInvokeCommand)
+      .rejects(new ThrottlingException({ message: 'Too many requests', $metadata: {} }));
 
     await expect(provider().start(request())).rejects.toThrow('Too many requests');
   });
@@ -194,13 +219,22 @@ describe('Bedrock video provider: poll', () => {
     [5, 45, 47],
     [15, 95, 47],
     [5, 600, 95],
-  ] as const)('estimates progress of a %i s request %i s after submission as %i', async (durationSeconds, elapsedSeconds, progress) => {
-    const id = await startedJob(durationSeconds);
-    bedrockMock.on(GetAsyncInvokeCommand).resolves({ invocationArn: INVOCATION_ARN, status: 'InProgress', submitTime: new Date(NOW - elapsedSeconds * 1000) } as never);
+  ] as const)(
+    'estimates progress of a %i s request %i s after submission as %i',
+    async (durationSeconds, elapsedSeconds, progress) => {
+      const id = await startedJob(durationSeconds);
+      bedrockMock.on(GetAsyncInvokeCommand).resolves({
+        invocationArn: INVOCATION_ARN,
+        status: 'InProgress',
+        submitTime: new Date(NOW - elapsedSeconds * 1000),
+      } as never);
 
-    expect(await provider().poll(id)).toEqual({ state: 'in_progress', progress });
-    expect(bedrockMock.commandCalls(GetAsyncInvokeCommand)[0]?.args[0].input).toEqual({ invocationArn: INVOCATION_ARN });
-  });
+      expect(await provider().poll(id)).toEqual({ state: 'in_progress', progress });
+      expect(bedrockMock.commandCalls(GetAsyncInvokeCommand)[0]?.args[0].input).toEqual({
+        invocationArn: INVOCATION_ARN,
+      });
+    },
+  );
 
   it('reports the output.mp4 Bedrock wrote under the invocation id, with its size and real duration and dimensions', async () => {
     const id = await startedJob(15);
@@ -210,7 +244,9 @@ describe('Bedrock video provider: poll', () => {
       submitTime: new Date(NOW - 200_000),
       outputDataConfig: { s3OutputDataConfig: { s3Uri: 's3://media/renders/video_job_01JX' } },
     } as never);
-    s3Mock.on(HeadObjectCommand, { Bucket: 'media', Key: 'renders/video_job_01JX/k3x9abc1def2/output.mp4' }).resolves({ ContentLength: 7_654_321 });
+    s3Mock
+      .on(HeadObjectCommand, { Bucket: 'media', Key: 'renders/video_job_01JX/k3x9abc1def2/output.mp4' })
+      .resolves({ ContentLength: 7_654_321 });
 
     expect(await provider().poll(id)).toEqual({
       state: 'completed',
@@ -231,7 +267,9 @@ describe('Bedrock video provider: poll', () => {
     [`Internal server error for ${INVOCATION_ARN} (request id 5f1c-77aa)`, 'RENDER_FAILED'],
   ] as const)('maps the failure "%s" to %s without leaking provider details', async (failureMessage, code) => {
     const id = await startedJob();
-    bedrockMock.on(GetAsyncInvokeCommand).resolves({ invocationArn: INVOCATION_ARN, status: 'Failed', failureMessage } as never);
+    bedrockMock
+      .on(GetAsyncInvokeCommand)
+      .resolves({ invocationArn: INVOCATION_ARN, status: 'Failed', failureMessage } as never);
 
     const status = await provider().poll(id);
 

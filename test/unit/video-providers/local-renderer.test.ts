@@ -9,7 +9,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import ffprobe from '@ffprobe-installer/ffprobe';
 import { LocalRenderer } from '../../../lambdas/domain/video-providers/local-renderer';
-import { RENDER_FAILURE_MESSAGES, type RenderRequest, type RenderStatus, type StartResult } from '../../../lambdas/domain/video-providers/port';
+import {
+  RENDER_FAILURE_MESSAGES,
+  type RenderRequest,
+  type RenderStatus,
+  type StartResult,
+} from '../../../lambdas/domain/video-providers/port';
 
 const run = promisify(execFile);
 // Real ffmpeg renders take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
@@ -37,7 +42,12 @@ beforeEach(() => {
 });
 
 function renderer(options: Partial<ConstructorParameters<typeof LocalRenderer>[0]> = {}) {
-  return new LocalRenderer({ s3: new S3Client({ region: 'us-east-1' }), ffmpegPath: ffmpeg.path, preset: 'ultrafast', ...options });
+  return new LocalRenderer({
+    s3: new S3Client({ region: 'us-east-1' }),
+    ffmpegPath: ffmpeg.path,
+    preset: 'ultrafast',
+    ...options,
+  });
 }
 
 function request(overrides: Partial<RenderRequest> = {}): RenderRequest {
@@ -79,8 +89,19 @@ function uploadedBody(key: string): Buffer {
 async function probe(video: Buffer) {
   const path = join(workDir, `${randomUUID()}.mp4`);
   await writeFile(path, video);
-  const { stdout } = await run(ffprobe.path, ['-v', 'error', '-show_entries', 'stream=codec_name,width,height,pix_fmt:format=duration', '-of', 'json', path]);
-  const parsed = JSON.parse(stdout) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[]; format: { duration: string } };
+  const { stdout } = await run(ffprobe.path, [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_name,width,height,pix_fmt:format=duration',
+    '-of',
+    'json',
+    path,
+  ]);
+  const parsed = JSON.parse(stdout) as {
+    streams: { codec_name: string; width: number; height: number; pix_fmt: string }[];
+    format: { duration: string };
+  };
   return { streams: parsed.streams, durationSeconds: Number(parsed.format.duration) };
 }
 
@@ -93,7 +114,15 @@ describe('local renderer', () => {
 
     expect(status).toEqual({
       state: 'completed',
-      output: { bucket: BUCKET, key: req.output.key, contentType: 'video/mp4', sizeBytes: expect.any(Number), durationSeconds: 15, width: 720, height: 1280 },
+      output: {
+        bucket: BUCKET,
+        key: req.output.key,
+        contentType: 'video/mp4',
+        sizeBytes: expect.any(Number),
+        durationSeconds: 15,
+        width: 720,
+        height: 1280,
+      },
     });
     expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
@@ -123,28 +152,54 @@ describe('local renderer', () => {
 
   it('animates a source image downloaded from S3 into a 9:16 video', async () => {
     const imagePath = join(workDir, 'source.png');
-    await run(ffmpeg.path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=1024x768', '-frames:v', '1', '-y', imagePath]);
-    s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new Uint8Array(await readFile(imagePath)) } } as never);
+    await run(ffmpeg.path, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=1024x768',
+      '-frames:v',
+      '1',
+      '-y',
+      imagePath,
+    ]);
+    s3Mock
+      .on(GetObjectCommand)
+      .resolves({ Body: { transformToByteArray: async () => new Uint8Array(await readFile(imagePath)) } } as never);
     const provider = renderer();
-    const req = request({ sourceImage: { bucket: BUCKET, key: 'assets/asset_1/source.png', contentType: 'image/png' } });
+    const req = request({
+      sourceImage: { bucket: BUCKET, key: 'assets/asset_1/source.png', contentType: 'image/png' },
+    });
 
     const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
 
     expect(status).toMatchObject({ state: 'completed', output: { width: 720, height: 1280, durationSeconds: 5 } });
-    expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({ Bucket: BUCKET, Key: 'assets/asset_1/source.png' });
+    expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
+      Bucket: BUCKET,
+      Key: 'assets/asset_1/source.png',
+    });
     const video = await probe(uploadedBody(req.output.key));
     expect(video.streams).toEqual([{ codec_name: 'h264', width: 720, height: 1280, pix_fmt: 'yuv420p' }]);
     expect(Math.abs(video.durationSeconds - 5)).toBeLessThanOrEqual(0.1);
   });
 
   it('fails with SOURCE_IMAGE_UNSUPPORTED when the source image does not decode', async () => {
-    s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new TextEncoder().encode('not an image') } } as never);
+    s3Mock
+      .on(GetObjectCommand)
+      .resolves({ Body: { transformToByteArray: async () => new TextEncoder().encode('not an image') } } as never);
     const provider = renderer();
-    const req = request({ sourceImage: { bucket: BUCKET, key: 'assets/asset_2/source.png', contentType: 'image/png' } });
+    const req = request({
+      sourceImage: { bucket: BUCKET, key: 'assets/asset_2/source.png', contentType: 'image/png' },
+    });
 
     const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
 
-    expect(status).toEqual({ state: 'failed', code: 'SOURCE_IMAGE_UNSUPPORTED', message: RENDER_FAILURE_MESSAGES.SOURCE_IMAGE_UNSUPPORTED });
+    expect(status).toEqual({
+      state: 'failed',
+      code: 'SOURCE_IMAGE_UNSUPPORTED',
+      message: RENDER_FAILURE_MESSAGES.SOURCE_IMAGE_UNSUPPORTED,
+    });
     expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
   });
 
@@ -152,7 +207,10 @@ describe('local renderer', () => {
     s3Mock.on(PutObjectCommand).rejects(new Error('connect ECONNREFUSED 127.0.0.1:4566'));
     const provider = renderer();
 
-    const { status } = await pollUntilDone(provider, providerJobId(await provider.start(request({ aspectRatio: '1:1' }))));
+    const { status } = await pollUntilDone(
+      provider,
+      providerJobId(await provider.start(request({ aspectRatio: '1:1' }))),
+    );
 
     expect(status).toEqual({ state: 'failed', code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED });
   });
@@ -171,9 +229,16 @@ describe('local renderer', () => {
     it('[fault:fail] makes ffmpeg fail and poll return RENDER_FAILED with a customer-safe message', async () => {
       const provider = renderer();
 
-      const { status } = await pollUntilDone(provider, providerJobId(await provider.start(request({ prompt: 'a storm [fault:fail]' }))));
+      const { status } = await pollUntilDone(
+        provider,
+        providerJobId(await provider.start(request({ prompt: 'a storm [fault:fail]' }))),
+      );
 
-      expect(status).toEqual({ state: 'failed', code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED });
+      expect(status).toEqual({
+        state: 'failed',
+        code: 'RENDER_FAILED',
+        message: RENDER_FAILURE_MESSAGES.RENDER_FAILED,
+      });
       expect(JSON.stringify(status)).not.toMatch(/ffmpeg|filter|local-render|\//i);
       expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
     });
