@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import jest from 'eslint-plugin-jest';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'lambdas/http/generated/', 'coverage/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'lambdas/contract/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

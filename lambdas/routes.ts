@@ -1,58 +1,45 @@
+import type { OperationId } from '#contract/types';
+import type { Scope } from '#domain/access/scopes';
+import type { Grant } from '#grants';
+
 /**
  * The route table: the one list of v1 operations that both the CDK API (lib/) and the local
  * server (local/) are built from. `handler` names a module under lambdas/handlers that exports
- * `handler`; `scope` is the API key scope the route requires (null: any valid key).
+ * `handler`; `scope` is the API key scope the route requires (null: any valid key); `grants` is
+ * what its Lambda may touch in AWS beyond the table, which every route reads and writes for
+ * authentication and rate limits.
  */
-export const SCOPES = [
-  'assets:create',
-  'assets:read',
-  'video:create',
-  'video:read',
-  'split:create',
-  'split:read',
-  'jobs:read',
-  'usage:read',
-  'webhooks:read',
-  'webhooks:write',
-] as const;
-export type Scope = (typeof SCOPES)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-/**
- * What a route's Lambda may touch beyond the table (every route reads and writes the table for
- * authentication and rate limits). The CDK app turns each into the narrowest IAM grant.
- * Media bucket layout: `incoming/` holds uploads until confirmed, `assets/` confirmed and
- * rendered assets.
- */
-export type Access =
-  | 'incoming:sign-put' // presign PutObject under incoming/
-  | 'incoming:inspect' // HeadObject/GetObject/DeleteObject under incoming/
-  | 'assets:write' // PutObject (copy target) under assets/
-  | 'assets:sign-get' // presign GetObject under assets/
-  | 'video-jobs:start'; // StartExecution of the video job state machine
 
 export interface Route {
   readonly method: HttpMethod;
   /** Path below the API prefix, with `{name}` parameters as in the OpenAPI document. */
   readonly path: string;
-  readonly operationId: string;
+  readonly operationId: OperationId;
   readonly scope: Scope | null;
   readonly handler: string;
-  readonly access: readonly Access[];
+  readonly grants: readonly Grant[];
 }
 
 export const API_PREFIX = '/api/v1/developer';
 
 export const ROUTES: readonly Route[] = [
-  { method: 'GET', path: '/me', operationId: 'getMe', scope: null, handler: 'me/get', access: [] },
+  {
+    method: 'GET',
+    path: '/me',
+    operationId: 'getMe',
+    scope: null,
+    handler: 'me/get',
+    grants: [],
+  },
   {
     method: 'POST',
     path: '/assets/upload-url',
     operationId: 'createAssetUploadUrl',
     scope: 'assets:create',
     handler: 'assets/create-upload-url',
-    access: ['incoming:sign-put'],
+    grants: ['media.incoming:put'],
   },
   {
     method: 'POST',
@@ -60,7 +47,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'confirmAssetUpload',
     scope: 'assets:create',
     handler: 'assets/confirm-upload',
-    access: ['incoming:inspect', 'assets:write'],
+    grants: ['media.incoming:inspect', 'media.assets:put'],
   },
   {
     method: 'GET',
@@ -68,7 +55,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getAsset',
     scope: 'assets:read',
     handler: 'assets/get',
-    access: [],
+    grants: [],
   },
   {
     method: 'GET',
@@ -76,7 +63,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getAssetDownloadUrl',
     scope: 'assets:read',
     handler: 'assets/create-download-url',
-    access: ['assets:sign-get'],
+    grants: ['media.assets:get'],
   },
   {
     method: 'POST',
@@ -84,7 +71,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'createVideoJob',
     scope: 'video:create',
     handler: 'video-jobs/create',
-    access: ['video-jobs:start'],
+    grants: ['states.video-job:start'],
   },
   {
     method: 'GET',
@@ -92,7 +79,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getVideoJob',
     scope: 'video:read',
     handler: 'video-jobs/get',
-    access: [],
+    grants: [],
   },
   {
     method: 'GET',
@@ -100,11 +87,11 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getVideoJobResult',
     scope: 'video:read',
     handler: 'video-jobs/get-result',
-    access: ['assets:sign-get'],
+    grants: ['media.assets:get'],
   },
 ];
 
-export function routeByOperationId(operationId: string): Route {
+export function routeByOperationId(operationId: OperationId): Route {
   const route = ROUTES.find((candidate) => candidate.operationId === operationId);
   if (!route) throw new Error(`No route has operationId ${operationId}`);
   return route;

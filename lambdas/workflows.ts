@@ -1,51 +1,99 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { JobType } from '#contract/types';
+import type { Grant } from '#grants';
 
 /**
- * The state machines and the worker Lambdas their ASL files name: the one list both the CDK app
- * and the local Step Functions emulator are built from. In an ASL file, `${Substitution}` stands
- * for the worker's function (its ARN in AWS, its module locally).
+ * The workflow table: for each job type, the state machine that runs its jobs, how an execution
+ * of it starts, and the worker Lambdas its ASL file names. The CDK app, the create path and the
+ * local stack all read it here. In an ASL file, `${Substitution}` stands for the worker's
+ * function (its ARN in AWS, its module locally).
  */
-export type WorkerAccess =
-  | 'assets:read' // GetObject under assets/ (source images)
-  | 'assets:write' // PutObject under assets/ (the finished video, copied from renders/)
-  | 'renders:write' // PutObject under renders/ (where the provider writes its output)
-  | 'renders:read' // GetObject under renders/ (copy source)
-  | 'video-provider'; // the configured video model (Bedrock StartAsyncInvoke/GetAsyncInvoke)
+
+/** What every job execution starts with; each worker's state carries it on. */
+export interface JobExecutionInput {
+  organization_id: number;
+  job_id: string;
+}
+
+/** Settings a worker reads from its environment; the CDK app and the local stack each fill them in. */
+export type WorkerSetting =
+  // VIDEO_PROVIDER, and for Bedrock BEDROCK_REGION and BEDROCK_VIDEO_MODEL_ID.
+  | 'video-provider'
+  // VIDEO_RENDER_POLL_SECONDS and VIDEO_RENDER_DEADLINE_SECONDS (lambdas/domain/video-jobs/render-schedule.ts).
+  | 'render-schedule';
 
 export interface Worker {
   /** Module under lambdas/workers that exports `handler`. */
   readonly handler: string;
-  readonly access: readonly WorkerAccess[];
+  readonly grants: readonly Grant[];
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
+  readonly settings: readonly WorkerSetting[];
 }
 
 export interface Workflow {
   readonly name: string;
+  readonly jobType: JobType;
   /** Path of the ASL file from the repository root. */
   readonly definitionFile: string;
   /** Environment variable through which API handlers find the state machine's ARN. */
   readonly arnEnvironmentVariable: string;
+  /** The grant a route needs to start it. */
+  readonly startGrant: Grant;
+  /** The execution's input for one job; its name is always the job id. */
+  executionInput(job: { organizationId: number; jobId: string }): JobExecutionInput;
   readonly workers: Readonly<Record<string, Worker>>;
 }
+
+const jobExecutionInput = (job: { organizationId: number; jobId: string }): JobExecutionInput => ({
+  organization_id: job.organizationId,
+  job_id: job.jobId,
+});
 
 export const WORKFLOWS: readonly Workflow[] = [
   {
     name: 'video-job',
+    jobType: 'video',
     definitionFile: 'state-machines/video-job.asl.json',
     arnEnvironmentVariable: 'VIDEO_JOB_STATE_MACHINE_ARN',
+    startGrant: 'states.video-job:start',
+    executionInput: jobExecutionInput,
     workers: {
       StartRenderFunction: {
         handler: 'video-jobs/start-render',
-        access: ['assets:read', 'renders:write', 'video-provider'],
+        grants: ['media.assets:get', 'media.renders:put', 'bedrock.video-model:invoke'],
+        // Reads and base64-encodes the source image of image-to-video in memory.
+        memoryMb: 1024,
+        timeoutSeconds: 60,
+        settings: ['video-provider', 'render-schedule'],
       },
       PollRenderFunction: {
         handler: 'video-jobs/poll-render',
-        access: ['renders:read', 'renders:write', 'video-provider'],
+        grants: ['media.renders:get', 'media.renders:put', 'bedrock.video-model:invoke'],
+        // One provider status call, a HeadObject of a finished video and a progress update.
+        memoryMb: 512,
+        timeoutSeconds: 30,
+        settings: ['video-provider'],
       },
-      FinishJobFunction: { handler: 'video-jobs/finish-job', access: ['renders:read', 'assets:write'] },
+      FinishJobFunction: {
+        handler: 'video-jobs/finish-job',
+        grants: ['media.renders:get', 'media.assets:put'],
+        // A server-side CopyObject of the finished video (tens of MB) and one transaction.
+        memoryMb: 512,
+        timeoutSeconds: 60,
+        settings: [],
+      },
     },
   },
 ];
+
+/** The workflow that runs jobs of the type. */
+export function workflowOfJobType(jobType: JobType): Workflow {
+  const workflow = WORKFLOWS.find((candidate) => candidate.jobType === jobType);
+  if (!workflow) throw new Error(`lambdas/workflows.ts has no workflow for ${jobType} jobs`);
+  return workflow;
+}
 
 /** `${Name}` in an ASL file: where the worker named Name goes. */
 const SUBSTITUTION = /\$\{([A-Za-z0-9_]+)\}/g;

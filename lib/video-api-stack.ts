@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { WORKFLOWS } from '../lambdas/workflows';
+import { WORKFLOWS } from '#workflows';
 import { DataTable } from './constructs/data-table';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';

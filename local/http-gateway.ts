@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { API_PREFIX, FALLBACK_HANDLER, matchPath, ROUTES } from '../lambdas/routes';
+import { API_PREFIX, FALLBACK_HANDLER, matchPath, ROUTES } from '#routes';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,

@@ -1,12 +1,12 @@
 import { startLocalStack } from './stack';
-import { SCOPES } from '../lambdas/routes';
+import { SCOPES } from '#domain/access/scopes';
 
 const DEMO_CREDITS = 1000;
 
 async function seedDemoOrganization() {
   // Imported only now: their AWS clients read the emulator endpoints from the environment.
-  const { createOrganization } = await import('../lambdas/domain/organizations');
-  const { createApiKey } = await import('../lambdas/domain/api-keys');
+  const { createOrganization } = await import('#domain/access/organizations');
+  const { createApiKey } = await import('#domain/access/api-keys');
   const organization = await createOrganization({ plan: 'team', credits: DEMO_CREDITS });
   const { key } = await createApiKey({
     organizationId: organization.organizationId,

@@ -11,13 +11,15 @@ import {
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
-import { TABLE_DESIGN } from '../lambdas/store/table-design';
+import { TABLE_DESIGN } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startS3AndSqs } from './emulators/s3-sqs';
 import { startStepFunctions } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
 import { writeStackInfo } from './stack-info';
-import { definitionWithWorkers, WORKFLOWS } from '../lambdas/workflows';
+import type { JobType } from '#contract/types';
+import { RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
+import { definitionWithWorkers, workflowOfJobType, WORKFLOWS } from '#workflows';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
@@ -43,9 +45,11 @@ function handlerEnvironment(endpoints: {
     S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: LOCAL_TABLE_NAME,
     MEDIA_BUCKET_NAME: LOCAL_BUCKET_NAME,
+    // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
     VIDEO_PROVIDER: 'local',
-    VIDEO_RENDER_POLL_SECONDS: process.env.VIDEO_RENDER_POLL_SECONDS ?? '2',
-    VIDEO_RENDER_DEADLINE_SECONDS: process.env.VIDEO_RENDER_DEADLINE_SECONDS ?? '300',
+    [RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds]:
+      process.env[RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds] ?? '2',
+    [RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds]: process.env[RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds] ?? '300',
     ...Object.fromEntries(
       WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, localStateMachineArn(workflow.name)]),
     ),
@@ -138,7 +142,6 @@ async function ensureBucket(client: S3Client) {
 async function resumeInterruptedJobs(dynamodbEndpoint: string, sfnEndpoint: string) {
   const table = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodbEndpoint }));
   const sfn = new SFNClient({ endpoint: sfnEndpoint });
-  const workflowOfJobType: Record<string, string> = { video: 'video-job' };
   for await (const page of paginateScan(
     { client: table },
     {
@@ -148,14 +151,14 @@ async function resumeInterruptedJobs(dynamodbEndpoint: string, sfnEndpoint: stri
       ExpressionAttributeValues: { ':job': 'JOB#', ':queued': 'queued', ':processing': 'processing' },
     },
   )) {
-    for (const job of page.Items ?? []) {
-      const workflow = workflowOfJobType[job.type as string];
-      if (!workflow) continue;
+    for (const item of page.Items ?? []) {
+      const job = { organizationId: Number(item.organization_id), jobId: String(item.job_id) };
+      const workflow = workflowOfJobType(item.type as JobType);
       await sfn.send(
         new StartExecutionCommand({
-          stateMachineArn: localStateMachineArn(workflow),
-          name: job.job_id as string,
-          input: JSON.stringify({ organization_id: job.organization_id, job_id: job.job_id }),
+          stateMachineArn: localStateMachineArn(workflow.name),
+          name: job.jobId,
+          input: JSON.stringify(workflow.executionInput(job)),
         }),
       );
     }

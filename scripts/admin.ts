@@ -5,11 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import { readStackInfo } from '../local/stack-info';
-import { SCOPES, type Scope } from '../lambdas/routes';
+import { SCOPES, type Scope } from '#domain/access/scopes';
 // Types only: the modules themselves load after connect(), because their AWS clients read the
 // endpoints from the environment when they are created.
-import type { Environment } from '../lambdas/domain/api-keys';
-import type { LimitName, Limits, Organization, Plan } from '../lambdas/domain/organizations';
+import type { Environment } from '#domain/access/api-keys';
+import type { LimitName, Limits, Organization, Plan } from '#domain/access/organizations';
 
 class UsageError extends Error {}
 
@@ -72,8 +72,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
   if (!known.includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
 
   await connect();
-  const organizations = await import('../lambdas/domain/organizations');
-  const apiKeys = await import('../lambdas/domain/api-keys');
+  const organizations = await import('#domain/access/organizations');
+  const apiKeys = await import('#domain/access/api-keys');
 
   const plan = (): Plan | undefined => {
     if (values.plan === undefined) return undefined;

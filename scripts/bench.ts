@@ -11,7 +11,7 @@
  * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
  * versions of our code on one machine, not the cloud. See docs/benchmarks.md.
  *
- * How SDK calls are attributed: a middleware on the three shared clients (lambdas/store) counts every
+ * How SDK calls are attributed: a middleware on the three shared clients (lambdas/platform/clients) counts every
  * command. A command counts as `api` when it runs inside a request the HTTP gateway is serving (an
  * AsyncLocalStorage entered from the `http.server.request.start` diagnostics channel of the gateway's
  * server), else as `background`: the state machine's workers, which run in this process too.
@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
 import { startLocalStack, type LocalStack } from '../local/stack';
-import { SCOPES } from '../lambdas/routes';
+import { SCOPES } from '#domain/access/scopes';
 
 const SETTINGS = {
   getMe: { warmup: 200, requests: 500, concurrency: 8 },
@@ -296,9 +296,9 @@ async function main(): Promise<Figures> {
 
     // Imported only now: the clients read the emulator endpoints from the environment when created.
     const [{ dynamo }, { s3 }, { stepFunctions }] = await Promise.all([
-      import('../lambdas/store/dynamo'),
-      import('../lambdas/store/s3'),
-      import('../lambdas/store/step-functions'),
+      import('#platform/clients/dynamodb'),
+      import('#platform/clients/s3'),
+      import('#platform/clients/step-functions'),
     ]);
     // DynamoDBDocumentClient shares the middleware stack of the DynamoDBClient it wraps, and a
     // document command (GetCommand) runs as its inner client command (GetItemCommand): counted once.
@@ -308,8 +308,8 @@ async function main(): Promise<Figures> {
     // Not instrumented: the bench's own control calls must not count.
     stopExecutions = new SFNClient({});
 
-    const { createOrganization } = await import('../lambdas/domain/organizations');
-    const { createApiKey } = await import('../lambdas/domain/api-keys');
+    const { createOrganization } = await import('#domain/access/organizations');
+    const { createApiKey } = await import('#domain/access/api-keys');
     const organization = await createOrganization({
       plan: 'custom',
       credits: 1_000_000,

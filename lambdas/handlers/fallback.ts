@@ -1,6 +1,6 @@
-import { ApiError } from '../domain/errors';
-import { fallbackHandler } from '../http/api-handler';
-import { API_PREFIX, methodsAt } from '../routes';
+import { fallbackHandler } from '#http/api-handler';
+import { ApiError } from '#platform/errors';
+import { API_PREFIX, methodsAt } from '#routes';
 
 export const handler = fallbackHandler(async ({ method, path }) => {
   const allowed = path.startsWith(API_PREFIX) ? methodsAt(path.slice(API_PREFIX.length)) : [];

@@ -1,12 +1,14 @@
-import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { ApiError, isApiError } from '../domain/errors';
-import { authenticate, type Caller } from '../domain/authentication';
-import { rateLimitHeaders, type RateLimitState } from '../domain/rate-limits';
-import { requestId as newRequestId } from '../domain/ids';
-import { routeByOperationId, type Scope } from '../routes';
-import { validateRequest } from './validation';
-import { log } from './log';
+import type { OperationContract, OperationId, Operations } from '#contract/types';
+import { authenticate, type Caller } from '#domain/access/authentication';
+import { rateLimitHeaders, type RateLimitState } from '#domain/access/rate-limits';
+import type { Scope } from '#domain/access/scopes';
+import { ApiError, isApiError } from '#platform/errors';
+import { requestId as newRequestId } from '#platform/ids';
+import { log } from '#platform/log';
+import { routeByOperationId } from '#routes';
+import { pathParametersOf, validateRequest } from './validation';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -14,24 +16,39 @@ export type ApiResult = APIGatewayProxyStructuredResultV2;
 /** Largest JSON body any v1 operation needs (8 KB metadata plus the other fields) with room to spare. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export interface ApiRequest {
+/** What an operation receives: the caller, and its request typed and validated by the contract. */
+export interface ApiRequest<Id extends OperationId> {
   requestId: string;
+  caller: Caller;
+  body: Operations[Id]['body'];
+  query: Operations[Id]['query'];
+  pathParameters: Operations[Id]['path'];
+  headers: Operations[Id]['headers'];
+}
+
+type Responses<Id extends OperationId> = Operations[Id]['responses'];
+
+/**
+ * One of the operation's documented success responses; a body that drifts from the document fails
+ * tsc. (`Extract<Status, number>` rather than `Status`: it keeps a handler's `status: 200` the
+ * literal 200 while the operation's type is still being inferred.)
+ */
+export type ApiResponse<Id extends OperationId> = {
+  [Status in keyof Responses<Id>]: undefined extends Responses<Id>[Status]
+    ? { status: Extract<Status, number>; body?: undefined; headers?: Record<string, string> }
+    : { status: Extract<Status, number>; body: Responses<Id>[Status]; headers?: Record<string, string> };
+}[keyof Responses<Id>];
+
+/** What the request that matched no route can say about itself. */
+export interface UnroutedRequest {
+  requestId: string;
+  caller: Caller;
   method: string;
   /** The raw request path, API prefix included. */
   path: string;
-  caller: Caller;
-  body: unknown;
-  query: Record<string, unknown>;
-  pathParameters: Record<string, string>;
-  headers: Record<string, string>;
 }
 
-export interface ApiResponse {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
+/** Per-request state the middlewares share, on the Lambda context of the invocation. */
 interface RequestState {
   requestId: string;
   startedAt: number;
@@ -39,20 +56,20 @@ interface RequestState {
   headers: Record<string, string>;
   rateLimit?: RateLimitState;
   caller?: Caller;
-  body?: unknown;
-  query?: Record<string, unknown>;
 }
 
-type ApiMiddyRequest = Request<ApiEvent, ApiResult, Error, Context>;
-type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, Context>;
+type ApiContext = Context & { request?: RequestState };
+type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
 
-/** Per-invocation state, keyed by the event object so middlewares and the operation share it. */
-const states = new WeakMap<ApiEvent, RequestState>();
+function stateOf(context: ApiContext): RequestState {
+  if (!context.request) throw new Error('The http lifecycle middleware must run first');
+  return context.request;
+}
 
-function stateOf(request: ApiMiddyRequest): RequestState {
-  const state = states.get(request.event);
-  if (!state) throw new Error('The http lifecycle middleware must run first');
-  return state;
+function callerOf(context: ApiContext): { state: RequestState; caller: Caller } {
+  const state = stateOf(context);
+  if (!state.caller) throw new Error('The operation ran without an authenticated caller');
+  return { state, caller: state.caller };
 }
 
 function baseHeaders(state: RequestState): Record<string, string> {
@@ -74,20 +91,23 @@ export function errorBody(code: string, message: string, requestId: string) {
  */
 function httpLifecycle(operationId: string): ApiMiddleware {
   return {
-    before: (request) => {
+    before: ({ event, context }) => {
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.event.headers ?? {})) {
+      for (const [name, value] of Object.entries(event.headers ?? {})) {
         if (value !== undefined) headers[name.toLowerCase()] = value;
       }
-      states.set(request.event, { requestId: newRequestId(), startedAt: Date.now(), operationId, headers });
+      context.request = { requestId: newRequestId(), startedAt: Date.now(), operationId, headers };
     },
     after: (request) => {
-      const state = stateOf(request);
-      request.response = { ...request.response, headers: { ...baseHeaders(state), ...request.response?.headers } };
+      const state = stateOf(request.context);
+      request.response = {
+        ...request.response,
+        headers: { ...baseHeaders(state), ...request.response?.headers },
+      };
       writeAccessLog(state, request.response.statusCode ?? 200);
     },
     onError: (request) => {
-      const state = stateOf(request);
+      const state = stateOf(request.context);
       const error = request.error;
       const apiError = isApiError(error)
         ? error
@@ -127,8 +147,8 @@ function writeAccessLog(state: RequestState, status: number, errorCode?: string)
 
 function authenticateCaller(scope: Scope | null): ApiMiddleware {
   return {
-    before: async (request) => {
-      const state = stateOf(request);
+    before: async ({ context }) => {
+      const state = stateOf(context);
       state.caller = await authenticate(state.headers.authorization, scope, (rateLimit) => {
         state.rateLimit = rateLimit;
       });
@@ -136,80 +156,59 @@ function authenticateCaller(scope: Scope | null): ApiMiddleware {
   };
 }
 
-function parseJsonBody(): ApiMiddleware {
-  return {
-    before: (request) => {
-      const { body, isBase64Encoded } = request.event;
-      if (body === undefined || body === null || body === '') return;
-      const raw = isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
-      if (raw.length > MAX_BODY_BYTES) {
-        throw new ApiError('VALIDATION_FAILED', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
-      }
-      try {
-        stateOf(request).body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw new ApiError('VALIDATION_FAILED', 'The request body is not valid JSON.');
-      }
-    },
-  };
+/** The JSON body of an operation that takes one; an operation without a body ignores what was sent. */
+function parseJsonBody({ body, isBase64Encoded }: ApiEvent): unknown {
+  if (body === undefined || body === null || body === '') return undefined;
+  const raw = isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
+  if (raw.length > MAX_BODY_BYTES) {
+    throw new ApiError('VALIDATION_FAILED', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ApiError('VALIDATION_FAILED', 'The request body is not valid JSON.');
+  }
 }
 
-function validateInput(operationId: string): ApiMiddleware {
-  return {
-    before: (request) => {
-      const state = stateOf(request);
-      const validated = validateRequest(operationId, {
-        body: state.body,
-        query: request.event.queryStringParameters ?? {},
-        headers: state.headers,
-      });
-      state.body = validated.body;
-      state.query = validated.query;
-    },
-  };
+function chain(operationId: string, scope: Scope | null) {
+  return middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
+    .use(httpLifecycle(operationId))
+    .use(authenticateCaller(scope));
 }
 
 /**
- * Builds the Lambda handler of one operation of the route table. The chain reads in request
- * order: lifecycle (ids, headers, envelope, log) → authenticate and rate-limit → parse → validate
- * → the operation.
+ * Builds the Lambda handler of one operation of the route table from the operation's contract
+ * module (`#contract/operations/<operationId>`). The chain reads in request order: lifecycle
+ * (ids, headers, envelope, log) → authenticate and rate-limit → parse and validate → the
+ * operation, which gets its typed request and must answer one of its documented responses.
  */
-export function apiHandler(operationId: string, operation: (request: ApiRequest) => Promise<ApiResponse>) {
-  return buildHandler(operationId, routeByOperationId(operationId).scope, operation, true);
+export function apiHandler<Id extends OperationId>(
+  operation: OperationContract<Id>,
+  run: NoInfer<(request: ApiRequest<Id>) => Promise<ApiResponse<Id>>>,
+) {
+  return chain(operation.operationId, routeByOperationId(operation.operationId).scope).handler(
+    async (event, context): Promise<ApiResult> => {
+      const { state, caller } = callerOf(context);
+      const request = validateRequest(operation, {
+        body: operation.hasBody ? parseJsonBody(event) : undefined,
+        query: event.queryStringParameters,
+        headers: state.headers,
+      });
+      const pathParameters = pathParametersOf(operation, event.pathParameters);
+      const response = await run({ requestId: state.requestId, caller, pathParameters, ...request });
+      return {
+        statusCode: response.status,
+        headers: response.headers,
+        body: response.body === undefined ? '' : JSON.stringify(response.body),
+      };
+    },
+  );
 }
 
 /** The handler for requests that match no route: authenticated like any other, never validated. */
-export function fallbackHandler(operation: (request: ApiRequest) => Promise<ApiResponse>) {
-  return buildHandler('fallback', null, operation, false);
-}
-
-function buildHandler(
-  operationId: string,
-  scope: Scope | null,
-  operation: (request: ApiRequest) => Promise<ApiResponse>,
-  validates: boolean,
-) {
-  const chain = middy<ApiEvent, ApiResult, Error, Context>({ timeoutEarlyInMillis: 0 })
-    .use(httpLifecycle(operationId))
-    .use(authenticateCaller(scope));
-  if (validates) chain.use(parseJsonBody()).use(validateInput(operationId));
-  return chain.handler(async (event): Promise<ApiResult> => {
-    const state = states.get(event);
-    if (!state?.caller) throw new Error('The operation ran without an authenticated caller');
-    const response = await operation({
-      requestId: state.requestId,
-      method: event.requestContext.http.method,
-      path: event.rawPath,
-      caller: state.caller,
-      body: state.body,
-      query: state.query ?? {},
-      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-      headers: state.headers,
-    });
-    return {
-      statusCode: response.status,
-      headers: response.headers,
-      body: response.body === undefined ? '' : JSON.stringify(response.body),
-    };
+export function fallbackHandler(run: (request: UnroutedRequest) => Promise<never>) {
+  return chain('fallback', null).handler(async (event, context): Promise<ApiResult> => {
+    const { state, caller } = callerOf(context);
+    return run({ requestId: state.requestId, caller, method: event.requestContext.http.method, path: event.rawPath });
   });
 }

@@ -1,70 +1,82 @@
 import type { ErrorObject } from 'ajv';
-import { ApiError } from '../domain/errors';
-import { schemas, validators, type JsonSchema, type OperationValidators } from './generated/validators';
+import type {
+  JsonSchema,
+  OperationContract,
+  OperationId,
+  Operations,
+  RequestPart,
+  ValidateFunction,
+} from '#contract/types';
+import { ApiError } from '#platform/errors';
 
 /**
- * Request validation against docs/openapi.yaml, through validators compiled ahead of time by
- * scripts/build-validators.ts. Path parameters are not validated here: an id that misses its
- * pattern is the resource's 404, which the handler answers.
+ * Request validation against docs/openapi.yaml, through the validators compiled ahead of time by
+ * scripts/build-contract.ts into each operation's module. Path parameters are not validated
+ * here: an id that misses its pattern is the resource's 404, which the handler answers.
  */
 
 export interface RequestInput {
-  /** The parsed JSON body; undefined when the request had none. */
+  /** The parsed JSON body; undefined when the request had none or the operation takes none. */
   body?: unknown;
   query?: Record<string, string | undefined>;
   headers?: Record<string, string | undefined>;
 }
 
-export interface ValidatedRequest {
-  /** The body with the document's defaults applied; undefined for operations without a request body. */
-  body: unknown;
-  /** The query parameters, coerced to their documented types, defaults applied. */
-  query: Record<string, unknown>;
+/** The request as the operation receives it: typed by the contract, defaults applied, queries coerced. */
+export interface ValidatedRequest<Id extends OperationId> {
+  body: Operations[Id]['body'];
+  query: Operations[Id]['query'];
+  headers: Operations[Id]['headers'];
 }
 
-type Part = 'body' | 'query' | 'headers';
-
-const allValidators: Record<string, OperationValidators | undefined> = validators;
-const allSchemas: Record<string, Partial<Record<Part, JsonSchema>> | undefined> = schemas;
+function definedValues(values: Record<string, string | undefined> | undefined, lowerCaseNames = false) {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values ?? {})) {
+    if (value !== undefined) defined[lowerCaseNames ? name.toLowerCase() : name] = value;
+  }
+  return defined;
+}
 
 /**
- * Validates one request of `operationId`; throws `ApiError('VALIDATION_FAILED')` whose message
+ * Validates one request of the operation; throws `ApiError('VALIDATION_FAILED')` whose message
  * names the first offending field. Ajv stops at the first error (allErrors false) so a request
  * costs one pass.
  */
-export function validateRequest(operationId: string, input: RequestInput): ValidatedRequest {
-  const operation = allValidators[operationId];
-  if (!operation) throw new Error(`No validators for operation ${operationId}; run scripts/build-validators.ts`);
-
-  if (operation.headers) {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(input.headers ?? {})) {
-      if (value !== undefined) headers[name.toLowerCase()] = value;
-    }
-    check(operationId, 'headers', operation.headers, headers);
-  }
-
-  const query: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input.query ?? {})) {
-    if (value !== undefined) query[name] = value;
-  }
-  if (operation.query) check(operationId, 'query', operation.query, query);
-
-  let body: unknown;
-  if (operation.body) {
-    if (input.body === undefined) throw new ApiError('VALIDATION_FAILED', 'Request body must be a JSON object');
-    // Ajv writes defaults into the data; work on a copy so the caller's value stays as sent.
-    body = structuredClone(input.body);
-    check(operationId, 'body', operation.body, body);
-  }
-
-  return { body, query };
+export function validateRequest<Id extends OperationId>(
+  operation: OperationContract<Id>,
+  input: RequestInput,
+): ValidatedRequest<Id> {
+  const { validators, schemas } = operation;
+  const headers = check(schemas, 'headers', validators.headers, definedValues(input.headers, true));
+  const query = check(schemas, 'query', validators.query, definedValues(input.query));
+  // Ajv writes defaults into the data; work on a copy so the caller's value stays as sent.
+  const body = check(schemas, 'body', validators.body, operation.hasBody ? structuredClone(input.body) : undefined);
+  return { body, query, headers };
 }
 
-function check(operationId: string, part: Part, validate: NonNullable<OperationValidators[Part]>, data: unknown) {
-  if (validate(data)) return;
+/**
+ * The route's path parameters, which API Gateway always sends for the route template it matched:
+ * one missing is a fault of the deployment, not of the client. Their values are the handler's to
+ * judge (an id of the wrong shape is that resource's 404).
+ */
+export function pathParametersOf<Id extends OperationId>(
+  operation: OperationContract<Id>,
+  parameters: Record<string, string | undefined> | undefined,
+): Operations[Id]['path'] {
+  const defined = definedValues(parameters);
+  if (operation.validators.path(defined)) return defined;
+  throw new Error(`The route of ${operation.operationId} gave the path parameters ${JSON.stringify(defined)}`);
+}
+
+function check<T>(
+  schemas: OperationContract['schemas'],
+  part: RequestPart,
+  validate: ValidateFunction<T>,
+  data: unknown,
+): T {
+  if (validate(data)) return data;
   const error = validate.errors?.[0];
-  const schema = allSchemas[operationId]?.[part] ?? true;
+  const schema = schemas[part] ?? true;
   throw new ApiError('VALIDATION_FAILED', error ? describe(error, part, schema, data) : `Invalid request ${part}`);
 }
 
@@ -162,8 +174,10 @@ function conditionText(branch: Branch): string {
     .join(' and ');
 }
 
+const NOUNS: Record<RequestPart, string> = { body: 'field', query: 'query parameter', headers: 'header' };
+
 /** Turns the first Ajv error into a sentence that names the field, e.g. `prompt must be at most 1000 characters`. */
-function describe(error: ErrorObject, part: Part, schema: JsonSchema, data: unknown): string {
+function describe(error: ErrorObject, part: RequestPart, schema: JsonSchema, data: unknown): string {
   const instance = pointerSegments(`#${error.instancePath}`);
   const keywordSchema = schemaObject(at(schema, pointerSegments(error.schemaPath).slice(0, -1)));
   const branch = conditionalBranch(error, schema, data);
@@ -176,7 +190,7 @@ function describe(error: ErrorObject, part: Part, schema: JsonSchema, data: unkn
     }
     return fieldName(segments);
   };
-  const noun = part === 'body' ? 'field' : part === 'query' ? 'query parameter' : 'header';
+  const noun = NOUNS[part];
   const subject =
     instance.length === 0
       ? part === 'body'

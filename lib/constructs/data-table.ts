@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../../lambdas/store/table-design';
+import { TABLE_DESIGN } from '#platform/table-design';
 
 /** How much of the table a function may use. */
 export type TableAccess = 'RO' | 'RW';
@@ -28,7 +28,7 @@ const ACTIONS: Record<TableAccess, readonly string[]> = {
 };
 
 /**
- * The single table of lambdas/store/table-design.ts. On-demand billing because API traffic is
+ * The single table of lambdas/platform/table-design.ts. On-demand billing because API traffic is
  * spiky and small (no capacity to plan or autoscale); point-in-time recovery and deletion
  * protection plus RETAIN because it holds API keys, credits and jobs that cannot be rebuilt;
  * the AWS-managed KMS key so key use shows in CloudTrail without a customer key to administer.

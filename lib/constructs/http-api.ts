@@ -6,29 +6,17 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Access, type Route } from '../../lambdas/routes';
-import { WORKFLOWS, type Workflow } from '../../lambdas/workflows';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
 import { ApiFunction } from './api-function';
+import { applyGrants } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 
 /**
- * Every workflow's state machine by its name in lambdas/workflows.ts (`video-job`); routes whose
- * access starts a workflow are granted StartExecution on that machine only.
+ * Every workflow's state machine by its name in lambdas/workflows.ts (`video-job`); routes granted
+ * to start a workflow get StartExecution on that machine only.
  */
 export type ApiStateMachines = Readonly<Record<string, sfn.IStateMachine>>;
-
-function workflowNamed(name: string): Workflow {
-  const workflow = WORKFLOWS.find((candidate) => candidate.name === name);
-  if (!workflow) throw new Error(`lambdas/workflows.ts has no workflow named ${name}`);
-  return workflow;
-}
-
-/**
- * Environment variable carrying the video job state machine ARN to the functions that start it,
- * as lambdas/workflows.ts declares it for the `video-job` workflow.
- */
-export const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowNamed('video-job').arnEnvironmentVariable;
 
 export interface VideoHttpApiProps {
   readonly table: DataTable;
@@ -45,53 +33,6 @@ export interface VideoHttpApiProps {
   readonly throttle?: apigwv2.ThrottleSettings;
   readonly logLevel?: string;
 }
-
-interface GrantTarget {
-  readonly fn: ApiFunction;
-  readonly route: Route;
-  readonly access: Access;
-  readonly media: MediaBucket;
-  readonly stateMachines: ApiStateMachines;
-}
-
-/**
- * StartExecution on one workflow's state machine, and its ARN in the variable lambdas/workflows.ts
- * names. Only routes that start the workflow get the variable, so a function has it exactly when
- * it may use it.
- */
-function startsWorkflow(name: string): (target: GrantTarget) => void {
-  const workflow = workflowNamed(name);
-  return ({ fn, route, access, stateMachines }) => {
-    const stateMachine = stateMachines[workflow.name];
-    if (!stateMachine) {
-      throw new Error(
-        `Route ${route.method} ${route.path} (${route.operationId}) needs access ${access}, but the stateMachines given to VideoHttpApi have no ${workflow.name}.`,
-      );
-    }
-    stateMachine.grantStartExecution(fn);
-    fn.addEnvironment(workflow.arnEnvironmentVariable, stateMachine.stateMachineArn);
-  };
-}
-
-/**
- * The narrowest grant for each kind of access a route may declare. A Record, so adding an Access
- * value to lambdas/routes.ts without saying here what it grants fails the type check.
- */
-const ACCESS_GRANTS: Record<Access, (target: GrantTarget) => void> = {
-  // The presigned URL is signed with the function's credentials, so the function needs the action.
-  'incoming:sign-put': ({ fn, media }) => media.grantObjects(fn, 'incoming', ['s3:PutObject']),
-  // HeadObject and ranged GetObject are both s3:GetObject; DeleteObject removes the upload once
-  // copied. ListBucket makes HeadObject on a key nobody uploaded yet answer 404 instead of 403,
-  // which is how confirm-upload tells "not uploaded yet" from a failure.
-  'incoming:inspect': ({ fn, media }) => {
-    media.grantObjects(fn, 'incoming', ['s3:GetObject', 's3:DeleteObject']);
-    media.grantListBucket(fn);
-  },
-  // Copy target of confirmation (the copy's source read is the route's incoming:inspect grant).
-  'assets:write': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:PutObject']),
-  'assets:sign-get': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:GetObject']),
-  'video-jobs:start': startsWorkflow('video-job'),
-};
 
 /**
  * HTTP API access log fields, one JSON object per request. Values are all strings because
@@ -173,9 +114,12 @@ export class VideoHttpApi extends Construct {
       const routeKey = `${route.method} ${API_PREFIX}${route.path}`;
       const constructId = constructIdOf(route.operationId);
       const fn = this.newFunction(`${constructId}Function`, route.handler, `${routeKey} (${route.operationId})`);
-      for (const access of route.access) {
-        ACCESS_GRANTS[access]({ fn, route, access, media: props.media, stateMachines: props.stateMachines });
-      }
+      applyGrants(route.grants, {
+        fn,
+        who: `Route ${route.method} ${route.path} (${route.operationId})`,
+        media: props.media,
+        stateMachines: props.stateMachines,
+      });
       const routes = this.api.addRoutes({
         path: `${API_PREFIX}${route.path}`,
         methods: [apigwv2.HttpMethod[route.method]],

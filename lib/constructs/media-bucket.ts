@@ -4,23 +4,13 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-
-/** Key prefixes of the media bucket (see Access in lambdas/routes.ts and WorkerAccess in lambdas/workflows.ts). */
-export const MEDIA_PREFIXES = {
-  /** Uploads until confirmed; swept after INCOMING_UPLOAD_LIFETIME. */
-  incoming: 'incoming/',
-  /** Confirmed uploads and finished videos. */
-  assets: 'assets/',
-  /** Where the video provider writes its output; swept after RENDER_OUTPUT_LIFETIME. */
-  renders: 'renders/',
-} as const;
-export type MediaPrefix = keyof typeof MEDIA_PREFIXES;
+import { MEDIA_PREFIXES, PENDING_ASSET_RETENTION_SECONDS, type MediaPrefix } from '#domain/assets/media-layout';
 
 /**
- * How long an unconfirmed upload may stay under incoming/. The asset record written by
- * POST /assets/upload-url carries the same lifetime in its TTL, so record and bytes go together.
+ * How long an unconfirmed upload may stay under incoming/: the lifetime the asset record written
+ * by POST /assets/upload-url carries in its TTL, so record and bytes go together.
  */
-export const INCOMING_UPLOAD_LIFETIME = Duration.days(2);
+export const INCOMING_UPLOAD_LIFETIME = Duration.seconds(PENDING_ASSET_RETENTION_SECONDS);
 
 /**
  * How long the provider's output stays under renders/. The finish-job worker copies a finished

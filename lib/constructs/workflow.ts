@@ -1,11 +1,13 @@
 import * as path from 'node:path';
-import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { definitionWithWorkers, type Workflow, type WorkerAccess } from '../../lambdas/workflows';
+import { RENDER_SCHEDULE, RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
+import { definitionWithWorkers, type Workflow, type WorkerSetting } from '#workflows';
+import { applyGrants, type VideoModel } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
@@ -14,126 +16,51 @@ import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-func
 export const WORKERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'workers');
 
 /**
- * Each worker step is a handful of calls: DynamoDB updates, one Bedrock call, a HeadObject, or one
- * server-side CopyObject of a finished video (tens of MB, a few seconds). 60 s is ample headroom
- * for a slow S3 copy or SDK retries under throttling, and short enough that a hung call ends the
- * step soon: the ASL retries Lambda service errors and sends anything else to FinishCrashed, which
- * refunds the job. The render itself never runs inside a worker (Step Functions waits between polls).
- */
-export const WORKER_TIMEOUT = Duration.seconds(60);
-
-/**
- * start-render reads and base64-encodes the source image (a 1280x720 PNG can be several MB), and
- * cold starts load the S3, DynamoDB and Bedrock clients; Lambda gives CPU in proportion to memory,
- * and 1024 MB halves both compared with the API functions' 512 MB for a few seconds per job.
- */
-export const WORKER_MEMORY_MB = 1024;
-
-/**
  * The video model the workers call and may invoke. Nova Reel v1:1 (multi-shot, 12 to 120 s) is
- * offered in us-east-1 only; lambdas/domain/video-providers/bedrock.ts is written for it.
+ * offered in us-east-1 only; lambdas/domain/video-jobs/providers/bedrock.ts is written for it.
  */
 export const VIDEO_MODEL_ID = 'amazon.nova-reel-v1:1';
 export const DEFAULT_BEDROCK_REGION = 'us-east-1';
 
-/**
- * Seconds between GetAsyncInvoke polls: a 6 s Nova Reel shot takes about 90 s, so 15 s adds at
- * most a few seconds of latency to a finished video for a handful of state transitions per job.
- */
-export const RENDER_POLL_SECONDS = 15;
-/** A render still running after this many seconds makes the job `expired` (and refunded). */
-export const RENDER_DEADLINE_SECONDS = 1800;
-
-/** Where the workers' video model lives. */
-export interface VideoModel {
-  readonly region: string;
-  readonly modelId: string;
+/** `handlerModule` is below lambdas/workers, sized as its entry in lambdas/workflows.ts says. */
+export interface WorkerFunctionProps extends HandlerModuleProps {
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
 }
 
-/** `handlerModule` is below lambdas/workers, as lambdas/workflows.ts names it. */
-export type WorkerFunctionProps = HandlerModuleProps;
-
-/** One step of a workflow: the NodeFunction defaults with the worker memory and timeout above. */
+/**
+ * One step of a workflow: the NodeFunction defaults, sized per worker. No API Gateway waits on a
+ * worker; its timeout only ends a hung call soon, and the ASL sends what a worker throws to
+ * FinishCrashed, which ends and refunds the job.
+ */
 export class WorkerFunction extends NodeFunction {
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
-    const { handlerModule, ...common } = props;
+    const { handlerModule, memoryMb, timeoutSeconds, ...common } = props;
     super(scope, id, {
       ...common,
       entry: path.join(WORKERS_DIR, `${handlerModule}.ts`),
       purpose: `worker ${handlerModule}`,
-      memorySize: WORKER_MEMORY_MB,
-      timeout: WORKER_TIMEOUT,
+      memorySize: memoryMb,
+      timeout: Duration.seconds(timeoutSeconds),
     });
   }
 }
 
-interface WorkerGrantTarget {
-  readonly fn: WorkerFunction;
-  readonly media: MediaBucket;
-  readonly videoModel: VideoModel;
-}
-
-/**
- * The narrowest grant for each kind of access a worker may declare. A Record, so a new WorkerAccess
- * value in lambdas/workflows.ts does not type-check until it says here what it grants.
- */
-const WORKER_ACCESS_GRANTS: Record<WorkerAccess, (target: WorkerGrantTarget) => void> = {
-  // Source images for image-to-video.
-  'assets:read': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:GetObject']),
-  // Copy target of the finished video.
-  'assets:write': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:PutObject']),
-  // HeadObject of the provider's output and the read side of the copy (both are s3:GetObject).
-  'renders:read': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:GetObject']),
-  // Bedrock writes the async invoke output with the caller's permissions, so this grant is what
-  // lets the render land under renders/.
-  'renders:write': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
-  'video-provider': ({ fn, videoModel }) => grantVideoModel(fn, videoModel),
-};
-
-/**
- * Bedrock's async invoke for one model. StartAsyncInvoke is authorized as bedrock:InvokeModel on
- * the model (API reference) and creates an `async-invoke` resource, against which Bedrock also
- * checks both actions, so both name the model and this account's invocations in the model's
- * region. GetAsyncInvoke reads those invocations. The invocation ids are minted by Bedrock per
- * call, hence `async-invoke/*`; no ListAsyncInvokes (the workers keep each invocation ARN).
- */
-function grantVideoModel(fn: WorkerFunction, videoModel: VideoModel): void {
-  const stack = Stack.of(fn);
-  const modelArn = stack.formatArn({
-    service: 'bedrock',
-    region: videoModel.region,
-    account: '',
-    resource: 'foundation-model',
-    resourceName: videoModel.modelId,
-    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-  });
-  const invocationsArn = stack.formatArn({
-    service: 'bedrock',
-    region: videoModel.region,
-    resource: 'async-invoke',
-    resourceName: '*',
-    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-  });
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['bedrock:InvokeModel', 'bedrock:StartAsyncInvoke'],
-      resources: [modelArn, invocationsArn],
-    }),
-  );
-  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:GetAsyncInvoke'], resources: [invocationsArn] }));
-  NagSuppressions.addResourceSuppressions(
-    fn.role!,
-    [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason: `Bedrock mints each async invocation's id when StartAsyncInvoke runs, so the grant names this account's invocations in ${videoModel.region} (async-invoke/*), for StartAsyncInvoke/InvokeModel/GetAsyncInvoke only.`,
-        appliesTo: [
-          { regex: '/^Resource::arn:<AWS::Partition>:bedrock:[a-z0-9-]+:<AWS::AccountId>:async-invoke\\/\\*$/' },
-        ],
-      },
-    ],
-    true,
-  );
+/** The environment of each worker setting (lambdas/workflows.ts) in AWS. */
+function settingEnvironment(setting: WorkerSetting, videoModel: VideoModel): Record<string, string> {
+  switch (setting) {
+    case 'video-provider':
+      return {
+        VIDEO_PROVIDER: 'bedrock',
+        BEDROCK_REGION: videoModel.region,
+        BEDROCK_VIDEO_MODEL_ID: videoModel.modelId,
+      };
+    case 'render-schedule':
+      return {
+        [RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds]: String(RENDER_SCHEDULE.pollIntervalSeconds),
+        [RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds]: String(RENDER_SCHEDULE.deadlineSeconds),
+      };
+  }
 }
 
 /** `video-job` → `VideoJob`. */
@@ -183,17 +110,13 @@ export class WorkflowStateMachine extends Construct {
         tableName: table.tableName,
         mediaBucketName: media.bucketName,
         logLevel: props.logLevel,
-        environment: {
-          VIDEO_PROVIDER: 'bedrock',
-          BEDROCK_REGION: videoModel.region,
-          BEDROCK_VIDEO_MODEL_ID: videoModel.modelId,
-          VIDEO_RENDER_POLL_SECONDS: String(RENDER_POLL_SECONDS),
-          VIDEO_RENDER_DEADLINE_SECONDS: String(RENDER_DEADLINE_SECONDS),
-        },
+        memoryMb: worker.memoryMb,
+        timeoutSeconds: worker.timeoutSeconds,
+        environment: Object.assign({}, ...worker.settings.map((setting) => settingEnvironment(setting, videoModel))),
       });
       // Every step reads and updates the job (and refunds credits on failure).
       table.grantTo(fn, 'RW');
-      for (const access of worker.access) WORKER_ACCESS_GRANTS[access]({ fn, media, videoModel });
+      applyGrants(worker.grants, { fn, who: `Worker ${substitution} of ${workflow.name}`, media, videoModel });
       workers.set(substitution, fn);
     }
     this.workers = workers;

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { ApiFunction } from '../../lib/constructs/api-function';
-import { FALLBACK_HANDLER } from '../../lambdas/routes';
+import { FALLBACK_HANDLER } from '#routes';
 
 // The other infra tests skip esbuild; this one bundles one real handler exactly as `cdk synth`
 // does (local esbuild, no Docker) and runs the result in a plain Node process.

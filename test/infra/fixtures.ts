@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
 import { VideoHttpApi, type ApiStateMachines } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
-import type { Route } from '../../lambdas/routes';
+import type { Route } from '#routes';
 
 /** The context (feature flags) of cdk.json, which the CLI gives the app and `new App()` does not read. */
 const CDK_JSON_CONTEXT = (

@@ -2,11 +2,15 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { ACCESS_LOG_FIELDS, VIDEO_JOB_STATE_MACHINE_ARN_ENV } from '../../lib/constructs/http-api';
+import { ACCESS_LOG_FIELDS } from '../../lib/constructs/http-api';
 import { VideoApiStack } from '../../lib/video-api-stack';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Access, type Route } from '../../lambdas/routes';
-import { TABLE_DESIGN } from '../../lambdas/store/table-design';
-import { WORKFLOWS } from '../../lambdas/workflows';
+import type { OperationId } from '#contract/types';
+import type { Grant } from '#grants';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
+import { TABLE_DESIGN } from '#platform/table-design';
+import { WORKFLOWS, workflowOfJobType } from '#workflows';
+
+const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowOfJobType('video').arnEnvironmentVariable;
 import {
   ApiOnlyStack,
   actionsOf,
@@ -72,7 +76,7 @@ describe('Lambda functions', () => {
     const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
     for (const [name, resource] of apiFunctions) {
       const startsVideoJobs = ROUTES.some(
-        (route) => route.operationId === name && route.access.includes('video-jobs:start'),
+        (route) => route.operationId === name && route.grants.includes('states.video-job:start'),
       );
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
@@ -346,21 +350,22 @@ describe('least privilege', () => {
   });
 });
 
-describe('grants derived from route access', () => {
-  const route = (operationId: string, access: Access[]): Route => ({
+describe('policies derived from route grants', () => {
+  const route = (name: string, grants: Grant[]): Route => ({
     method: 'POST',
-    path: `/grant-test/${operationId}`,
-    operationId,
+    path: `/grant-test/${name}`,
+    // Names of the test's own, not of the contract: the API construct only uses them as ids.
+    operationId: name as OperationId,
     scope: null,
     handler: 'me/get',
-    access,
+    grants,
   });
   const routes = [
-    route('signPut', ['incoming:sign-put']),
-    route('inspect', ['incoming:inspect']),
-    route('confirm', ['incoming:inspect', 'assets:write']),
-    route('signGet', ['assets:sign-get']),
-    route('startJob', ['video-jobs:start']),
+    route('signPut', ['media.incoming:put']),
+    route('inspect', ['media.incoming:inspect']),
+    route('confirm', ['media.incoming:inspect', 'media.assets:put']),
+    route('signGet', ['media.assets:get']),
+    route('startJob', ['states.video-job:start']),
     route('plain', []),
   ];
   const videoJobsArn = 'arn:aws:states:us-east-1:111111111111:stateMachine:video-jobs';
@@ -385,13 +390,13 @@ describe('grants derived from route access', () => {
       .map((statement) => ({ actions: actionsOf(statement).sort(), resources: resourcesOf(statement) }));
   }
 
-  test('incoming:sign-put grants PutObject on incoming/* only', () => {
+  test('media.incoming:put grants PutObject on incoming/* only', () => {
     expect(grantsOf('signPut')).toEqual([{ actions: ['s3:PutObject'], resources: [objectsUnder('incoming/')] }]);
   });
 
   const listBucket = () => ({ actions: ['s3:ListBucket'], resources: [{ 'Fn::GetAtt': [bucketId, 'Arn'] }] });
 
-  test('incoming:inspect grants GetObject and DeleteObject on incoming/* and ListBucket (404 for missing keys)', () => {
+  test('media.incoming:inspect grants GetObject and DeleteObject on incoming/* and ListBucket (404 for missing keys)', () => {
     expect(grantsOf('inspect')).toEqual(
       expect.arrayContaining([
         { actions: ['s3:DeleteObject', 's3:GetObject'], resources: [objectsUnder('incoming/')] },
@@ -401,7 +406,7 @@ describe('grants derived from route access', () => {
     expect(grantsOf('inspect')).toHaveLength(2);
   });
 
-  test('assets:write adds PutObject on assets/* and nothing on incoming/ beyond inspect', () => {
+  test('media.assets:put adds PutObject on assets/* and nothing on incoming/ beyond inspect', () => {
     expect(grantsOf('confirm')).toEqual(
       expect.arrayContaining([
         { actions: ['s3:DeleteObject', 's3:GetObject'], resources: [objectsUnder('incoming/')] },
@@ -412,17 +417,17 @@ describe('grants derived from route access', () => {
     expect(grantsOf('confirm')).toHaveLength(3);
   });
 
-  test('only incoming:inspect routes may list the bucket', () => {
+  test('only media.incoming:inspect routes may list the bucket', () => {
     for (const operationId of ['signPut', 'signGet', 'startJob', 'plain']) {
       expect(grantsOf(operationId)).not.toContainEqual(listBucket());
     }
   });
 
-  test('assets:sign-get grants GetObject on assets/* only', () => {
+  test('media.assets:get grants GetObject on assets/* only', () => {
     expect(grantsOf('signGet')).toEqual([{ actions: ['s3:GetObject'], resources: [objectsUnder('assets/')] }]);
   });
 
-  test('video-jobs:start grants StartExecution on the video job state machine and passes its ARN', () => {
+  test('states.video-job:start grants StartExecution on the video job state machine and passes its ARN', () => {
     expect(grantsOf('startJob')).toEqual([{ actions: ['states:StartExecution'], resources: [videoJobsArn] }]);
     const fnId = grantsStack.getLogicalId(grantsStack.httpApi.functions.get('startJob')!.node.defaultChild as never);
     expect(
@@ -432,7 +437,7 @@ describe('grants derived from route access', () => {
     ).toBe(videoJobsArn);
   });
 
-  test('a route without access gets no S3 or Step Functions permission', () => {
+  test('a route without grants gets no S3 or Step Functions permission', () => {
     expect(grantsOf('plain')).toEqual([]);
   });
 
@@ -453,9 +458,9 @@ describe('grants derived from route access', () => {
     expect(
       () =>
         new ApiOnlyStack(appWithoutBundling(), 'Missing', {
-          routes: [route('startJob', ['video-jobs:start'])],
+          routes: [route('startJob', ['states.video-job:start'])],
           stateMachines: () => ({}),
         }),
-    ).toThrow(/startJob.*video-jobs:start.*no video-job/);
+    ).toThrow(/startJob.*states.video-job:start.*no video-job/);
   });
 });

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
-import { NOVA_REEL_MODEL_ID } from '../../lambdas/domain/video-providers/bedrock';
-import { definitionWithWorkers, WORKFLOWS, type WorkerAccess, type Workflow } from '../../lambdas/workflows';
+import { NOVA_REEL_MODEL_ID } from '#domain/video-jobs/providers/bedrock';
+import type { Grant } from '#grants';
+import { definitionWithWorkers, WORKFLOWS, type Workflow } from '#workflows';
 import { PROJECT_ROOT } from '../../lib/constructs/node-function';
 import { VIDEO_MODEL_ID, type WorkflowStateMachine } from '../../lib/constructs/workflow';
 import { VideoApiStack } from '../../lib/video-api-stack';
@@ -43,13 +44,13 @@ const bucket = `<${logicalIdOf(stack.media.bucket)}.Arn>`;
 const MODEL_ARN = `arn:<AWS::Partition>:bedrock:us-east-1::foundation-model/${VIDEO_MODEL_ID}`;
 const INVOCATIONS_ARN = 'arn:<AWS::Partition>:bedrock:us-east-1:<AWS::AccountId>:async-invoke/*';
 
-/** What each kind of worker access must become, and nothing more. */
-const EXPECTED_GRANTS: Record<WorkerAccess, string[]> = {
-  'assets:read': [`s3:GetObject ${bucket}/assets/*`],
-  'assets:write': [`s3:PutObject ${bucket}/assets/*`],
-  'renders:read': [`s3:GetObject ${bucket}/renders/*`],
-  'renders:write': [`s3:PutObject ${bucket}/renders/*`],
-  'video-provider': [
+/** What each grant a worker may hold must become, and nothing more. */
+const EXPECTED_GRANTS: Partial<Record<Grant, string[]>> = {
+  'media.assets:get': [`s3:GetObject ${bucket}/assets/*`],
+  'media.assets:put': [`s3:PutObject ${bucket}/assets/*`],
+  'media.renders:get': [`s3:GetObject ${bucket}/renders/*`],
+  'media.renders:put': [`s3:PutObject ${bucket}/renders/*`],
+  'bedrock.video-model:invoke': [
     `bedrock:InvokeModel ${MODEL_ARN}`,
     `bedrock:InvokeModel ${INVOCATIONS_ARN}`,
     `bedrock:StartAsyncInvoke ${MODEL_ARN}`,
@@ -140,16 +141,17 @@ describe('workers', () => {
     [...workers].map(([substitution, fn]) => ({ workflow, substitution, fn, resource: functions[logicalIdOf(fn)]! })),
   );
 
-  test('every worker runs Node 22 on arm64 with X-Ray, 1024 MB and 60 s, from its module under lambdas/workers', () => {
+  test('every worker runs Node 22 on arm64 with X-Ray, sized as lambdas/workflows.ts says, from its module under lambdas/workers', () => {
     expect(allWorkers).toHaveLength(
       WORKFLOWS.reduce((count, workflow) => count + Object.keys(workflow.workers).length, 0),
     );
     for (const { resource, workflow, substitution } of allWorkers) {
+      const worker = workflow.workers[substitution]!;
       expect(resource.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        MemorySize: 1024,
-        Timeout: 60,
+        MemorySize: worker.memoryMb,
+        Timeout: worker.timeoutSeconds,
         TracingConfig: { Mode: 'Active' },
         Handler: 'index.handler',
       });
@@ -159,30 +161,45 @@ describe('workers', () => {
     }
   });
 
-  test('every worker knows the table, the bucket, the Bedrock video model and the render timing', () => {
-    for (const { resource } of allWorkers) {
+  test('every worker knows the table and the bucket, and exactly the settings its entry in lambdas/workflows.ts names', () => {
+    const settings = {
+      'video-provider': {
+        VIDEO_PROVIDER: 'bedrock',
+        BEDROCK_REGION: 'us-east-1',
+        BEDROCK_VIDEO_MODEL_ID: 'amazon.nova-reel-v1:1',
+      },
+      'render-schedule': { VIDEO_RENDER_POLL_SECONDS: '15', VIDEO_RENDER_DEADLINE_SECONDS: '1800' },
+    };
+    for (const { resource, workflow, substitution } of allWorkers) {
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         TABLE_NAME: { Ref: logicalIdOf(stack.table.table) },
         MEDIA_BUCKET_NAME: { Ref: logicalIdOf(stack.media.bucket) },
         LOG_LEVEL: 'info',
-        VIDEO_PROVIDER: 'bedrock',
-        BEDROCK_REGION: 'us-east-1',
-        BEDROCK_VIDEO_MODEL_ID: 'amazon.nova-reel-v1:1',
-        VIDEO_RENDER_POLL_SECONDS: '15',
-        VIDEO_RENDER_DEADLINE_SECONDS: '1800',
+        ...Object.assign({}, ...workflow.workers[substitution]!.settings.map((setting) => settings[setting])),
       });
     }
+  });
+
+  test('only the render workers know the video model, and only start-render the render schedule', () => {
+    const variables = (substitution: string) =>
+      Object.keys(functions[logicalIdOf(workerOf('video-job', substitution))]!.Properties.Environment.Variables);
+    expect(variables('StartRenderFunction')).toEqual(
+      expect.arrayContaining(['VIDEO_PROVIDER', 'VIDEO_RENDER_POLL_SECONDS', 'VIDEO_RENDER_DEADLINE_SECONDS']),
+    );
+    expect(variables('PollRenderFunction')).toContain('VIDEO_PROVIDER');
+    expect(variables('PollRenderFunction')).not.toContain('VIDEO_RENDER_POLL_SECONDS');
+    expect(variables('FinishJobFunction')).not.toContain('VIDEO_PROVIDER');
   });
 
   test('the deployed model is the one the Bedrock adapter is written for', () => {
     expect(VIDEO_MODEL_ID).toBe(NOVA_REEL_MODEL_ID);
   });
 
-  test('every worker is granted exactly what its access list in lambdas/workflows.ts implies, beyond the table', () => {
+  test('every worker is granted exactly what its grants in lambdas/workflows.ts imply, beyond the table', () => {
     for (const { workflow, substitution, fn } of allWorkers) {
       const expected = [
-        ...new Set(workflow.workers[substitution]!.access.flatMap((access) => EXPECTED_GRANTS[access])),
+        ...new Set(workflow.workers[substitution]!.grants.flatMap((grant) => EXPECTED_GRANTS[grant] ?? [grant])),
       ].sort();
       expect({ worker: substitution, grants: grantPairs(fn) }).toEqual({ worker: substitution, grants: expected });
     }
@@ -218,7 +235,7 @@ describe('workers', () => {
   test('the render workers may start and read Bedrock async invocations of the video model only', () => {
     for (const substitution of ['StartRenderFunction', 'PollRenderFunction']) {
       const bedrock = grantPairs(workerOf('video-job', substitution)).filter((pair) => pair.startsWith('bedrock:'));
-      expect(bedrock).toEqual([...EXPECTED_GRANTS['video-provider']].sort());
+      expect(bedrock).toEqual([...EXPECTED_GRANTS['bedrock.video-model:invoke']!].sort());
     }
   });
 });
@@ -262,7 +279,16 @@ describe('ASL files and lambdas/workflows.ts must agree', () => {
   test('a worker no state names fails the synthesis, naming it', () => {
     const workflow: Workflow = {
       ...videoJob,
-      workers: { ...videoJob.workers, SpareFunction: { handler: 'video-jobs/finish-job', access: [] } },
+      workers: {
+        ...videoJob.workers,
+        SpareFunction: {
+          handler: 'video-jobs/finish-job',
+          grants: [],
+          memoryMb: 512,
+          timeoutSeconds: 60,
+          settings: [],
+        },
+      },
     };
     expect(() => definitionWithWorkers(workflow, arns)).toThrow(/not used by any state: SpareFunction/);
   });

@@ -121,7 +121,7 @@ describe('DynamoDB Local', () => {
 describe('fauxqs as S3 and SQS', () => {
   let dataDir: string;
   let emulator: S3AndSqsEmulator;
-  // As the handlers configure it (lambdas/store/s3.ts), plus the local endpoint.
+  // As the handlers configure it (lambdas/platform/clients/s3.ts), plus the local endpoint.
   const s3 = () =>
     new S3Client({
       ...LOCAL,

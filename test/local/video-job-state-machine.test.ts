@@ -1,6 +1,6 @@
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { startStepFunctions, type StepFunctionsEmulator } from '../../local/emulators/step-functions';
-import { definitionWithWorkers, WORKFLOWS } from '../../lambdas/workflows';
+import { definitionWithWorkers, WORKFLOWS } from '#workflows';
 
 /**
  * The video job ASL itself, run by the local interpreter with scripted workers: every path must

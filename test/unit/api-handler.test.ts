@@ -1,8 +1,9 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { hashSecret } from '../../lambdas/domain/api-keys';
-import { ApiError } from '../../lambdas/domain/errors';
+import { hashSecret } from '#domain/access/api-keys';
+import { ApiError } from '#platform/errors';
+import { operation as getMe } from '#contract/operations/getMe';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -28,8 +29,8 @@ function event(): APIGatewayProxyEventV2 {
 }
 
 async function invoke(operation: () => Promise<never>): Promise<APIGatewayProxyStructuredResultV2> {
-  const { apiHandler } = await import('../../lambdas/http/api-handler');
-  const handler = apiHandler('getMe', operation);
+  const { apiHandler } = await import('#http/api-handler');
+  const handler = apiHandler(getMe, operation);
   return (await handler(event(), {} as Context)) as APIGatewayProxyStructuredResultV2;
 }
 

@@ -1,4 +1,4 @@
-import { hashSecret, parseApiKey, secretMatches } from '../../lambdas/domain/api-keys';
+import { hashSecret, parseApiKey, secretMatches } from '#domain/access/api-keys';
 
 describe('API key format', () => {
   const prefix = 'abcdefghjkmnpqrs';

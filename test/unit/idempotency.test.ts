@@ -1,4 +1,4 @@
-import { requestFingerprint } from '../../lambdas/domain/idempotency';
+import { requestFingerprint } from '#platform/idempotency';
 
 describe('request fingerprint', () => {
   it('ignores key order at every depth', () => {

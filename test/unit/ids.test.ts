@@ -1,4 +1,4 @@
-import { sortableId } from '../../lambdas/domain/ids';
+import { sortableId } from '#platform/ids';
 
 describe('sortable ids', () => {
   it('carry their prefix and sort by creation time', () => {

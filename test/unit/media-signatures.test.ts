@@ -1,4 +1,4 @@
-import { matchesDeclaredType, type MediaType } from '../../lambdas/domain/media-signatures';
+import { matchesDeclaredType, type MediaType } from '#domain/assets/media-signatures';
 
 const bytes = (...parts: (string | number[])[]) =>
   Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? [...Buffer.from(part, 'latin1')] : part)));

@@ -3,13 +3,14 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { ERROR_STATUS } from '../../lambdas/domain/errors';
-import { ROUTES, SCOPES } from '../../lambdas/routes';
-import { describeApiContext } from '../../lambdas/domain/api-context';
-import { TEAM_LIMITS } from '../../lambdas/domain/organizations';
-import type { Caller } from '../../lambdas/domain/authentication';
-import type { Job } from '../../lambdas/domain/jobs';
-import { presentVideoJob } from '../../lambdas/domain/video-jobs';
+import { ERROR_STATUS } from '#platform/errors';
+import { SCOPES } from '#domain/access/scopes';
+import { ROUTES } from '#routes';
+import { describeApiContext } from '#domain/access/api-context';
+import { TEAM_LIMITS } from '#domain/access/organizations';
+import type { Caller } from '#domain/access/authentication';
+import type { Job } from '#domain/jobs/job';
+import { presentVideoJob } from '#domain/video-jobs/presentation';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed YAML is walked dynamically
 type Node = Record<string, any>;
@@ -166,7 +167,7 @@ describe('docs/openapi.yaml', () => {
     }
   });
 
-  it('lists every error code of lambdas/domain/errors.ts with the same HTTP status, and no other', () => {
+  it('lists every error code of lambdas/platform/errors.ts with the same HTTP status, and no other', () => {
     const documented = Object.fromEntries(
       (document.components.schemas.ErrorCode.oneOf as Node[]).map((entry) => [entry.const, entry['x-http-status']]),
     );

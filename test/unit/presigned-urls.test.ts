@@ -1,6 +1,7 @@
-import type * as Assets from '../../lambdas/domain/assets';
+import type { Asset } from '#domain/assets/asset-store';
+import type * as Media from '#domain/assets/media';
 
-let assets: typeof Assets;
+let assets: typeof Media;
 
 beforeAll(async () => {
   Object.assign(process.env, {
@@ -11,7 +12,7 @@ beforeAll(async () => {
   });
   delete process.env.AWS_ENDPOINT_URL_S3;
   delete process.env.S3_FORCE_PATH_STYLE;
-  assets = await import('../../lambdas/domain/assets');
+  assets = await import('#domain/assets/media');
 });
 
 describe('presigned upload URL', () => {
@@ -39,7 +40,7 @@ describe('presigned upload URL', () => {
 });
 
 describe('presigned download URL', () => {
-  const asset: Assets.Asset = {
+  const asset: Asset = {
     assetId: 'asset_1',
     organizationId: 7,
     filename: 'clip ü "final".mp4',

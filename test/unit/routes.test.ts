@@ -1,4 +1,4 @@
-import { matchPath, methodsAt, ROUTES } from '../../lambdas/routes';
+import { matchPath, methodsAt, ROUTES } from '#routes';
 
 describe('route path templates', () => {
   it('takes one segment per parameter, decoded', () => {

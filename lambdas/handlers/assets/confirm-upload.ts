@@ -1,7 +1,9 @@
-import { apiHandler } from '../../http/api-handler';
-import { confirmUpload, presentAsset } from '../../domain/assets';
+import { operation } from '#contract/operations/confirmAssetUpload';
+import { presentAsset } from '#domain/assets/presentation';
+import { confirmUpload } from '#domain/assets/uploads';
+import { apiHandler } from '#http/api-handler';
 
-export const handler = apiHandler('confirmAssetUpload', async ({ caller, body }) => {
-  const { asset_id: assetId } = body as { asset_id: string };
-  return { status: 200, body: presentAsset(await confirmUpload(caller.organization.organizationId, assetId)) };
-});
+export const handler = apiHandler(operation, async ({ caller, body }) => ({
+  status: 200,
+  body: presentAsset(await confirmUpload(caller.organization.organizationId, body.asset_id)),
+}));

@@ -1,8 +1,10 @@
-import { apiHandler } from '../../http/api-handler';
-import { getAsset, presignDownload } from '../../domain/assets';
+import { operation } from '#contract/operations/getAssetDownloadUrl';
+import { getAsset } from '#domain/assets/assets';
+import { presignDownload } from '#domain/assets/media';
+import { presentDownloadUrl } from '#domain/assets/presentation';
+import { apiHandler } from '#http/api-handler';
 
-export const handler = apiHandler('getAssetDownloadUrl', async ({ caller, pathParameters }) => {
-  const asset = await getAsset(caller.organization.organizationId, pathParameters.id ?? '');
-  const { url, expiresAt } = await presignDownload(asset);
-  return { status: 200, body: { asset_id: asset.assetId, download_url: url, expires_at: expiresAt } };
+export const handler = apiHandler(operation, async ({ caller, pathParameters }) => {
+  const asset = await getAsset(caller.organization.organizationId, pathParameters.id);
+  return { status: 200, body: presentDownloadUrl(asset, await presignDownload(asset)) };
 });

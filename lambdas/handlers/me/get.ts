@@ -1,4 +1,5 @@
-import { apiHandler } from '../../http/api-handler';
-import { describeApiContext } from '../../domain/api-context';
+import { operation } from '#contract/operations/getMe';
+import { describeApiContext } from '#domain/access/api-context';
+import { apiHandler } from '#http/api-handler';
 
-export const handler = apiHandler('getMe', async ({ caller }) => ({ status: 200, body: describeApiContext(caller) }));
+export const handler = apiHandler(operation, async ({ caller }) => ({ status: 200, body: describeApiContext(caller) }));

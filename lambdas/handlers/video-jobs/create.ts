@@ -1,7 +1,9 @@
-import { apiHandler } from '../../http/api-handler';
-import { createVideoJob, presentVideoJob, type CreateVideoJobRequest } from '../../domain/video-jobs';
+import { operation } from '#contract/operations/createVideoJob';
+import { createVideoJob } from '#domain/video-jobs/create-video-job';
+import { presentVideoJob } from '#domain/video-jobs/presentation';
+import { apiHandler } from '#http/api-handler';
 
-export const handler = apiHandler('createVideoJob', async ({ caller, body, headers }) => {
-  const job = await createVideoJob(caller, body as CreateVideoJobRequest, headers['idempotency-key']);
-  return { status: 201, body: presentVideoJob(job) };
-});
+export const handler = apiHandler(operation, async ({ caller, body, headers }) => ({
+  status: 201,
+  body: presentVideoJob(await createVideoJob(caller, body, headers['idempotency-key'])),
+}));

@@ -1,7 +1,8 @@
-import { apiHandler } from '../../http/api-handler';
-import { getVideoJobResult } from '../../domain/video-jobs';
+import { operation } from '#contract/operations/getVideoJobResult';
+import { getVideoJobResult } from '#domain/video-jobs/video-job-result';
+import { apiHandler } from '#http/api-handler';
 
-export const handler = apiHandler('getVideoJobResult', async ({ caller, pathParameters }) => ({
+export const handler = apiHandler(operation, async ({ caller, pathParameters }) => ({
   status: 200,
-  body: await getVideoJobResult(caller.organization.organizationId, pathParameters.id ?? ''),
+  body: await getVideoJobResult(caller.organization.organizationId, pathParameters.id),
 }));

@@ -1,7 +1,9 @@
-import { apiHandler } from '../../http/api-handler';
-import { getVideoJob, presentVideoJob } from '../../domain/video-jobs';
+import { operation } from '#contract/operations/getVideoJob';
+import { getJobOfType } from '#domain/jobs/jobs';
+import { presentVideoJob } from '#domain/video-jobs/presentation';
+import { apiHandler } from '#http/api-handler';
 
-export const handler = apiHandler('getVideoJob', async ({ caller, pathParameters }) => ({
+export const handler = apiHandler(operation, async ({ caller, pathParameters }) => ({
   status: 200,
-  body: presentVideoJob(await getVideoJob(caller.organization.organizationId, pathParameters.id ?? '')),
+  body: presentVideoJob(await getJobOfType(caller.organization.organizationId, pathParameters.id, 'video')),
 }));

@@ -1,3 +1,3 @@
-import { finishRender, type LifecycleState } from '../../domain/video-job-lifecycle';
+import { finishVideoJob, type RenderState } from '#domain/video-jobs/render-steps';
 
-export const handler = (state: LifecycleState) => finishRender(state);
+export const handler = (state: RenderState) => finishVideoJob(state);

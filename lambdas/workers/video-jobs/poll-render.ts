@@ -1,7 +1,7 @@
-import { createVideoProvider } from '../../domain/video-providers';
-import { s3 } from '../../store/s3';
-import { pollRender, type LifecycleState } from '../../domain/video-job-lifecycle';
+import { createVideoProvider } from '#domain/video-jobs/providers/factory';
+import { pollRender, type RenderState } from '#domain/video-jobs/render-steps';
+import { s3 } from '#platform/clients/s3';
 
 const provider = createVideoProvider({ s3 });
 
-export const handler = (state: LifecycleState) => pollRender(provider, state);
+export const handler = (state: RenderState) => pollRender(provider, state);

@@ -1,8 +1,9 @@
-import { createVideoProvider } from '../../domain/video-providers';
-import { s3 } from '../../store/s3';
-import { lifecycleSettings, startRender, type LifecycleState } from '../../domain/video-job-lifecycle';
+import { createVideoProvider } from '#domain/video-jobs/providers/factory';
+import { startRender, type RenderState } from '#domain/video-jobs/render-steps';
+import { renderScheduleFromEnvironment } from '#domain/video-jobs/render-schedule';
+import { s3 } from '#platform/clients/s3';
 
 const provider = createVideoProvider({ s3 });
-const settings = lifecycleSettings();
+const schedule = renderScheduleFromEnvironment();
 
-export const handler = (state: LifecycleState) => startRender(provider, state, settings);
+export const handler = (state: RenderState) => startRender(provider, state, schedule);

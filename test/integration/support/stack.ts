@@ -1,6 +1,6 @@
-import type { Scope } from '../../../lambdas/routes';
-import type * as Organizations from '../../../lambdas/domain/organizations';
-import type * as ApiKeys from '../../../lambdas/domain/api-keys';
+import type { Scope } from '#domain/access/scopes';
+import type * as Organizations from '#domain/access/organizations';
+import type * as ApiKeys from '#domain/access/api-keys';
 
 /** Helpers for tests that drive the running local stack (see global-setup.ts). */
 export const apiUrl = () => required('IT_API_URL');
@@ -19,8 +19,8 @@ function operator() {
   domain ??= (async () => {
     Object.assign(process.env, JSON.parse(required('IT_STACK_ENVIRONMENT')) as Record<string, string>);
     return {
-      organizations: await import('../../../lambdas/domain/organizations'),
-      apiKeys: await import('../../../lambdas/domain/api-keys'),
+      organizations: await import('#domain/access/organizations'),
+      apiKeys: await import('#domain/access/api-keys'),
     };
   })();
   return domain;
@@ -43,7 +43,7 @@ export async function createOrganization(
   } = {},
 ): Promise<TestOrganization> {
   const { organizations, apiKeys } = await operator();
-  const { SCOPES } = await import('../../../lambdas/routes');
+  const { SCOPES } = await import('#domain/access/scopes');
   const organization = await organizations.createOrganization({
     plan: options.plan ?? 'team',
     credits: options.credits ?? 1000,
@@ -63,7 +63,7 @@ export async function createKey(
   options: { scopes?: readonly Scope[]; expiresAt?: string; environment?: 'live' | 'test' } = {},
 ) {
   const { apiKeys } = await operator();
-  const { SCOPES } = await import('../../../lambdas/routes');
+  const { SCOPES } = await import('#domain/access/scopes');
   return apiKeys.createApiKey({
     organizationId,
     environment: options.environment ?? 'test',
@@ -135,7 +135,7 @@ export async function listEvents(
   organizationId: number,
 ): Promise<{ type: string; payload: Record<string, unknown> }[]> {
   await operator();
-  const { dynamo, tableName } = await import('../../../lambdas/store/dynamo');
+  const { dynamo, tableName } = await import('#platform/clients/dynamodb');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { Items } = await dynamo.send(
     new QueryCommand({

@@ -18,12 +18,8 @@ import {
   BedrockVideoProvider,
   SOURCE_IMAGE_REQUIREMENT_MESSAGE,
   imageInfo,
-} from '../../../lambdas/domain/video-providers/bedrock';
-import {
-  RENDER_FAILURE_MESSAGES,
-  type RenderRequest,
-  type StartResult,
-} from '../../../lambdas/domain/video-providers/port';
+} from '#domain/video-jobs/providers/bedrock';
+import { RENDER_FAILURE_MESSAGES, type RenderRequest, type StartResult } from '#domain/video-jobs/providers/port';
 
 const run = promisify(execFile);
 const bedrockMock = mockClient(BedrockRuntimeClient);

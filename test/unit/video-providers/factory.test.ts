@@ -1,6 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { S3Client } from '@aws-sdk/client-s3';
-import { createVideoProvider } from '../../../lambdas/domain/video-providers';
+import { createVideoProvider } from '#domain/video-jobs/providers/factory';
 
 const s3 = new S3Client({ region: 'us-east-1' });
 const bedrock = new BedrockRuntimeClient({ region: 'us-east-1' });

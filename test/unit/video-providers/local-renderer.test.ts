@@ -8,13 +8,13 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { mockClient } from 'aws-sdk-client-mock';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import ffprobe from '@ffprobe-installer/ffprobe';
-import { LocalRenderer } from '../../../lambdas/domain/video-providers/local-renderer';
+import { LocalRenderer } from '#domain/video-jobs/providers/local-renderer';
 import {
   RENDER_FAILURE_MESSAGES,
   type RenderRequest,
   type RenderStatus,
   type StartResult,
-} from '../../../lambdas/domain/video-providers/port';
+} from '#domain/video-jobs/providers/port';
 
 const run = promisify(execFile);
 // Real ffmpeg renders take seconds each; set here because a testTimeout inside Jest `projects` is ignored.

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { dynamo, tableName } from '../store/dynamo';
-import { randomToken } from './ids';
-import { SCOPES, type Scope } from '../routes';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { randomToken } from '#platform/ids';
+import { SCOPES, type Scope } from './scopes';
 import { effectiveLimits, getOrganization, organizationKey } from './organizations';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo, tableName } from '../store/dynamo';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -30,7 +30,7 @@ import {
   type StartAsyncInvokeCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { log } from '../../http/log';
+import { log } from '#platform/log';
 import {
   renderFailed,
   type DurationSeconds,

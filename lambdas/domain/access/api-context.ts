@@ -1,7 +1,8 @@
+import type { ApiContext } from '#contract/types';
 import type { Caller } from './authentication';
 
 /** The body of GET /me: who is calling, with what rights, and how much of its limits it uses. */
-export function describeApiContext(caller: Caller) {
+export function describeApiContext(caller: Caller): ApiContext {
   const { apiKey, organization, limits, rateLimit } = caller;
   return {
     organization_id: organization.organizationId,

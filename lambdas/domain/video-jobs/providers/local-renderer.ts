@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { log } from '../../http/log';
+import { log } from '#platform/log';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
 import {
   OUTPUT_DIMENSIONS,

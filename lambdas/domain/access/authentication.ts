@@ -1,19 +1,28 @@
-import { ApiError } from './errors';
+import { ApiError } from '#platform/errors';
 import { findUsableKey, type ApiKey } from './api-keys';
-import { API_PLANS, effectiveLimits, getOrganization, type Limits, type Organization } from './organizations';
+import {
+  effectiveLimits,
+  getOrganization,
+  hasApiAccess,
+  type ApiOrganization,
+  type Limits,
+  type Organization,
+} from './organizations';
 import { admitRequest, retryAfterSeconds, type RateLimitState } from './rate-limits';
-import type { Scope } from '../routes';
+import type { Scope } from './scopes';
 
 export interface Caller {
   apiKey: ApiKey;
-  organization: Organization;
+  organization: ApiOrganization;
   limits: Limits;
   rateLimit: RateLimitState;
 }
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
-async function identify(authorization: string | undefined): Promise<Omit<Caller, 'rateLimit'>> {
+async function identify(
+  authorization: string | undefined,
+): Promise<{ apiKey: ApiKey; organization: Organization; limits: Limits }> {
   const presented = authorization ? BEARER.exec(authorization)?.[1] : undefined;
   if (!presented) {
     throw new ApiError('API_KEY_INVALID', 'Send your API key as "Authorization: Bearer <API_KEY>".');
@@ -50,7 +59,7 @@ export async function authenticate(
     });
   }
   const { organization, apiKey } = identity;
-  if (!API_PLANS.includes(organization.plan) || !organization.apiAccess) {
+  if (!hasApiAccess(organization)) {
     throw new ApiError(
       'API_ACCESS_DENIED',
       'API access is available to organizations on the Team and Custom plans with API access enabled.',
@@ -62,5 +71,5 @@ export async function authenticate(
       `This API key lacks the scope '${requiredScope}' that this operation requires.`,
     );
   }
-  return { ...identity, rateLimit };
+  return { ...identity, organization, rateLimit };
 }

@@ -4,15 +4,13 @@ import { BedrockVideoProvider, NOVA_REEL_MODEL_ID } from './bedrock';
 import { LocalRenderer, type LocalRendererOptions } from './local-renderer';
 import type { VideoProvider } from './port';
 
-export * from './port';
-
 export const VIDEO_PROVIDER_KINDS = ['local', 'bedrock'] as const;
 export type VideoProviderKind = (typeof VIDEO_PROVIDER_KINDS)[number];
 
 export interface VideoProviderConfig {
   /** Defaults to env VIDEO_PROVIDER. There is no silent default: the local renderer cannot work in Lambda, and Bedrock costs money. */
   kind?: VideoProviderKind;
-  /** The container's shared client (lambdas/store/s3.ts), which carries the local stack's settings. */
+  /** The container's shared client (lambdas/platform/clients/s3.ts), which carries the local stack's settings. */
   s3: S3Client;
   /** Defaults to a client in env BEDROCK_REGION, else the Lambda's region. Nova Reel 1.1 is in us-east-1 only. */
   bedrock?: BedrockRuntimeClient;

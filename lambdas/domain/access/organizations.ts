@@ -1,12 +1,15 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo, tableName } from '../store/dynamo';
+import type { JobType } from '#contract/types';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
+import type { TransactionItem } from '#platform/transactions';
 
 export const PLANS = ['team', 'custom', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];
 
 /** Plans whose organizations may use the API (spec: Team and Custom only). */
-export const API_PLANS: readonly Plan[] = ['team', 'custom'];
+export const API_PLANS = ['team', 'custom'] as const satisfies readonly Plan[];
+export type ApiPlan = (typeof API_PLANS)[number];
 
 export const LIMIT_NAMES = [
   'requests_per_minute_per_key',
@@ -46,6 +49,13 @@ export interface Organization {
   createdAt: string;
 }
 
+/** An organization that may use the API: on a Team or Custom plan, with API access on. */
+export type ApiOrganization = Organization & { plan: ApiPlan };
+
+export function hasApiAccess(organization: Organization): organization is ApiOrganization {
+  return (API_PLANS as readonly Plan[]).includes(organization.plan) && organization.apiAccess;
+}
+
 export function organizationKey(organizationId: number) {
   return { pk: `ORG#${organizationId}`, sk: 'ORG' };
 }
@@ -55,6 +65,12 @@ const ORGANIZATION_SEQUENCE_KEY = { pk: 'SEQUENCE', sk: 'ORGANIZATION' };
 export function effectiveLimits(organization: Pick<Organization, 'plan' | 'negotiatedLimits'>): Limits {
   return organization.plan === 'custom' ? { ...TEAM_LIMITS, ...organization.negotiatedLimits } : { ...TEAM_LIMITS };
 }
+
+/** The organization item's count of its active (queued or processing) jobs of each type. */
+const ACTIVE_JOBS_COUNTER = { video: 'active_video_jobs', split: 'active_split_jobs' } as const satisfies Record<
+  JobType,
+  keyof OrganizationItem
+>;
 
 interface OrganizationItem {
   organization_id: number;
@@ -191,4 +207,48 @@ export async function setCreditBalance(organizationId: number, balance: number):
       throw new Error(`Organization ${organizationId} does not exist`);
     throw error;
   }
+}
+
+/**
+ * For the transaction that creates a job: charges its price and takes one of its type's
+ * concurrency slots, refused (with the organization as it was) when the balance is short or
+ * every slot is taken, so neither can ever be overdrawn.
+ */
+export function jobChargeUpdate(organizationId: number, jobType: JobType, price: number, cap: number): TransactionItem {
+  const counter = ACTIVE_JOBS_COUNTER[jobType];
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: organizationKey(organizationId),
+      UpdateExpression: `SET credits_balance = credits_balance - :price, ${counter} = if_not_exists(${counter}, :zero) + :one`,
+      ConditionExpression: `credits_balance >= :price AND (attribute_not_exists(${counter}) OR ${counter} < :cap)`,
+      ExpressionAttributeValues: { ':price': price, ':zero': 0, ':one': 1, ':cap': cap },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** Which condition of a refused jobChargeUpdate failed, from the organization the refusal returned. */
+export function refusedCharge(
+  organization: Record<string, unknown> | undefined,
+  price: number,
+): { limit: 'credits'; balance: number } | { limit: 'concurrency' } {
+  const balance = Number(organization?.credits_balance ?? 0);
+  return balance < price ? { limit: 'credits', balance } : { limit: 'concurrency' };
+}
+
+/** For the transaction that ends a job: gives back its concurrency slot, and `refund` credits. */
+export function jobReleaseUpdate(organizationId: number, jobType: JobType, refund: number): TransactionItem {
+  const counter = ACTIVE_JOBS_COUNTER[jobType];
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: organizationKey(organizationId),
+      UpdateExpression:
+        refund > 0
+          ? `SET ${counter} = ${counter} - :one, credits_balance = credits_balance + :refund`
+          : `SET ${counter} = ${counter} - :one`,
+      ExpressionAttributeValues: refund > 0 ? { ':one': 1, ':refund': refund } : { ':one': 1 },
+    },
+  };
 }

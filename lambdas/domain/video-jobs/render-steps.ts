@@ -1,27 +1,20 @@
-import { CopyObjectCommand } from '@aws-sdk/client-s3';
-import { mediaBucket, s3 } from '../store/s3';
-import { findAsset, generatedAssetRecord, renderObjectKey, storedObjectKey } from './assets';
-import { sortableId } from './ids';
-import {
-  ACTIVE_STATUSES,
-  findJob,
-  finishJob,
-  JobAlreadyFinished,
-  markProcessing,
-  recordProgress,
-  recordProviderJob,
-  type JobError,
-} from './jobs';
-import type { VideoProvider, RenderRequest, RenderedVideo } from './video-providers/port';
-import type { CreateVideoJobRequest } from './video-jobs';
+import { findAsset, generatedAssetPut } from '#domain/assets/asset-store';
+import { copyObject } from '#domain/assets/media';
+import { renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
+import { isActive, type JobError } from '#domain/jobs/job';
+import { findJob, JobAlreadyFinished, markProcessing, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
+import { finishJob } from '#domain/jobs/lifecycle';
+import { mediaBucket } from '#platform/clients/s3';
+import { sortableId } from '#platform/ids';
+import type { JobExecutionInput } from '#workflows';
+import type { RenderedVideo, RenderRequest, VideoProvider } from './providers/port';
+import type { RenderSchedule } from './render-schedule';
 
 /**
- * The steps of the video job state machine (state-machines/video-job.asl.json). Each takes and
- * returns the execution state below; the state machine only routes on `outcome`.
+ * The steps of the video job state machine (state-machines/video-job.asl.json), one per worker.
+ * Each takes and returns the execution state below; the state machine only routes on `outcome`.
  */
-export interface LifecycleState {
-  organization_id: number;
-  job_id: string;
+export interface RenderState extends JobExecutionInput {
   outcome?: 'in_progress' | 'completed' | 'failed' | 'expired' | 'finished' | 'crashed';
   provider_job_id?: string;
   output_asset_id?: string;
@@ -32,24 +25,13 @@ export interface LifecycleState {
   error?: JobError;
 }
 
-export interface LifecycleSettings {
-  renderDeadlineSeconds: number;
-  pollIntervalSeconds: number;
-}
-
-export function lifecycleSettings(environment = process.env): LifecycleSettings {
-  return {
-    renderDeadlineSeconds: Number(environment.VIDEO_RENDER_DEADLINE_SECONDS ?? 1800),
-    pollIntervalSeconds: Number(environment.VIDEO_RENDER_POLL_SECONDS ?? 10),
-  };
-}
-
+/** StartRender: queued → processing, and the render handed to the provider (once, even if retried). */
 export async function startRender(
   provider: VideoProvider,
-  state: LifecycleState,
-  settings: LifecycleSettings,
+  state: RenderState,
+  schedule: RenderSchedule,
   now = Date.now(),
-): Promise<LifecycleState> {
+): Promise<RenderState> {
   let job;
   try {
     job = await markProcessing(state.organization_id, state.job_id);
@@ -60,13 +42,14 @@ export async function startRender(
   const base = {
     organization_id: state.organization_id,
     job_id: state.job_id,
-    deadline_at: now + settings.renderDeadlineSeconds * 1000,
-    poll_interval_seconds: settings.pollIntervalSeconds,
+    deadline_at: now + schedule.deadlineSeconds * 1000,
+    poll_interval_seconds: schedule.pollIntervalSeconds,
   };
+  if (job.type !== 'video') throw new Error(`Job ${job.jobId} is a ${job.type} job, not a video job`);
   if (job.providerJobId && job.outputAssetId) {
     return { ...base, outcome: 'in_progress', provider_job_id: job.providerJobId, output_asset_id: job.outputAssetId };
   }
-  const input = job.input as unknown as CreateVideoJobRequest;
+  const { input } = job;
   const outputAssetId = sortableId('asset_', now);
   const request: RenderRequest = {
     jobId: job.jobId,
@@ -88,20 +71,19 @@ export async function startRender(
     request.sourceImage = { bucket: mediaBucket(), key: source.objectKey, contentType: source.contentType };
   }
   const started = await provider.start(request);
-  if (started.state === 'failed')
+  if (started.state === 'failed') {
     return { ...base, outcome: 'failed', error: { code: started.code, message: started.message } };
+  }
   await recordProviderJob(job.organizationId, job.jobId, started.providerJobId, outputAssetId);
   return { ...base, outcome: 'in_progress', provider_job_id: started.providerJobId, output_asset_id: outputAssetId };
 }
 
-export async function pollRender(
-  provider: VideoProvider,
-  state: LifecycleState,
-  now = Date.now(),
-): Promise<LifecycleState> {
+/** PollRender: the render's status, its progress recorded, or `expired` past the deadline. */
+export async function pollRender(provider: VideoProvider, state: RenderState, now = Date.now()): Promise<RenderState> {
   const job = await findJob(state.organization_id, state.job_id);
-  if (!job || !ACTIVE_STATUSES.includes(job.status)) return { ...state, outcome: 'finished' };
-  const status = await provider.poll(state.provider_job_id as string);
+  if (!job || !isActive(job)) return { ...state, outcome: 'finished' };
+  if (!state.provider_job_id) throw new Error(`Job ${state.job_id} is polled before its render started`);
+  const status = await provider.poll(state.provider_job_id);
   switch (status.state) {
     case 'completed':
       return { ...state, outcome: 'completed', output: status.output };
@@ -128,29 +110,34 @@ const CRASH_ERROR: JobError = {
   message: 'The job failed because of an internal error; its credits were refunded.',
 };
 
-/** Ends the job whichever way the render went; safe to run again for the same job. */
-export async function finishRender(state: LifecycleState): Promise<LifecycleState> {
+/**
+ * FinishJob (and FinishCrashed): ends the job whichever way the render went, the finished video
+ * copied under assets/ and recorded as the job's output asset. Safe to run again for the same job.
+ */
+export async function finishVideoJob(state: RenderState, now = new Date()): Promise<RenderState> {
   const { organization_id: organizationId, job_id: jobId } = state;
   if (state.outcome === 'completed' && state.output && state.output_asset_id) {
-    await s3.send(
-      new CopyObjectCommand({
-        Bucket: mediaBucket(),
-        Key: storedObjectKey(organizationId, state.output_asset_id),
-        CopySource: `${state.output.bucket}/${state.output.key}`,
-        ContentType: 'video/mp4',
-        MetadataDirective: 'REPLACE',
-      }),
-    );
+    const assetId = state.output_asset_id;
+    const objectKey = storedObjectKey(organizationId, assetId);
+    await copyObject(state.output, objectKey, 'video/mp4');
     await finishJob(organizationId, jobId, {
       status: 'completed',
-      outputAsset: generatedAssetRecord({
-        organizationId,
-        assetId: state.output_asset_id,
-        filename: `${jobId}.mp4`,
-        contentType: 'video/mp4',
-        sizeBytes: state.output.sizeBytes,
-        metadata: { job_id: jobId },
-      }),
+      outputAssetId: assetId,
+      outputs: [
+        {
+          name: 'video',
+          write: generatedAssetPut({
+            organizationId,
+            assetId,
+            filename: `${jobId}.mp4`,
+            contentType: 'video/mp4',
+            sizeBytes: state.output.sizeBytes,
+            metadata: { job_id: jobId },
+            createdAt: now.toISOString(),
+            objectKey,
+          }),
+        },
+      ],
     });
     return { organization_id: organizationId, job_id: jobId, outcome: 'completed' };
   }

@@ -1,0 +1,208 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { JobCredits } from '#contract/types';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
+import type { TransactionItem } from '#platform/transactions';
+import type { AnyJob, Job, JobError, JobInputs, JobMetadata, JobOf, JobStatus, JobType } from './job';
+
+/** The job item: the one module that knows its keys, attributes and update expressions. */
+
+interface JobItemFields {
+  job_id: string;
+  organization_id: number;
+  status: JobStatus;
+  progress: number;
+  created_at: string;
+  updated_at: string;
+  credits: JobCredits;
+  metadata: JobMetadata | null;
+  external_id?: string;
+  output_asset_id?: string | null;
+  error?: JobError | null;
+  provider_job_id?: string | null;
+}
+
+type JobItemOf<T extends JobType> = JobItemFields & { type: T; input: JobInputs[T] };
+type JobItem = JobItemOf<'video'> | JobItemOf<'split'>;
+
+export function jobKey(organizationId: number, jobId: string) {
+  return { pk: `ORG#${organizationId}`, sk: `JOB#${jobId}` };
+}
+
+/** The unified job list reads this index: newest first within an organization. */
+function jobListKeys(organizationId: number, createdAt: string, jobId: string) {
+  return { gsi1pk: `ORG#${organizationId}#JOBS`, gsi1sk: `${createdAt}#${jobId}` };
+}
+
+function fromItem(item: JobItem): Job {
+  const fields = {
+    jobId: item.job_id,
+    organizationId: item.organization_id,
+    status: item.status,
+    progress: item.progress,
+    createdAt: item.created_at,
+    updatedAt: item.updated_at,
+    credits: item.credits,
+    metadata: item.metadata,
+    outputAssetId: item.output_asset_id ?? null,
+    error: item.error ?? null,
+    providerJobId: item.provider_job_id ?? null,
+  };
+  // One branch per type keeps each type paired with its own input.
+  switch (item.type) {
+    case 'video':
+      return { ...fields, type: item.type, input: item.input };
+    case 'split':
+      return { ...fields, type: item.type, input: item.input };
+  }
+}
+
+function toItem<T extends JobType>(job: JobOf<T>): JobItemOf<T> {
+  return {
+    job_id: job.jobId,
+    organization_id: job.organizationId,
+    type: job.type,
+    status: job.status,
+    progress: job.progress,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    credits: job.credits,
+    input: job.input,
+    metadata: job.metadata,
+    external_id: job.metadata?.external_id,
+    output_asset_id: job.outputAssetId,
+    error: job.error,
+    provider_job_id: job.providerJobId,
+  };
+}
+
+export async function findJob(organizationId: number, jobId: string): Promise<Job | undefined> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: jobKey(organizationId, jobId), ConsistentRead: true }),
+  );
+  // The table holds what toItem wrote; this is where the stored shape meets its type.
+  return Item ? fromItem(Item as JobItem) : undefined;
+}
+
+/** A new job's item, for the transaction that creates it; it fails if the id was ever used. */
+export function newJobPut(job: AnyJob): TransactionItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...jobKey(job.organizationId, job.jobId),
+        ...jobListKeys(job.organizationId, job.createdAt, job.jobId),
+        ...toItem(job),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** How a job ends, as its item records it. */
+export type JobEnding =
+  | { status: 'completed'; outputAssetId: string | null }
+  | { status: 'failed' | 'expired'; error: JobError; refund: number };
+
+/**
+ * For the transaction that ends a job: its terminal state, conditional on its being active, so
+ * a job ends at most once however many finishers race.
+ */
+export function jobEndingUpdate(
+  job: Pick<AnyJob, 'organizationId' | 'jobId'>,
+  ending: JobEnding,
+  now: Date,
+): TransactionItem {
+  const update =
+    ending.status === 'completed'
+      ? {
+          expression:
+            'SET #status = :status, progress = :hundred, updated_at = :now, output_asset_id = :asset, #error = :none',
+          values: { ':hundred': 100, ':asset': ending.outputAssetId, ':none': null },
+        }
+      : {
+          expression: 'SET #status = :status, updated_at = :now, #error = :error, credits.refunded = :refund',
+          values: { ':error': ending.error, ':refund': ending.refund },
+        };
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: jobKey(job.organizationId, job.jobId),
+      UpdateExpression: update.expression,
+      ConditionExpression: '#status IN (:queued, :processing)',
+      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+      ExpressionAttributeValues: {
+        ':status': ending.status,
+        ':now': now.toISOString(),
+        ':queued': 'queued',
+        ':processing': 'processing',
+        ...update.values,
+      },
+    },
+  };
+}
+
+export class JobAlreadyFinished extends Error {
+  constructor(jobId: string) {
+    super(`Job ${jobId} has already reached a terminal state`);
+    this.name = 'JobAlreadyFinished';
+  }
+}
+
+/** queued → processing; repeated calls (a retried step) are harmless. */
+export async function markProcessing(organizationId: number, jobId: string, now = new Date()): Promise<Job> {
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(organizationId, jobId),
+        UpdateExpression: 'SET #status = :processing, updated_at = :now',
+        ConditionExpression: '#status IN (:queued, :processing)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':processing': 'processing', ':queued': 'queued', ':now': now.toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(Attributes as JobItem);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new JobAlreadyFinished(jobId);
+    throw error;
+  }
+}
+
+/** Remembers the provider's id of the work and the asset it will become, while the job is processing. */
+export async function recordProviderJob(
+  organizationId: number,
+  jobId: string,
+  providerJobId: string,
+  outputAssetId: string,
+) {
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(organizationId, jobId),
+      UpdateExpression: 'SET provider_job_id = :provider, output_asset_id = :asset',
+      ConditionExpression: '#status = :processing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':provider': providerJobId, ':asset': outputAssetId, ':processing': 'processing' },
+    }),
+  );
+}
+
+/** Progress only moves forward, and only while the job is processing. */
+export async function recordProgress(organizationId: number, jobId: string, progress: number, now = new Date()) {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(organizationId, jobId),
+        UpdateExpression: 'SET progress = :progress, updated_at = :now',
+        ConditionExpression: '#status = :processing AND progress < :progress',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':progress': progress, ':processing': 'processing', ':now': now.toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

@@ -1,0 +1,30 @@
+import type { LimitName } from '#domain/access/organizations';
+import { API_PREFIX } from '#routes';
+import type { JobType } from './job';
+
+/** What differs between job types, for the parts of the job core they share. */
+export interface JobTypeTraits {
+  /** Every id of the type starts with it, so a path id of another type is not even looked up. */
+  readonly idPrefix: string;
+  /** The organization's limit on its active jobs of the type. */
+  readonly concurrencyLimit: Extract<LimitName, `concurrent_${string}`>;
+  /** API path of the job's result: what events and the job list give instead of signed URLs. */
+  resultPath(jobId: string): string;
+  /** API path of the job's clips, for job types that make clips. */
+  clipsPath(jobId: string): string | null;
+}
+
+export const JOB_TYPES: Readonly<Record<JobType, JobTypeTraits>> = {
+  video: {
+    idPrefix: 'video_job_',
+    concurrencyLimit: 'concurrent_video_jobs',
+    resultPath: (jobId) => `${API_PREFIX}/video-jobs/${jobId}/result`,
+    clipsPath: () => null,
+  },
+  split: {
+    idPrefix: 'split_job_',
+    concurrencyLimit: 'concurrent_split_jobs',
+    resultPath: (jobId) => `${API_PREFIX}/split-jobs/${jobId}/result`,
+    clipsPath: (jobId) => `${API_PREFIX}/split-jobs/${jobId}/clips`,
+  },
+};

@@ -1,0 +1,58 @@
+import type {
+  JobCredits,
+  JobError,
+  JobMetadata,
+  JobStatus,
+  JobType,
+  SplitJobInput,
+  VideoJobInput,
+} from '#contract/types';
+
+export type { JobError, JobMetadata, JobStatus, JobType };
+
+/** Jobs in these states hold a concurrency slot and their charge. */
+export const ACTIVE_STATUSES: readonly JobStatus[] = ['queued', 'processing'];
+
+/** What a job of each type was asked to do: the accepted request without metadata, defaults applied. */
+export interface JobInputs {
+  video: VideoJobInput;
+  split: SplitJobInput;
+}
+
+interface JobFields {
+  jobId: string;
+  organizationId: number;
+  status: JobStatus;
+  progress: number;
+  createdAt: string;
+  updatedAt: string;
+  credits: JobCredits;
+  metadata: JobMetadata | null;
+  /** The asset the job produced (a video job's render), once known. */
+  outputAssetId: string | null;
+  error: JobError | null;
+  /** Internal: the id of the work at the provider that does it; never exposed. */
+  providerJobId: string | null;
+}
+
+/** A job of one type, its input typed by that type. */
+export type JobOf<T extends JobType> = JobFields & { type: T; input: JobInputs[T] };
+/** A job of any one type: `type` tells which, and narrows `input`. */
+export type Job = JobOf<'video'> | JobOf<'split'>;
+/** Any job, its type and input not tied together: what code generic over the job type handles. */
+export type AnyJob = JobOf<JobType>;
+
+const IS_JOB_OF: { [T in JobType]: (job: AnyJob) => job is JobOf<T> } = {
+  video: (job): job is JobOf<'video'> => job.type === 'video',
+  split: (job): job is JobOf<'split'> => job.type === 'split',
+};
+
+/** The job if it is of the given type. */
+export function jobOfType<T extends JobType>(job: Job | undefined, type: T): JobOf<T> | undefined {
+  const isOfType = IS_JOB_OF[type];
+  return job && isOfType(job) ? job : undefined;
+}
+
+export function isActive(job: Pick<Job, 'status'>): boolean {
+  return ACTIVE_STATUSES.includes(job.status);
+}

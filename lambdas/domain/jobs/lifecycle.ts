@@ -1,0 +1,176 @@
+import { jobChargeUpdate, jobReleaseUpdate, refusedCharge } from '#domain/access/organizations';
+import { eventPut, newEvent, type EventBody } from '#domain/events/events';
+import { ApiError } from '#platform/errors';
+import { findIdempotencyRecord, idempotencyRecordPut, type IdempotencyClaim } from '#platform/idempotency';
+import { sortableId } from '#platform/ids';
+import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
+import {
+  isActive,
+  jobOfType,
+  type Job,
+  type JobError,
+  type JobInputs,
+  type JobMetadata,
+  type JobOf,
+  type JobType,
+} from './job';
+import { findJob, jobEndingUpdate, newJobPut } from './job-store';
+import { JOB_TYPES } from './job-types';
+
+/**
+ * The two transactions every job type goes through: the create (charge, concurrency slot, job,
+ * idempotency record) and the finish (terminal status, slot released, refund, event, outputs).
+ * Each is all or nothing, so credits, slots and jobs always agree.
+ */
+
+export interface NewJob<T extends JobType> {
+  organizationId: number;
+  type: T;
+  price: number;
+  /** The organization's limit on its active jobs of this type. */
+  concurrencyCap: number;
+  input: JobInputs[T];
+  metadata: JobMetadata | null;
+  idempotency?: IdempotencyClaim;
+}
+
+/**
+ * Creates a job in one transaction that charges its price, takes a concurrency slot, writes the
+ * job and remembers the idempotency key: all of it happens or none of it.
+ * Returns `replayed: true` with the original job when the key was already used for the same body.
+ */
+export async function createJob<T extends JobType>(
+  request: NewJob<T>,
+  now = new Date(),
+): Promise<{ job: JobOf<T>; replayed: boolean }> {
+  const createdAt = now.toISOString();
+  const job: JobOf<T> = {
+    jobId: sortableId(JOB_TYPES[request.type].idPrefix, now.getTime()),
+    organizationId: request.organizationId,
+    type: request.type,
+    status: 'queued',
+    progress: 0,
+    createdAt,
+    updatedAt: createdAt,
+    credits: { estimated: request.price, charged: request.price, refunded: 0 },
+    input: request.input,
+    metadata: request.metadata,
+    outputAssetId: null,
+    error: null,
+    providerJobId: null,
+  };
+  const items: Record<string, TransactionItem> = {
+    organization: jobChargeUpdate(request.organizationId, request.type, request.price, request.concurrencyCap),
+    job: newJobPut(job),
+  };
+  if (request.idempotency) {
+    items.idempotency = idempotencyRecordPut(request.organizationId, request.idempotency, job.jobId, now);
+  }
+
+  try {
+    await writeTransaction(items);
+    return { job, replayed: false };
+  } catch (error) {
+    if (!(error instanceof TransactionRefused)) throw error;
+    if (request.idempotency && error.failed('idempotency')) {
+      return { job: await replay(request, request.idempotency), replayed: true };
+    }
+    if (error.failed('organization')) {
+      const refusal = refusedCharge(error.reasons.organization?.item, request.price);
+      if (refusal.limit === 'credits') {
+        throw new ApiError(
+          'INSUFFICIENT_CREDITS',
+          `This ${request.type} job costs ${request.price} credits; the balance is ${refusal.balance}.`,
+        );
+      }
+      throw new ApiError(
+        'CONCURRENT_JOB_LIMIT_EXCEEDED',
+        `The organization already has ${request.concurrencyCap} active ${request.type} jobs; wait for one to finish.`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function replay<T extends JobType>(request: NewJob<T>, claim: IdempotencyClaim): Promise<JobOf<T>> {
+  const record = await findIdempotencyRecord(request.organizationId, claim);
+  if (!record || record.fingerprint !== claim.fingerprint) {
+    throw new ApiError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+    );
+  }
+  const job = jobOfType(await findJob(request.organizationId, record.jobId), request.type);
+  if (!job) throw new Error(`Idempotency record ${claim.key} points at no ${request.type} job ${record.jobId}`);
+  return job;
+}
+
+/** An item the finish transaction writes besides the job: what the job produced (an asset, a clip). */
+export interface JobOutput {
+  /** Unique within one finish: names the item in a refused transaction's reasons. */
+  readonly name: string;
+  readonly write: TransactionItem;
+}
+
+export type JobOutcome =
+  | { status: 'completed'; outputAssetId: string | null; outputs: readonly JobOutput[] }
+  | { status: 'failed' | 'expired'; error: JobError };
+
+function endingEvent(job: Job, outcome: JobOutcome): EventBody {
+  const traits = JOB_TYPES[job.type];
+  if (outcome.status !== 'completed') {
+    return {
+      type: 'job.failed',
+      data: { job: { id: job.jobId, type: job.type, status: outcome.status, error: outcome.error } },
+    };
+  }
+  const clipsUrl = traits.clipsPath(job.jobId);
+  return {
+    type: 'job.completed',
+    data: {
+      job: {
+        id: job.jobId,
+        type: job.type,
+        status: 'completed',
+        result_url: traits.resultPath(job.jobId),
+        ...(clipsUrl ? { clips_url: clipsUrl } : {}),
+        ...(outcome.outputAssetId ? { asset_id: outcome.outputAssetId } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * The one way a job ends: in one transaction the job takes its terminal state, the
+ * concurrency slot is released, a failed or expired job's charge is refunded, the event for
+ * webhooks is written and so is every output. The condition on the job's status makes it
+ * happen at most once; a job that has already ended is left as it is.
+ */
+export async function finishJob(organizationId: number, jobId: string, outcome: JobOutcome, now = new Date()) {
+  const job = await findJob(organizationId, jobId);
+  if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
+  if (!isActive(job)) return;
+  const refund = outcome.status === 'completed' ? 0 : job.credits.charged;
+  const items: Record<string, TransactionItem> = {
+    job: jobEndingUpdate(
+      job,
+      outcome.status === 'completed'
+        ? { status: 'completed', outputAssetId: outcome.outputAssetId }
+        : { status: outcome.status, error: outcome.error, refund },
+      now,
+    ),
+    organization: jobReleaseUpdate(organizationId, job.type, refund),
+    event: eventPut(newEvent(organizationId, endingEvent(job, outcome), now)),
+  };
+  for (const output of outcome.status === 'completed' ? outcome.outputs : []) {
+    const name = `output:${output.name}`;
+    if (name in items) throw new Error(`Job ${jobId} has two outputs named ${output.name}`);
+    items[name] = output.write;
+  }
+  try {
+    await writeTransaction(items);
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.failed('job')) return;
+    throw error;
+  }
+}

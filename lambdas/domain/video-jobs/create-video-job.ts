@@ -1,0 +1,70 @@
+import type { Operations } from '#contract/types';
+import type { Caller } from '#domain/access/authentication';
+import { findAsset, type Asset } from '#domain/assets/asset-store';
+import { submitJob } from '#domain/jobs/executions';
+import type { JobOf } from '#domain/jobs/job';
+import { ApiError } from '#platform/errors';
+import { requestFingerprint } from '#platform/idempotency';
+
+export type CreateVideoJobRequest = Operations['createVideoJob']['body'];
+
+/** Credits per second of output: animating a supplied image costs more than text alone. */
+export const VIDEO_CREDITS_PER_SECOND = { text_to_video: 2, image_to_video: 3 } as const;
+
+export function videoJobPrice(request: Pick<CreateVideoJobRequest, 'duration_seconds' | 'source_asset_id'>): number {
+  const mode = request.source_asset_id ? 'image_to_video' : 'text_to_video';
+  return request.duration_seconds * VIDEO_CREDITS_PER_SECOND[mode];
+}
+
+export const MAX_METADATA_BYTES = 8 * 1024;
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+
+function checkMetadataSize(metadata: CreateVideoJobRequest['metadata']) {
+  if (metadata && Buffer.byteLength(JSON.stringify(metadata), 'utf8') > MAX_METADATA_BYTES) {
+    throw new ApiError('VALIDATION_FAILED', `metadata must be at most ${MAX_METADATA_BYTES} bytes as JSON.`);
+  }
+}
+
+/**
+ * An image-to-video source must be this organization's, confirmed, and an image. Purpose
+ * `image_source` is the intended one; `general` images are accepted too, since `general`
+ * explicitly allows every type.
+ */
+async function checkSourceImage(organizationId: number, assetId: string): Promise<Asset> {
+  const asset = await findAsset(organizationId, assetId);
+  if (!asset) throw new ApiError('ASSET_NOT_FOUND', `source_asset_id ${assetId} does not exist.`);
+  if (!IMAGE_TYPES.includes(asset.contentType) || !['image_source', 'general'].includes(asset.purpose)) {
+    throw new ApiError(
+      'ASSET_NOT_READY',
+      `source_asset_id must be an image asset with purpose image_source; ${assetId} is ${asset.contentType} with purpose ${asset.purpose}.`,
+    );
+  }
+  if (asset.status !== 'uploaded') {
+    throw new ApiError('ASSET_NOT_READY', `source_asset_id ${assetId} is ${asset.status}; confirm its upload first.`);
+  }
+  return asset;
+}
+
+export const CREATE_VIDEO_JOB_OPERATION = 'createVideoJob';
+
+export async function createVideoJob(
+  caller: Caller,
+  request: CreateVideoJobRequest,
+  idempotencyKey: string | undefined,
+): Promise<JobOf<'video'>> {
+  checkMetadataSize(request.metadata);
+  const organizationId = caller.organization.organizationId;
+  if (request.source_asset_id) await checkSourceImage(organizationId, request.source_asset_id);
+  const { metadata, ...accepted } = request;
+  return submitJob({
+    organizationId,
+    type: 'video',
+    price: videoJobPrice(request),
+    concurrencyCap: caller.limits.concurrent_video_jobs,
+    input: { ...accepted, mode: request.source_asset_id ? 'image_to_video' : 'text_to_video' },
+    metadata: metadata ?? null,
+    idempotency: idempotencyKey
+      ? { operation: CREATE_VIDEO_JOB_OPERATION, key: idempotencyKey, fingerprint: requestFingerprint(request) }
+      : undefined,
+  });
+}

@@ -1,0 +1,4 @@
+import { SFNClient } from '@aws-sdk/client-sfn';
+
+/** One client per container. */
+export const stepFunctions = new SFNClient({});

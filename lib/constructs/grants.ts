@@ -1,0 +1,126 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { NagSuppressions } from 'cdk-nag';
+import type { Grant } from '#grants';
+import { WORKFLOWS, type Workflow } from '#workflows';
+import type { MediaBucket } from './media-bucket';
+
+/** Where the workers' video model lives. */
+export interface VideoModel {
+  readonly region: string;
+  readonly modelId: string;
+}
+
+/** What a grant may need to know; each grant fails the synthesis, naming the function, when its part is missing. */
+export interface GrantTarget {
+  readonly fn: lambda.Function;
+  /** `Route GET /x (getX)` or `Worker StartRenderFunction of video-job`, for messages. */
+  readonly who: string;
+  readonly media: MediaBucket;
+  /** Every workflow's state machine by its name in lambdas/workflows.ts; only API routes start them. */
+  readonly stateMachines?: Readonly<Record<string, sfn.IStateMachine>>;
+  /** Only workers call the video model. */
+  readonly videoModel?: VideoModel;
+}
+
+function workflowNamed(name: string): Workflow {
+  const workflow = WORKFLOWS.find((candidate) => candidate.name === name);
+  if (!workflow) throw new Error(`lambdas/workflows.ts has no workflow named ${name}`);
+  return workflow;
+}
+
+/**
+ * StartExecution on one workflow's state machine, and its ARN in the variable lambdas/workflows.ts
+ * names. Only functions granted to start the workflow get the variable, so a function has it
+ * exactly when it may use it.
+ */
+function startsWorkflow(name: string) {
+  const workflow = workflowNamed(name);
+  return ({ fn, who, stateMachines }: GrantTarget) => {
+    const stateMachine = stateMachines?.[workflow.name];
+    if (!stateMachine) {
+      throw new Error(
+        `${who} needs the grant ${workflow.startGrant}, but the state machines given have no ${workflow.name}.`,
+      );
+    }
+    stateMachine.grantStartExecution(fn);
+    fn.addEnvironment(workflow.arnEnvironmentVariable, stateMachine.stateMachineArn);
+  };
+}
+
+/**
+ * Bedrock's async invoke for one model. StartAsyncInvoke is authorized as bedrock:InvokeModel on
+ * the model (API reference) and creates an `async-invoke` resource, against which Bedrock also
+ * checks both actions, so both name the model and this account's invocations in the model's
+ * region. GetAsyncInvoke reads those invocations. The invocation ids are minted by Bedrock per
+ * call, hence `async-invoke/*`; no ListAsyncInvokes (the workers keep each invocation ARN).
+ */
+function invokesVideoModel({ fn, who, videoModel }: GrantTarget): void {
+  if (!videoModel) throw new Error(`${who} needs the grant bedrock.video-model:invoke, but no video model was given.`);
+  const stack = Stack.of(fn);
+  const modelArn = stack.formatArn({
+    service: 'bedrock',
+    region: videoModel.region,
+    account: '',
+    resource: 'foundation-model',
+    resourceName: videoModel.modelId,
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+  const invocationsArn = stack.formatArn({
+    service: 'bedrock',
+    region: videoModel.region,
+    resource: 'async-invoke',
+    resourceName: '*',
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel', 'bedrock:StartAsyncInvoke'],
+      resources: [modelArn, invocationsArn],
+    }),
+  );
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:GetAsyncInvoke'], resources: [invocationsArn] }));
+  NagSuppressions.addResourceSuppressions(
+    fn.role!,
+    [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: `Bedrock mints each async invocation's id when StartAsyncInvoke runs, so the grant names this account's invocations in ${videoModel.region} (async-invoke/*), for StartAsyncInvoke/InvokeModel/GetAsyncInvoke only.`,
+        appliesTo: [
+          { regex: '/^Resource::arn:<AWS::Partition>:bedrock:[a-z0-9-]+:<AWS::AccountId>:async-invoke\\/\\*$/' },
+        ],
+      },
+    ],
+    true,
+  );
+}
+
+/**
+ * The narrowest policy for each grant of lambdas/grants.ts. A Record, so a new grant does not
+ * type-check until it says here what it allows.
+ */
+export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => void>> = {
+  // The presigned URL is signed with the function's credentials, so the function needs the action.
+  'media.incoming:put': ({ fn, media }) => media.grantObjects(fn, 'incoming', ['s3:PutObject']),
+  // HeadObject and ranged GetObject are both s3:GetObject; DeleteObject removes the upload once
+  // copied. ListBucket makes HeadObject on a key nobody uploaded yet answer 404 instead of 403,
+  // which is how confirm-upload tells "not uploaded yet" from a failure.
+  'media.incoming:inspect': ({ fn, media }) => {
+    media.grantObjects(fn, 'incoming', ['s3:GetObject', 's3:DeleteObject']);
+    media.grantListBucket(fn);
+  },
+  'media.assets:get': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:GetObject']),
+  'media.assets:put': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:PutObject']),
+  'media.renders:get': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:GetObject']),
+  // Bedrock writes the async invoke output with the caller's permissions, so this grant is what
+  // lets the render land under renders/.
+  'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
+  'states.video-job:start': startsWorkflow('video-job'),
+  'bedrock.video-model:invoke': invokesVideoModel,
+};
+
+export function applyGrants(grants: readonly Grant[], target: GrantTarget): void {
+  for (const grant of grants) GRANT_POLICIES[grant](target);
+}

@@ -1,0 +1,316 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { JobType } from '#contract/types';
+import { generatedAssetPut } from '#domain/assets/asset-store';
+import type { JobOutput } from '#domain/jobs/lifecycle';
+import { createJob, finishJob } from '#domain/jobs/lifecycle';
+import { requestFingerprint } from '#platform/idempotency';
+import { TransactionRefused } from '#platform/transactions';
+
+process.env.TABLE_NAME = 'table';
+process.env.AWS_REGION = 'us-east-1';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+
+/** A stored job item, as the job store writes it. */
+function jobItem(type: JobType, overrides: Record<string, unknown> = {}) {
+  const input =
+    type === 'video'
+      ? { prompt: 'A lighthouse', duration_seconds: 5, aspect_ratio: '9:16', model: 'auto', mode: 'text_to_video' }
+      : { source_asset_id: 'asset_source' };
+  return {
+    job_id: `${type}_job_1`,
+    organization_id: 7,
+    type,
+    status: 'processing',
+    progress: 40,
+    created_at: '2026-03-01T11:59:00.000Z',
+    updated_at: '2026-03-01T11:59:30.000Z',
+    credits: { estimated: 10, charged: 10, refunded: 0 },
+    input,
+    metadata: null,
+    ...overrides,
+  };
+}
+
+function output(name: string, assetId: string): JobOutput {
+  return {
+    name,
+    write: generatedAssetPut({
+      organizationId: 7,
+      assetId,
+      filename: `${assetId}.mp4`,
+      contentType: 'video/mp4',
+      sizeBytes: 1000,
+      metadata: null,
+      createdAt: NOW.toISOString(),
+      objectKey: `assets/7/${assetId}`,
+    }),
+  };
+}
+
+/** The items of the one transaction written, in the order they were sent. */
+function writtenItems() {
+  const calls = dynamo.commandCalls(TransactWriteCommand);
+  expect(calls).toHaveLength(1);
+  return calls[0]!.args[0].input.TransactItems ?? [];
+}
+
+/** What DynamoDB throws when it cancels a transaction, one reason per item in order. */
+function cancelled(codes: string[], items: (Record<string, unknown> | undefined)[] = []) {
+  return new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code, index) => ({
+      Code,
+      ...(items[index] ? { Item: marshall(items[index]) } : {}),
+    })),
+  });
+}
+
+beforeEach(() => {
+  dynamo.reset();
+});
+
+describe('finishing a job', () => {
+  it('writes the terminal state, the released slot, the event and every output in one transaction', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    await finishJob(
+      7,
+      'video_job_1',
+      {
+        status: 'completed',
+        outputAssetId: 'asset_video',
+        outputs: [output('video', 'asset_video'), output('thumbnail', 'asset_thumbnail')],
+      },
+      NOW,
+    );
+
+    const items = writtenItems();
+    expect(items).toHaveLength(5);
+    const [job, organization, event, video, thumbnail] = items;
+    expect(job!.Update).toMatchObject({
+      Key: { pk: 'ORG#7', sk: 'JOB#video_job_1' },
+      ConditionExpression: '#status IN (:queued, :processing)',
+      ExpressionAttributeValues: expect.objectContaining({ ':status': 'completed', ':asset': 'asset_video' }),
+    });
+    expect(organization!.Update).toMatchObject({
+      Key: { pk: 'ORG#7', sk: 'ORG' },
+      UpdateExpression: 'SET active_video_jobs = active_video_jobs - :one',
+    });
+    expect(event!.Put!.Item).toMatchObject({
+      type: 'job.completed',
+      payload: {
+        type: 'job.completed',
+        data: {
+          job: {
+            id: 'video_job_1',
+            type: 'video',
+            status: 'completed',
+            result_url: '/api/v1/developer/video-jobs/video_job_1/result',
+            asset_id: 'asset_video',
+          },
+        },
+      },
+    });
+    expect(event!.Put!.Item!.payload.data.job).not.toHaveProperty('clips_url');
+    expect(video!.Put).toMatchObject({
+      Item: { sk: 'ASSET#asset_video', status: 'uploaded' },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+    expect(thumbnail!.Put!.Item).toMatchObject({ sk: 'ASSET#asset_thumbnail', object_key: 'assets/7/asset_thumbnail' });
+  });
+
+  it("chooses the event by job type: a split job's completion points at its clips", async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('split', { job_id: 'split_job_1' }) });
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    await finishJob(
+      7,
+      'split_job_1',
+      {
+        status: 'completed',
+        outputAssetId: null,
+        outputs: [output('clip-1', 'asset_c1'), output('clip-2', 'asset_c2')],
+      },
+      NOW,
+    );
+
+    const [, organization, event, ...outputs] = writtenItems();
+    expect(organization!.Update!.UpdateExpression).toBe('SET active_split_jobs = active_split_jobs - :one');
+    expect(event!.Put!.Item!.payload.data.job).toEqual({
+      id: 'split_job_1',
+      type: 'split',
+      status: 'completed',
+      result_url: '/api/v1/developer/split-jobs/split_job_1/result',
+      clips_url: '/api/v1/developer/split-jobs/split_job_1/clips',
+    });
+    expect(outputs.map((item) => item.Put!.Item!.sk)).toEqual(['ASSET#asset_c1', 'ASSET#asset_c2']);
+  });
+
+  it('refunds a failed job its whole charge, releases its slot and reports job.failed', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
+    dynamo.on(TransactWriteCommand).resolves({});
+    const error = { code: 'RENDER_FAILED', message: 'The video could not be generated.' };
+
+    await finishJob(7, 'video_job_1', { status: 'failed', error }, NOW);
+
+    const [job, organization, event, ...rest] = writtenItems();
+    expect(rest).toEqual([]);
+    expect(job!.Update!.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':refund': 10,
+      ':error': error,
+    });
+    expect(organization!.Update).toMatchObject({
+      UpdateExpression: 'SET active_video_jobs = active_video_jobs - :one, credits_balance = credits_balance + :refund',
+      ExpressionAttributeValues: { ':one': 1, ':refund': 10 },
+    });
+    expect(event!.Put!.Item!.payload).toMatchObject({
+      type: 'job.failed',
+      data: { job: { id: 'video_job_1', type: 'video', status: 'failed', error } },
+    });
+  });
+
+  it('refuses two outputs of the same name before writing anything', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
+
+    await expect(
+      finishJob(7, 'video_job_1', {
+        status: 'completed',
+        outputAssetId: 'asset_a',
+        outputs: [output('video', 'asset_a'), output('video', 'asset_b')],
+      }),
+    ).rejects.toThrow(/two outputs named video/);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('leaves a job that has already ended as it is, whoever ended it', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video', { status: 'failed' }) });
+
+    await finishJob(7, 'video_job_1', { status: 'completed', outputAssetId: null, outputs: [] });
+
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('takes a job that another finisher ended first, named by its reason, as done', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
+    dynamo.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None', 'None']));
+
+    await expect(
+      finishJob(7, 'video_job_1', {
+        status: 'completed',
+        outputAssetId: 'asset_a',
+        outputs: [output('video', 'asset_a'), output('thumbnail', 'asset_b')],
+      }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('does not swallow a refused output: the second output, not the job, is named', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
+    dynamo.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'None', 'None', 'ConditionalCheckFailed']));
+
+    const refusal = finishJob(7, 'video_job_1', {
+      status: 'completed',
+      outputAssetId: 'asset_a',
+      outputs: [output('video', 'asset_a'), output('thumbnail', 'asset_b')],
+    });
+
+    await expect(refusal).rejects.toBeInstanceOf(TransactionRefused);
+    await expect(refusal).rejects.toMatchObject({
+      reasons: { 'output:thumbnail': { code: 'ConditionalCheckFailed' } },
+    });
+  });
+
+  it('retries a transaction that conflicted with a concurrent one', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
+    dynamo
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['TransactionConflict', 'None', 'None']))
+      .resolves({});
+
+    await finishJob(7, 'video_job_1', { status: 'expired', error: { code: 'X', message: 'y' } });
+
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(2);
+  });
+});
+
+describe('creating a job', () => {
+  const request = {
+    organizationId: 7,
+    type: 'video' as const,
+    price: 10,
+    concurrencyCap: 3,
+    input: {
+      prompt: 'A lighthouse',
+      duration_seconds: 5 as const,
+      aspect_ratio: '9:16' as const,
+      model: 'auto' as const,
+      mode: 'text_to_video' as const,
+    },
+    metadata: { external_id: 'order-1' },
+  };
+  const claim = { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ prompt: 'A' }) };
+
+  it('charges, takes a slot, writes the job and the idempotency record in one transaction', async () => {
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    const { job, replayed } = await createJob({ ...request, idempotency: claim }, NOW);
+
+    expect(replayed).toBe(false);
+    expect(job).toMatchObject({
+      type: 'video',
+      status: 'queued',
+      credits: { estimated: 10, charged: 10, refunded: 0 },
+    });
+    expect(job.jobId).toMatch(/^video_job_/);
+    const [organization, jobPut, record] = writtenItems();
+    expect(organization!.Update!.ConditionExpression).toBe(
+      'credits_balance >= :price AND (attribute_not_exists(active_video_jobs) OR active_video_jobs < :cap)',
+    );
+    expect(jobPut!.Put!.Item).toMatchObject({
+      sk: `JOB#${job.jobId}`,
+      gsi1pk: 'ORG#7#JOBS',
+      external_id: 'order-1',
+      input: request.input,
+    });
+    expect(record!.Put!.Item).toMatchObject({ sk: 'IDEMPOTENCY#createVideoJob#key-1', job_id: job.jobId });
+  });
+
+  it.each([
+    ['the balance is short', { credits_balance: 4, active_video_jobs: 0 }, 'INSUFFICIENT_CREDITS', /balance is 4/],
+    ['every slot is taken', { credits_balance: 50, active_video_jobs: 3 }, 'CONCURRENT_JOB_LIMIT_EXCEEDED', /3 active/],
+  ])('answers which limit refused the charge when %s', async (_, organization, code, message) => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None'], [organization]));
+
+    await expect(createJob(request, NOW)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+  });
+
+  it('replays the job an Idempotency-Key created when the body is the same', async () => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    dynamo
+      .on(GetCommand, { Key: { pk: 'ORG#7', sk: 'IDEMPOTENCY#createVideoJob#key-1' } })
+      .resolves({ Item: { fingerprint: claim.fingerprint, job_id: 'video_job_1' } });
+    dynamo.on(GetCommand, { Key: { pk: 'ORG#7', sk: 'JOB#video_job_1' } }).resolves({ Item: jobItem('video') });
+
+    const { job, replayed } = await createJob({ ...request, idempotency: claim }, NOW);
+
+    expect(replayed).toBe(true);
+    expect(job.jobId).toBe('video_job_1');
+  });
+
+  it('refuses a reused Idempotency-Key with another body', async () => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    dynamo.on(GetCommand).resolves({ Item: { fingerprint: 'another body', job_id: 'video_job_1' } });
+
+    await expect(createJob({ ...request, idempotency: claim }, NOW)).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_CONFLICT',
+    });
+  });
+});
