@@ -6,6 +6,7 @@ import type { JobType } from '#contract/types';
 import { generatedAssetPut } from '#domain/assets/asset-store';
 import type { JobOutput } from '#domain/jobs/lifecycle';
 import { createJob, finishJob } from '#domain/jobs/lifecycle';
+import { TEAM_LIMITS } from '#domain/access/organizations';
 import { requestFingerprint } from '#platform/idempotency';
 import { TransactionRefused } from '#platform/transactions';
 
@@ -246,7 +247,7 @@ describe('creating a job', () => {
     organizationId: 7,
     type: 'video' as const,
     price: 10,
-    concurrencyCap: 3,
+    limits: { ...TEAM_LIMITS, concurrent_video_jobs: 3 },
     input: {
       prompt: 'A lighthouse',
       duration_seconds: 5 as const,

@@ -1,4 +1,4 @@
-import { jobChargeUpdate, jobReleaseUpdate, refusedCharge } from '#domain/access/organizations';
+import { jobChargeUpdate, jobReleaseUpdate, refusedCharge, type Limits } from '#domain/access/organizations';
 import { eventPut, newEvent, type EventBody } from '#domain/events/events';
 import { ApiError } from '#platform/errors';
 import { findIdempotencyRecord, idempotencyRecordPut, type IdempotencyClaim } from '#platform/idempotency';
@@ -27,8 +27,8 @@ export interface NewJob<T extends JobType> {
   organizationId: number;
   type: T;
   price: number;
-  /** The organization's limit on its active jobs of this type. */
-  concurrencyCap: number;
+  /** The organization's effective limits; its cap on active jobs of the type applies. */
+  limits: Limits;
   input: JobInputs[T];
   metadata: JobMetadata | null;
   idempotency?: IdempotencyClaim;
@@ -43,9 +43,11 @@ export async function createJob<T extends JobType>(
   request: NewJob<T>,
   now = new Date(),
 ): Promise<{ job: JobOf<T>; replayed: boolean }> {
+  const traits = JOB_TYPES[request.type];
+  const concurrencyCap = request.limits[traits.concurrencyLimit];
   const createdAt = now.toISOString();
   const job: JobOf<T> = {
-    jobId: sortableId(JOB_TYPES[request.type].idPrefix, now.getTime()),
+    jobId: sortableId(traits.idPrefix, now.getTime()),
     organizationId: request.organizationId,
     type: request.type,
     status: 'queued',
@@ -60,7 +62,7 @@ export async function createJob<T extends JobType>(
     providerJobId: null,
   };
   const items: Record<string, TransactionItem> = {
-    organization: jobChargeUpdate(request.organizationId, request.type, request.price, request.concurrencyCap),
+    organization: jobChargeUpdate(request.organizationId, request.type, request.price, concurrencyCap),
     job: newJobPut(job),
   };
   if (request.idempotency) {
@@ -85,7 +87,7 @@ export async function createJob<T extends JobType>(
       }
       throw new ApiError(
         'CONCURRENT_JOB_LIMIT_EXCEEDED',
-        `The organization already has ${request.concurrencyCap} active ${request.type} jobs; wait for one to finish.`,
+        `The organization already has ${concurrencyCap} active ${request.type} jobs; wait for one to finish.`,
       );
     }
     throw error;

@@ -60,7 +60,7 @@ export async function createVideoJob(
     organizationId,
     type: 'video',
     price: videoJobPrice(request),
-    concurrencyCap: caller.limits.concurrent_video_jobs,
+    limits: caller.limits,
     input: { ...accepted, mode: request.source_asset_id ? 'image_to_video' : 'text_to_video' },
     metadata: metadata ?? null,
     idempotency: idempotencyKey
