@@ -1,4 +1,6 @@
+import { request as httpRequest } from 'node:http';
 import {
+  apiUrl,
   call,
   createKey,
   createOrganization,
@@ -256,6 +258,33 @@ describe('errors', () => {
     });
     expect(response.status).toBe(400);
     expectEnvelope(response.body, 'VALIDATION_FAILED');
+  });
+
+  it('ignores a body sent to an operation that takes none, JSON or not', async () => {
+    // fetch refuses a body on GET; the raw request is what an HTTP client may still send.
+    const body = '{"not json';
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = httpRequest(
+        `${apiUrl()}/me`,
+        {
+          method: 'GET',
+          headers: {
+            authorization: `Bearer ${org.key}`,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+          },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+    expect(status).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ organization_id: org.organizationId });
   });
 
   it('rejects an oversize body with VALIDATION_FAILED', async () => {
