@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { JobType } from '#contract/types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
@@ -169,42 +169,40 @@ export async function updateOrganization(organizationId: number, changes: Organi
     values[`:${name}`] = value;
   }
   if (sets.length === 0) throw new Error('Nothing to update: give --plan, --api-access or --limit');
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: organizationKey(organizationId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem(Attributes as OrganizationItem);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException)
-      throw new Error(`Organization ${organizationId} does not exist`);
-    throw error;
-  }
+  return updateExisting(organizationId, {
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+    ExpressionAttributeValues: values,
+  });
 }
 
 export async function setCreditBalance(organizationId: number, balance: number): Promise<Organization> {
+  return updateExisting(organizationId, {
+    UpdateExpression: 'SET credits_balance = :balance',
+    ExpressionAttributeValues: { ':balance': balance },
+  });
+}
+
+/** An operator's update of an organization that must exist; answers the organization as updated. */
+async function updateExisting(
+  organizationId: number,
+  update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+): Promise<Organization> {
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: organizationKey(organizationId),
-        UpdateExpression: 'SET credits_balance = :balance',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':balance': balance },
         ReturnValues: 'ALL_NEW',
+        ...update,
       }),
     );
     return fromItem(Attributes as OrganizationItem);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException)
+    if (error instanceof ConditionalCheckFailedException) {
       throw new Error(`Organization ${organizationId} does not exist`);
+    }
     throw error;
   }
 }
