@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import type { Grant } from '#grants';
-import { WORKFLOWS, type Workflow } from '#workflows';
+import { WORKFLOWS } from '#workflows';
 import type { MediaBucket } from './media-bucket';
 
 /** Where the workers' video model lives. */
@@ -13,6 +13,12 @@ export interface VideoModel {
   readonly modelId: string;
 }
 
+/**
+ * Every workflow's state machine by its name in lambdas/workflows.ts (`video-job`); routes granted
+ * to start a workflow get StartExecution on that machine only.
+ */
+export type ApiStateMachines = Readonly<Record<string, sfn.IStateMachine>>;
+
 /** What a grant may need to know; each grant fails the synthesis, naming the function, when its part is missing. */
 export interface GrantTarget {
   readonly fn: lambda.Function;
@@ -20,15 +26,9 @@ export interface GrantTarget {
   readonly who: string;
   readonly media: MediaBucket;
   /** Every workflow's state machine by its name in lambdas/workflows.ts; only API routes start them. */
-  readonly stateMachines?: Readonly<Record<string, sfn.IStateMachine>>;
+  readonly stateMachines?: ApiStateMachines;
   /** Only workers call the video model. */
   readonly videoModel?: VideoModel;
-}
-
-function workflowNamed(name: string): Workflow {
-  const workflow = WORKFLOWS.find((candidate) => candidate.name === name);
-  if (!workflow) throw new Error(`lambdas/workflows.ts has no workflow named ${name}`);
-  return workflow;
 }
 
 /**
@@ -36,14 +36,13 @@ function workflowNamed(name: string): Workflow {
  * names. Only functions granted to start the workflow get the variable, so a function has it
  * exactly when it may use it.
  */
-function startsWorkflow(name: string) {
-  const workflow = workflowNamed(name);
+function startsWorkflow(grant: Grant) {
+  const workflow = WORKFLOWS.find((candidate) => candidate.startGrant === grant);
+  if (!workflow) throw new Error(`No workflow of lambdas/workflows.ts is started with the grant ${grant}`);
   return ({ fn, who, stateMachines }: GrantTarget) => {
     const stateMachine = stateMachines?.[workflow.name];
     if (!stateMachine) {
-      throw new Error(
-        `${who} needs the grant ${workflow.startGrant}, but the state machines given have no ${workflow.name}.`,
-      );
+      throw new Error(`${who} needs the grant ${grant}, but the state machines given have no ${workflow.name}.`);
     }
     stateMachine.grantStartExecution(fn);
     fn.addEnvironment(workflow.arnEnvironmentVariable, stateMachine.stateMachineArn);
@@ -117,7 +116,7 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   // Bedrock writes the async invoke output with the caller's permissions, so this grant is what
   // lets the render land under renders/.
   'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
-  'states.video-job:start': startsWorkflow('video-job'),
+  'states.video-job:start': startsWorkflow('states.video-job:start'),
   'bedrock.video-model:invoke': invokesVideoModel,
 };
 

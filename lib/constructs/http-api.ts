@@ -3,20 +3,13 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
 import { ApiFunction } from './api-function';
-import { applyGrants } from './grants';
+import { applyGrants, type ApiStateMachines } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
-
-/**
- * Every workflow's state machine by its name in lambdas/workflows.ts (`video-job`); routes granted
- * to start a workflow get StartExecution on that machine only.
- */
-export type ApiStateMachines = Readonly<Record<string, sfn.IStateMachine>>;
 
 export interface VideoHttpApiProps {
   readonly table: DataTable;

@@ -6,7 +6,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
-import { VideoHttpApi, type ApiStateMachines } from '../../lib/constructs/http-api';
+import type { ApiStateMachines } from '../../lib/constructs/grants';
+import { VideoHttpApi } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
 import type { Route } from '#routes';
 
