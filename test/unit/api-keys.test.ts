@@ -1,4 +1,10 @@
-import { hashSecret, parseApiKey, secretMatches } from '#domain/access/api-keys';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { ApiKeyLimitReached, createApiKey, hashSecret, parseApiKey, secretMatches } from '#domain/access/api-keys';
+
+process.env.TABLE_NAME = 'table';
+process.env.AWS_REGION = 'us-east-1';
 
 describe('API key format', () => {
   const prefix = 'abcdefghjkmnpqrs';
@@ -37,5 +43,45 @@ describe('secret hashing', () => {
 
   it('treats a malformed stored hash as no match instead of throwing', () => {
     expect(secretMatches('right', 'abc')).toBe(false);
+  });
+});
+
+describe('API key creation', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => {
+    dynamo.reset();
+    dynamo.on(GetCommand).resolves({
+      Item: { organization_id: 7, plan: 'team', api_access: true, created_at: '2026-01-01T00:00:00Z' },
+    });
+  });
+  const create = () => createApiKey({ organizationId: 7, environment: 'test', scopes: ['jobs:read'] });
+
+  it('takes a key slot of the organization and writes the key in one transaction', async () => {
+    dynamo.on(TransactWriteCommand).resolves({});
+    const { key, apiKey } = await create();
+    expect(parseApiKey(key)).toMatchObject({ environment: 'test', prefix: apiKey.keyPrefix });
+    const [slot, put] = dynamo.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems ?? [];
+    expect(slot!.Update).toMatchObject({
+      Key: { pk: 'ORG#7', sk: 'ORG' },
+      ExpressionAttributeValues: { ':limit': 10 },
+    });
+    expect(put!.Put!.Item).toMatchObject({ pk: `APIKEY#${apiKey.keyPrefix}`, scopes: ['jobs:read'] });
+  });
+
+  const refusal = (codes: string[]) =>
+    new TransactionCanceledException({
+      message: 'cancelled',
+      $metadata: {},
+      CancellationReasons: codes.map((Code) => ({ Code })),
+    });
+
+  it('answers that the limit is reached when the organization refuses the slot', async () => {
+    dynamo.on(TransactWriteCommand).rejects(refusal(['ConditionalCheckFailed', 'None']));
+    await expect(create()).rejects.toBeInstanceOf(ApiKeyLimitReached);
+  });
+
+  it('does not take a refused key item (a prefix already used) for the limit', async () => {
+    dynamo.on(TransactWriteCommand).rejects(refusal(['None', 'ConditionalCheckFailed']));
+    await expect(create()).rejects.toMatchObject({ name: 'TransactionRefused', reasons: { key: expect.anything() } });
   });
 });

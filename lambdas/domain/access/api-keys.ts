@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { randomToken } from '#platform/ids';
+import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { SCOPES, type Scope } from './scopes';
-import { effectiveLimits, getOrganization, organizationKey } from './organizations';
+import { apiKeySlotRelease, apiKeySlotUpdate, effectiveLimits, getOrganization } from './organizations';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -120,39 +120,23 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
   };
   const limit = effectiveLimits(organization).active_api_keys_per_organization;
   try {
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: organizationKey(input.organizationId),
-              UpdateExpression: 'ADD active_api_keys :one',
-              ConditionExpression:
-                'attribute_exists(pk) AND (attribute_not_exists(active_api_keys) OR active_api_keys < :limit)',
-              ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-            },
+    await writeTransaction({
+      organization: apiKeySlotUpdate(input.organizationId, limit),
+      key: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...apiKeyKey(prefix),
+            gsi1pk: `ORG#${input.organizationId}#APIKEYS`,
+            gsi1sk: item.created_at,
+            ...item,
           },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...apiKeyKey(prefix),
-                gsi1pk: `ORG#${input.organizationId}#APIKEYS`,
-                gsi1sk: item.created_at,
-                ...item,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    });
   } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
+    if (error instanceof TransactionRefused && error.failed('organization')) {
       throw new ApiKeyLimitReached(`Organization ${input.organizationId} already has ${limit} active API keys`);
     }
     throw error;
@@ -168,29 +152,18 @@ export async function revokeApiKey(prefix: string, now = new Date()): Promise<Ap
   const item = Item as ApiKeyItem;
   if (item.status === 'revoked') return fromItem(item);
   const revokedAt = now.toISOString();
-  await dynamo.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: apiKeyKey(prefix),
-            UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
-            ConditionExpression: '#status = :active',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':revoked': 'revoked', ':active': 'active', ':at': revokedAt },
-          },
-        },
-        {
-          Update: {
-            TableName: tableName(),
-            Key: organizationKey(item.organization_id),
-            UpdateExpression: 'ADD active_api_keys :minus_one',
-            ExpressionAttributeValues: { ':minus_one': -1 },
-          },
-        },
-      ],
-    }),
-  );
+  await writeTransaction({
+    key: {
+      Update: {
+        TableName: tableName(),
+        Key: apiKeyKey(prefix),
+        UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
+        ConditionExpression: '#status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'revoked', ':active': 'active', ':at': revokedAt },
+      },
+    },
+    organization: apiKeySlotRelease(item.organization_id),
+  });
   return fromItem({ ...item, status: 'revoked', revoked_at: revokedAt });
 }

@@ -250,3 +250,29 @@ export function jobReleaseUpdate(organizationId: number, jobType: JobType, refun
     },
   };
 }
+
+/** For the transaction that creates an API key: takes one of the organization's active key slots. */
+export function apiKeySlotUpdate(organizationId: number, limit: number): TransactionItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: organizationKey(organizationId),
+      UpdateExpression: 'ADD active_api_keys :one',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(active_api_keys) OR active_api_keys < :limit)',
+      ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+    },
+  };
+}
+
+/** For the transaction that revokes an API key: gives its slot back. */
+export function apiKeySlotRelease(organizationId: number): TransactionItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: organizationKey(organizationId),
+      UpdateExpression: 'ADD active_api_keys :minus_one',
+      ExpressionAttributeValues: { ':minus_one': -1 },
+    },
+  };
+}
