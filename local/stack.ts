@@ -9,7 +9,6 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
@@ -19,7 +18,7 @@ import { createGateway, type LambdaHandler } from './http-gateway';
 import { writeStackInfo } from './stack-info';
 import type { JobType } from '#contract/types';
 import { RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
-import { definitionWithWorkers, workflowOfJobType, WORKFLOWS } from '#workflows';
+import { definitionWithWorkers, WORKFLOWS } from '#workflows';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
@@ -139,9 +138,10 @@ async function ensureBucket(client: S3Client) {
  * under way (in AWS they survive). Their jobs are handed to the state machine again; it finds
  * the render gone and ends each job through its normal failure path (refund, slot released).
  */
-async function resumeInterruptedJobs(dynamodbEndpoint: string, sfnEndpoint: string) {
+async function resumeInterruptedJobs(dynamodbEndpoint: string) {
+  // Imported only now: its client reads the emulator endpoints from the environment when created.
+  const { startJobExecution } = await import('#domain/jobs/executions');
   const table = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodbEndpoint }));
-  const sfn = new SFNClient({ endpoint: sfnEndpoint });
   for await (const page of paginateScan(
     { client: table },
     {
@@ -152,15 +152,11 @@ async function resumeInterruptedJobs(dynamodbEndpoint: string, sfnEndpoint: stri
     },
   )) {
     for (const item of page.Items ?? []) {
-      const job = { organizationId: Number(item.organization_id), jobId: String(item.job_id) };
-      const workflow = workflowOfJobType(item.type as JobType);
-      await sfn.send(
-        new StartExecutionCommand({
-          stateMachineArn: localStateMachineArn(workflow.name),
-          name: job.jobId,
-          input: JSON.stringify(workflow.executionInput(job)),
-        }),
-      );
+      await startJobExecution({
+        organizationId: Number(item.organization_id),
+        jobId: String(item.job_id),
+        type: item.type as JobType,
+      });
     }
   }
 }
@@ -238,7 +234,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     const boundPort = (gateway.address() as AddressInfo).port;
     const apiUrl = `http://127.0.0.1:${boundPort}/api/v1/developer`;
     if (fresh && onFreshStart) await onFreshStart();
-    else await resumeInterruptedJobs(dynamodb.endpoint, stepFunctions.endpoint);
+    else await resumeInterruptedJobs(dynamodb.endpoint);
     await writeStackInfo(root, { pid: process.pid, apiUrl, environment });
     ready = true;
     return { apiUrl, port: boundPort, stop };
