@@ -42,15 +42,13 @@ export type Job = JobOf<'video'> | JobOf<'split'>;
 /** Any job, its type and input not tied together: what code generic over the job type handles. */
 export type AnyJob = JobOf<JobType>;
 
-const IS_JOB_OF: { [T in JobType]: (job: AnyJob) => job is JobOf<T> } = {
-  video: (job): job is JobOf<'video'> => job.type === 'video',
-  split: (job): job is JobOf<'split'> => job.type === 'split',
-};
+function isOfType<T extends JobType>(job: AnyJob, type: T): job is JobOf<T> {
+  return job.type === type;
+}
 
 /** The job if it is of the given type. */
 export function jobOfType<T extends JobType>(job: Job | undefined, type: T): JobOf<T> | undefined {
-  const isOfType = IS_JOB_OF[type];
-  return job && isOfType(job) ? job : undefined;
+  return job && isOfType(job, type) ? job : undefined;
 }
 
 export function isActive(job: Pick<Job, 'status'>): boolean {
