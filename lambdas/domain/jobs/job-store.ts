@@ -101,16 +101,17 @@ export function newJobPut(job: AnyJob): TransactionItem {
 
 /** How a job ends, as its item records it. */
 export type JobEnding =
-  | { status: 'completed'; outputAssetId: string | null }
-  | { status: 'failed' | 'expired'; error: JobError; refund: number };
+  { status: 'completed'; outputAssetId: string | null } | { status: 'failed' | 'expired'; error: JobError };
 
 /**
- * For the transaction that ends a job: its terminal state, conditional on its being active, so
- * a job ends at most once however many finishers race.
+ * For the transaction that ends a job: its terminal state (with `refund`, the credits a failed or
+ * expired job gets back), conditional on its being active, so a job ends at most once however
+ * many finishers race.
  */
 export function jobEndingUpdate(
   job: Pick<AnyJob, 'organizationId' | 'jobId'>,
   ending: JobEnding,
+  refund: number,
   now: Date,
 ): TransactionItem {
   const update =
@@ -122,7 +123,7 @@ export function jobEndingUpdate(
         }
       : {
           expression: 'SET #status = :status, updated_at = :now, #error = :error, credits.refunded = :refund',
-          values: { ':error': ending.error, ':refund': ending.refund },
+          values: { ':error': ending.error, ':refund': refund },
         };
   return {
     Update: {

@@ -154,13 +154,7 @@ export async function finishJob(organizationId: number, jobId: string, outcome: 
   if (!isActive(job)) return;
   const refund = outcome.status === 'completed' ? 0 : job.credits.charged;
   const items: Record<string, TransactionItem> = {
-    job: jobEndingUpdate(
-      job,
-      outcome.status === 'completed'
-        ? { status: 'completed', outputAssetId: outcome.outputAssetId }
-        : { status: outcome.status, error: outcome.error, refund },
-      now,
-    ),
+    job: jobEndingUpdate(job, outcome, refund, now),
     organization: jobReleaseUpdate(organizationId, job.type, refund),
     event: eventPut(newEvent(organizationId, endingEvent(job, outcome), now)),
   };
