@@ -47,7 +47,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'confirmAssetUpload',
     scope: 'assets:create',
     handler: 'assets/confirm-upload',
-    grants: ['media.incoming:inspect', 'media.assets:put'],
+    grants: ['media.incoming:inspect', 'media.assets:put', 'media.assets:abort-upload'],
   },
   {
     method: 'GET',
@@ -103,6 +103,18 @@ export const FALLBACK_HANDLER = 'fallback';
 const compiledTemplates = new Map<string, { pattern: RegExp; names: string[] }>();
 
 /**
+ * A path parameter percent-decoded, or as it came when it is not valid percent-encoding of UTF-8:
+ * the route still matches and the handler answers for the value like for any id not of ours.
+ */
+function decodedParameter(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
  * Matches a concrete path against a route's path template (`/assets/{id}`), as API Gateway
  * does: each `{name}` takes one segment. Answers the decoded parameters, or undefined.
  */
@@ -119,9 +131,7 @@ export function matchPath(template: string, path: string): Record<string, string
   }
   const match = compiled.pattern.exec(path);
   if (!match) return undefined;
-  return Object.fromEntries(
-    compiled.names.map((name, index) => [name, decodeURIComponent(match[index + 1] as string)]),
-  );
+  return Object.fromEntries(compiled.names.map((name, index) => [name, decodedParameter(match[index + 1] as string)]));
 }
 
 /** The methods the route table serves at a concrete path below the API prefix. */

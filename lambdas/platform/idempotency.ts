@@ -53,7 +53,13 @@ export function requestFingerprint(body: unknown): string {
     .digest('hex');
 }
 
-/** The record of a claim, for the transaction that creates the job; it fails if the key was used. */
+const unixSeconds = (time: Date) => Math.floor(time.getTime() / 1000);
+
+/**
+ * The record of a claim, for the transaction that creates the job; it fails if the key was used
+ * within its retention. TTL deletes a record up to days after `expires_at`, so a record past it is
+ * overwritten as if it were gone.
+ */
 export function idempotencyRecordPut(
   organizationId: number,
   claim: IdempotencyClaim,
@@ -64,20 +70,23 @@ export function idempotencyRecordPut(
     fingerprint: claim.fingerprint,
     job_id: jobId,
     created_at: now.toISOString(),
-    expires_at: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_RETENTION_SECONDS,
+    expires_at: unixSeconds(now) + IDEMPOTENCY_RETENTION_SECONDS,
   };
   return {
     Put: {
       TableName: tableName(),
       Item: { ...idempotencyKey(organizationId, claim.operation, claim.key), ...item },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+      ExpressionAttributeValues: { ':now': unixSeconds(now) },
     },
   };
 }
 
+/** The claim's record; undefined when there is none, or it is past its retention and TTL has not deleted it yet. */
 export async function findIdempotencyRecord(
   organizationId: number,
   claim: Pick<IdempotencyClaim, 'operation' | 'key'>,
+  now = new Date(),
 ): Promise<IdempotencyRecord | undefined> {
   const { Item } = await dynamo.send(
     new GetCommand({
@@ -88,5 +97,6 @@ export async function findIdempotencyRecord(
   );
   if (!Item) return undefined;
   const item = Item as IdempotencyItem;
+  if (item.expires_at < unixSeconds(now)) return undefined;
   return { fingerprint: item.fingerprint, jobId: item.job_id };
 }

@@ -33,6 +33,23 @@ export function sortableId(prefix: string, now = Date.now()): string {
   return `${prefix}${encodeBase32(bytes)}`;
 }
 
+/** 128 bits in base 32: the length of every sortable id after its prefix. */
+const SORTABLE_ID_CHARACTERS = 26;
+const CROCKFORD_TEXT = /^[0-9a-hjkmnp-tv-z]*$/;
+
+/**
+ * True when `value` has the shape of an id sortableId makes with `prefix`. Anything else names
+ * nothing of ours and need not be looked up, which also keeps client text that is no id (too long
+ * for a key, say) away from the table.
+ */
+export function isSortableId(prefix: string, value: string): boolean {
+  return (
+    value.length === prefix.length + SORTABLE_ID_CHARACTERS &&
+    value.startsWith(prefix) &&
+    CROCKFORD_TEXT.test(value.slice(prefix.length))
+  );
+}
+
 export function randomToken(byteLength: number): string {
   return encodeBase32(randomBytes(byteLength));
 }

@@ -1,7 +1,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ApiKeyLimitReached, createApiKey, hashSecret, parseApiKey, secretMatches } from '#domain/access/api-keys';
+import {
+  ApiKeyLimitReached,
+  createApiKey,
+  findUsableKey,
+  hashSecret,
+  parseApiKey,
+  secretMatches,
+} from '#domain/access/api-keys';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -83,5 +90,58 @@ describe('API key creation', () => {
   it('does not take a refused key item (a prefix already used) for the limit', async () => {
     dynamo.on(TransactWriteCommand).rejects(refusal(['None', 'ConditionalCheckFailed']));
     await expect(create()).rejects.toMatchObject({ name: 'TransactionRefused', reasons: { key: expect.anything() } });
+  });
+});
+
+describe('resolving a presented key', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const prefix = 'abcdefghjkmnpqrs';
+  const secret = '0123456789abcdefghjkmnpqrstvwxyz';
+  const presented = `svc_test_${prefix}_${secret}`;
+  const NOW = new Date('2026-03-01T12:00:00.000Z');
+  const storedKey = (expiresAt: string | null) => ({
+    pk: `APIKEY#${prefix}`,
+    sk: 'APIKEY',
+    key_prefix: prefix,
+    organization_id: 7,
+    environment: 'test',
+    secret_hash: hashSecret(secret),
+    scopes: ['jobs:read'],
+    status: 'active',
+    created_at: '2026-01-01T00:00:00.000Z',
+    key_expires_at: expiresAt,
+  });
+  beforeEach(() => {
+    dynamo.reset();
+  });
+
+  it('reads the key item strongly consistently, so a revocation applies to the next request', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedKey(null) });
+
+    await expect(findUsableKey(presented, NOW)).resolves.toMatchObject({ keyPrefix: prefix, organizationId: 7 });
+    expect(dynamo.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({
+      Key: { pk: `APIKEY#${prefix}`, sk: 'APIKEY' },
+      ConsistentRead: true,
+    });
+  });
+
+  it.each([
+    ['has no expiry', null],
+    ['expires in a second', '2026-03-01T12:00:01.000Z'],
+  ])('accepts a key that %s', async (_, expiresAt) => {
+    dynamo.on(GetCommand).resolves({ Item: storedKey(expiresAt) });
+
+    await expect(findUsableKey(presented, NOW)).resolves.toMatchObject({ keyPrefix: prefix });
+  });
+
+  it.each([
+    ['expired at this very moment', '2026-03-01T12:00:00.000Z'],
+    ['expired a day ago', '2026-02-28T12:00:00.000Z'],
+    ['has an expiry that does not parse', 'next tuesday'],
+    ['has an expiry out of range', '2026-13-45T99:00:00Z'],
+  ])('refuses a key that %s', async (_, expiresAt) => {
+    dynamo.on(GetCommand).resolves({ Item: storedKey(expiresAt) });
+
+    await expect(findUsableKey(presented, NOW)).resolves.toBeUndefined();
   });
 });

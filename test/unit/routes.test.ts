@@ -6,6 +6,15 @@ describe('route path templates', () => {
     expect(matchPath('/me', '/me')).toEqual({});
   });
 
+  it.each(['%E0%A4%A', '%', '%ZZ', 'asset_%C0%AF'])(
+    'still matches a parameter that is not valid percent-encoding (%s), passing it as it came',
+    (raw) => {
+      expect(matchPath('/assets/{id}', `/assets/${raw}`)).toEqual({ id: raw });
+      expect(matchPath('/assets/{id}/download-url', `/assets/${raw}/download-url`)).toEqual({ id: raw });
+      expect(methodsAt(`/video-jobs/${raw}`)).toEqual(['GET']);
+    },
+  );
+
   it('matches no path with more or fewer segments', () => {
     expect(matchPath('/assets/{id}', '/assets/a/b')).toBeUndefined();
     expect(matchPath('/assets/{id}', '/assets/')).toBeUndefined();

@@ -82,13 +82,22 @@ function fromItem(item: ApiKeyItem): ApiKey {
 export async function findUsableKey(presented: string, now = new Date()): Promise<ApiKey | undefined> {
   const parsed = parseApiKey(presented);
   if (!parsed) return undefined;
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(parsed.prefix) }));
+  // Strongly consistent, so that a revocation applies to the very next request.
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: apiKeyKey(parsed.prefix), ConsistentRead: true }),
+  );
   if (!Item) return undefined;
   const item = Item as ApiKeyItem;
   if (!secretMatches(parsed.secret, item.secret_hash)) return undefined;
   if (item.environment !== parsed.environment || item.status !== 'active') return undefined;
-  if (item.key_expires_at && Date.parse(item.key_expires_at) <= now.getTime()) return undefined;
+  if (item.key_expires_at && hasExpired(item.key_expires_at, now)) return undefined;
   return fromItem(item);
+}
+
+/** An expiry that does not parse counts as passed: a key is refused rather than valid forever. */
+function hasExpired(expiresAt: string, now: Date): boolean {
+  const expiresAtMs = Date.parse(expiresAt);
+  return Number.isNaN(expiresAtMs) || expiresAtMs <= now.getTime();
 }
 
 export interface NewApiKey {

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { log } from '#platform/log';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -100,9 +101,28 @@ async function giveBack(window: Window): Promise<void> {
 }
 
 /**
+ * Gives a slot back, best effort: when that fails the request stays counted once too many in one
+ * window, which is better than failing a request whose answer is already known. Answers whether
+ * the slot was given back.
+ */
+async function tryGiveBack(window: Window): Promise<boolean> {
+  try {
+    await giveBack(window);
+    return true;
+  } catch (error) {
+    log('warn', 'rate-limit slot not given back', {
+      counter: window.key,
+      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+    });
+    return false;
+  }
+}
+
+/**
  * Admits a request against the key's minute window and the organization's day window at once.
  * Both counters are taken in parallel; when one refuses, the slot taken in the other is given
- * back, so a refused request never counts and neither counter can pass its limit.
+ * back, so a refused request never counts and neither counter can pass its limit. When taking
+ * one fails outright, the other's slot is given back too and the failure is thrown.
  */
 export async function admitRequest(
   keyPrefix: string,
@@ -112,7 +132,16 @@ export async function admitRequest(
 ): Promise<RateLimitState> {
   const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
   const day = dayWindow(organizationId, limits.perDay, nowMs);
-  const [minuteTaken, dayTaken] = await Promise.all([take(minute), take(day)]);
+  const [minuteTake, dayTake] = await Promise.allSettled([take(minute), take(day)]);
+  if (minuteTake.status === 'rejected') {
+    if (dayTake.status === 'fulfilled' && dayTake.value.admitted) await tryGiveBack(day);
+    throw minuteTake.reason;
+  }
+  if (dayTake.status === 'rejected') {
+    if (minuteTake.value.admitted) await tryGiveBack(minute);
+    throw dayTake.reason;
+  }
+  const [minuteTaken, dayTaken] = [minuteTake.value, dayTake.value];
   const exceeded: RateLimitState['exceeded'] = [];
   if (!minuteTaken.admitted) exceeded.push('minute');
   if (!dayTaken.admitted) exceeded.push('day');
@@ -120,10 +149,8 @@ export async function admitRequest(
   let dayUsed = dayTaken.used;
   if (exceeded.length === 1) {
     if (minuteTaken.admitted) {
-      await giveBack(minute);
-      minuteUsed -= 1;
-    } else {
-      await giveBack(day);
+      if (await tryGiveBack(minute)) minuteUsed -= 1;
+    } else if (await tryGiveBack(day)) {
       dayUsed -= 1;
     }
   }

@@ -2,6 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssetPurpose, Metadata } from '#contract/types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { isSortableId } from '#platform/ids';
+import { metadataAttributes, metadataFromItem, type StoredMetadata } from '#platform/metadata';
 import type { TransactionItem } from '#platform/transactions';
 import type { MediaType } from './media-signatures';
 
@@ -30,7 +32,7 @@ export interface Asset {
   failure: AssetFailure | null;
 }
 
-interface AssetItem {
+interface AssetItem extends StoredMetadata<Metadata> {
   asset_id: string;
   organization_id: number;
   filename: string;
@@ -38,7 +40,6 @@ interface AssetItem {
   size_bytes: number;
   purpose: AssetPurpose;
   status: AssetStatus;
-  metadata: Metadata | null;
   created_at: string;
   object_key: string;
   failure?: AssetFailure | null;
@@ -57,7 +58,7 @@ function fromItem(item: AssetItem): Asset {
     sizeBytes: item.size_bytes,
     purpose: item.purpose,
     status: item.status,
-    metadata: item.metadata,
+    metadata: metadataFromItem(item),
     createdAt: item.created_at,
     objectKey: item.object_key,
     failure: item.failure ?? null,
@@ -73,14 +74,14 @@ function toItem(asset: Asset): AssetItem {
     size_bytes: asset.sizeBytes,
     purpose: asset.purpose,
     status: asset.status,
-    metadata: asset.metadata,
+    ...metadataAttributes(asset.metadata),
     created_at: asset.createdAt,
     object_key: asset.objectKey,
   };
 }
 
 export async function findAsset(organizationId: number, assetId: string): Promise<Asset | undefined> {
-  if (!assetId.startsWith('asset_')) return undefined;
+  if (!isSortableId('asset_', assetId)) return undefined;
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName(), Key: assetKey(organizationId, assetId), ConsistentRead: true }),
   );

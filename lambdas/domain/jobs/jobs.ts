@@ -1,4 +1,5 @@
 import { ApiError } from '#platform/errors';
+import { isSortableId } from '#platform/ids';
 import { jobOfType, type JobOf, type JobType } from './job';
 import { findJob } from './job-store';
 import { JOB_TYPES } from './job-types';
@@ -9,7 +10,7 @@ export async function getJobOfType<T extends JobType>(
   jobId: string,
   type: T,
 ): Promise<JobOf<T>> {
-  const job = jobId.startsWith(JOB_TYPES[type].idPrefix)
+  const job = isSortableId(JOB_TYPES[type].idPrefix, jobId)
     ? jobOfType(await findJob(organizationId, jobId), type)
     : undefined;
   if (!job) throw new ApiError('JOB_NOT_FOUND', `No ${type} job ${jobId} exists.`);

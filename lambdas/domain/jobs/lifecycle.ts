@@ -75,7 +75,7 @@ export async function createJob<T extends JobType>(
   } catch (error) {
     if (!(error instanceof TransactionRefused)) throw error;
     if (request.idempotency && error.failed('idempotency')) {
-      return { job: await replay(request, request.idempotency), replayed: true };
+      return { job: await replay(request, request.idempotency, now), replayed: true };
     }
     if (error.failed('organization')) {
       const refusal = refusedCharge(error.reasons.organization?.item, request.price);
@@ -94,8 +94,8 @@ export async function createJob<T extends JobType>(
   }
 }
 
-async function replay<T extends JobType>(request: NewJob<T>, claim: IdempotencyClaim): Promise<JobOf<T>> {
-  const record = await findIdempotencyRecord(request.organizationId, claim);
+async function replay<T extends JobType>(request: NewJob<T>, claim: IdempotencyClaim, now: Date): Promise<JobOf<T>> {
+  const record = await findIdempotencyRecord(request.organizationId, claim, now);
   if (!record || record.fingerprint !== claim.fingerprint) {
     throw new ApiError(
       'IDEMPOTENCY_CONFLICT',
