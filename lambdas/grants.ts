@@ -16,6 +16,8 @@ export type Grant =
   | 'media.assets:get'
   // PutObject under assets/: the target of a confirmation's copy, or of a finished render's.
   | 'media.assets:put'
+  // AbortMultipartUpload under assets/: a confirmation's copy in parts that fails is aborted.
+  | 'media.assets:abort-upload'
   // GetObject under renders/: a finished render's HeadObject, and the source of its copy.
   | 'media.renders:get'
   // PutObject under renders/: the provider writes its output with the rights of its caller.

@@ -4,8 +4,8 @@
  * Starts the local stack in this process on a fresh data dir, seeds a Custom organization with
  * limits high enough never to interfere, and reports: cold start, GET /me and POST /video-jobs
  * latency and throughput, AWS SDK calls per request (with the per-command breakdown), GET
- * /video-jobs/{id} latency, the seconds a real 5 s local render takes from create to completed, and
- * process memory. It reports figures and asserts nothing about speed; it fails only when a request
+ * /video-jobs/{id} latency, the seconds a real 5 s local render takes from create to completed, the
+ * confirmation of a large upload (a copy in parts), and process memory. It reports figures and asserts nothing about speed; it fails only when a request
  * does not succeed or the call counter sees nothing (then the figures would be meaningless).
  *
  * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
@@ -24,6 +24,13 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  S3Client,
+  UploadPartCommand,
+  type CompletedPart,
+} from '@aws-sdk/client-s3';
 import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
 import { startLocalStack, type LocalStack } from '../local/stack';
@@ -34,6 +41,8 @@ const SETTINGS = {
   createVideoJob: { warmup: 5, requests: 100, concurrency: 4 },
   getVideoJob: { warmup: 10, requests: 200, concurrency: 8 },
   render: { runs: 3, durationSeconds: 5, pollMs: 100, timeoutMs: 120_000 },
+  // Written to the emulator in 10 MiB parts: it refuses request bodies over 11 MiB, so no PUT to the upload URL.
+  confirmLargeUpload: { sizeBytes: 160 * 1024 * 1024, writePartBytes: 10 * 1024 * 1024 },
 };
 
 const { values: flags } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
@@ -288,6 +297,7 @@ async function main(): Promise<Figures> {
   const coldStartedAt = performance.now();
   let stack: LocalStack | undefined;
   let stopExecutions: SFNClient | undefined;
+  let writeUploads: S3Client | undefined;
   try {
     stack = await startLocalStack({ port: 0, dataDir });
     const coldStartMs = performance.now() - coldStartedAt;
@@ -307,6 +317,7 @@ async function main(): Promise<Figures> {
     stepFunctions.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
     // Not instrumented: the bench's own control calls must not count.
     stopExecutions = new SFNClient({});
+    writeUploads = new S3Client({ forcePathStyle: true });
 
     const { createOrganization } = await import('#domain/access/organizations');
     const { createApiKey } = await import('#domain/access/api-keys');
@@ -491,6 +502,42 @@ async function main(): Promise<Figures> {
       sdk_calls: getJobCalls,
     };
 
+    // --- POST /assets/confirm-upload of a large upload: a copy in parts.
+    const large = SETTINGS.confirmLargeUpload;
+    progress(`POST /assets/confirm-upload of a ${megabytes(large.sizeBytes)} MiB upload`);
+    const created = expectStatus(
+      await call(`${apiUrl}/assets/upload-url`, 'POST', key, {
+        filename: 'bench.mp4',
+        content_type: 'video/mp4',
+        size_bytes: large.sizeBytes,
+        purpose: 'general',
+      }),
+      201,
+      'POST /assets/upload-url',
+    );
+    const assetId = (JSON.parse(created.body) as { asset_id: string }).asset_id;
+    const [{ incomingObjectKey }, { planCopyParts }] = await Promise.all([
+      import('#domain/assets/media-layout'),
+      import('#domain/assets/media'),
+    ]);
+    await writeUpload(writeUploads, incomingObjectKey(organization.organizationId, assetId), large);
+    before = snapshot();
+    const confirmed = expectStatus(
+      await call(`${apiUrl}/assets/confirm-upload`, 'POST', key, { asset_id: assetId }),
+      200,
+      'POST /assets/confirm-upload',
+    );
+    const confirmCalls = callsBetween(before, snapshot(), 'api');
+    const confirmLargeUpload = {
+      size_bytes: large.sizeBytes,
+      copy_parts: planCopyParts(large.sizeBytes).length,
+      confirm_ms: round(confirmed.ms),
+      sdk_calls_per_request: sum(confirmCalls),
+      sdk_calls_by_command: byCommand(confirmCalls),
+      confirm_calls_per_request: sum(beyond(confirmCalls, meCalls)),
+      confirm_sdk_calls: beyond(confirmCalls, meCalls),
+    };
+
     const figures = {
       machine: {
         cpus: availableParallelism(),
@@ -510,6 +557,7 @@ async function main(): Promise<Figures> {
       create_video_job: createVideoJob,
       get_video_job: getVideoJob,
       render: renderFigures,
+      confirm_large_upload: confirmLargeUpload,
     };
 
     progress('stopping the local stack');
@@ -520,9 +568,31 @@ async function main(): Promise<Figures> {
   } finally {
     if (stack) await stack.stop();
     stopExecutions?.destroy();
+    writeUploads?.destroy();
     agent.destroy();
     await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** An upload's bytes where a PUT to its upload URL would put them: an MP4 header, then zeros. */
+async function writeUpload(
+  s3: S3Client,
+  key: string,
+  { sizeBytes, writePartBytes }: { sizeBytes: number; writePartBytes: number },
+) {
+  const target = { Bucket: process.env.MEDIA_BUCKET_NAME, Key: key };
+  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ ...target, ContentType: 'video/mp4' }));
+  const zeros = Buffer.alloc(writePartBytes);
+  const first = Buffer.alloc(writePartBytes);
+  Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('isommp41')]).copy(first);
+  const parts: CompletedPart[] = [];
+  for (let offset = 0; offset < sizeBytes; offset += writePartBytes) {
+    const Body = (offset === 0 ? first : zeros).subarray(0, Math.min(writePartBytes, sizeBytes - offset));
+    const PartNumber = parts.length + 1;
+    const { ETag } = await s3.send(new UploadPartCommand({ ...target, UploadId, PartNumber, Body }));
+    parts.push({ PartNumber, ETag });
+  }
+  await s3.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -540,6 +610,15 @@ type Figures = Record<string, unknown> & {
     create_sdk_calls: Record<string, number>;
   };
   get_video_job: LatencyFigures;
+  confirm_large_upload: {
+    size_bytes: number;
+    copy_parts: number;
+    confirm_ms: number;
+    sdk_calls_per_request: number;
+    sdk_calls_by_command: Record<string, number>;
+    confirm_calls_per_request: number;
+    confirm_sdk_calls: Record<string, number>;
+  };
   render: {
     video_seconds: number;
     poll_interval_ms: number;
@@ -640,6 +719,15 @@ function report(figures: Figures): string {
   breakdown(
     `  worker SDK calls per render (state machine tasks, median ${render.worker_sdk_calls_per_render}):`,
     render.worker_sdk_calls,
+  );
+  lines.push('');
+  const confirm = figures.confirm_large_upload;
+  lines.push(
+    `Confirm of a ${megabytes(confirm.size_bytes)} MiB upload (${confirm.copy_parts} parts copied at once): ${confirm.confirm_ms} ms`,
+  );
+  breakdown(
+    `  SDK calls (${confirm.sdk_calls_per_request} = ${round(confirm.sdk_calls_per_request - confirm.confirm_calls_per_request, 2)} authentication/rate limiting + ${confirm.confirm_calls_per_request} the confirmation):`,
+    confirm.confirm_sdk_calls,
   );
   lines.push('');
   lines.push(

@@ -112,6 +112,9 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   },
   'media.assets:get': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:GetObject']),
   'media.assets:put': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:PutObject']),
+  // CreateMultipartUpload, UploadPartCopy and CompleteMultipartUpload are all s3:PutObject; only
+  // the abort of a failed copy in parts is an action of its own.
+  'media.assets:abort-upload': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:AbortMultipartUpload']),
   'media.renders:get': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:GetObject']),
   // Bedrock writes the async invoke output with the caller's permissions, so this grant is what
   // lets the render land under renders/.

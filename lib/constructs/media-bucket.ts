@@ -19,6 +19,9 @@ export const INCOMING_UPLOAD_LIFETIME = Duration.seconds(PENDING_ASSET_RETENTION
  */
 export const RENDER_OUTPUT_LIFETIME = Duration.days(2);
 
+/** The S3 actions that apply to objects (not to the bucket), the only ones granted by prefix. */
+type ObjectAction = `s3:${string}Object` | 's3:AbortMultipartUpload';
+
 /** Common settings of both buckets: private, owner-enforced, TLS 1.2+, kept when the stack goes. */
 const PRIVATE_BUCKET: s3.BucketProps = {
   blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -90,7 +93,7 @@ export class MediaBucket extends Construct {
    * grantee's policy why that one key wildcard is fine (object keys are ids minted per request,
    * so no narrower resource exists when the policy is written).
    */
-  grantObjects(grantee: iam.IGrantable, prefix: MediaPrefix, actions: readonly `s3:${string}Object`[]): iam.Grant {
+  grantObjects(grantee: iam.IGrantable, prefix: MediaPrefix, actions: readonly ObjectAction[]): iam.Grant {
     const grant = iam.Grant.addToPrincipal({
       grantee,
       actions: [...actions],

@@ -1,5 +1,6 @@
-import { call, createOrganization, type ErrorBody, type TestOrganization } from './support/stack';
-import { makeMedia } from './support/media';
+import { createHash } from 'node:crypto';
+import { call, createOrganization, storeUploadInParts, type ErrorBody, type TestOrganization } from './support/stack';
+import { largeMediaChunks, makeMedia } from './support/media';
 
 interface UploadUrl {
   asset_id: string;
@@ -114,6 +115,70 @@ describe('asset upload, confirmation and download', () => {
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
   });
+
+  it('answers concurrent confirmations of one upload alike: each 200 with the same asset', async () => {
+    // Several uploads, so that some pairs overlap where one confirmation removes the upload the other reads.
+    const uploads = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const created = await requestUpload(org, {
+          filename: 'twice.mp4',
+          content_type: 'video/mp4',
+          size_bytes: video.length,
+          purpose: 'general',
+        });
+        expect((await put(created.body, video)).status).toBe(200);
+        return created.body.asset_id;
+      }),
+    );
+    const confirmations = await Promise.all(
+      uploads.flatMap((assetId) =>
+        [1, 2].map(() => call<Asset>('POST', '/assets/confirm-upload', { key: org.key, body: { asset_id: assetId } })),
+      ),
+    );
+
+    expect(confirmations.map((response) => response.status)).toEqual(confirmations.map(() => 200));
+    uploads.forEach((assetId, index) => {
+      const [first, second] = [confirmations[2 * index]!.body, confirmations[2 * index + 1]!.body];
+      expect(first).toMatchObject({ id: assetId, status: 'uploaded' });
+      expect(second).toEqual(first);
+    });
+  });
+
+  it('confirms an upload too large for one copy, storing exactly the uploaded bytes', async () => {
+    // Four parts of the confirmation's copy (64 MiB each, the last shorter).
+    const sizeBytes = 200 * 1024 * 1024 + 12_345;
+    const created = await requestUpload(org, {
+      filename: 'long take.mp4',
+      content_type: 'video/mp4',
+      size_bytes: sizeBytes,
+      purpose: 'split_source',
+    });
+    await storeUploadInParts(
+      org.organizationId,
+      created.body.asset_id,
+      'video/mp4',
+      largeMediaChunks('mp4', sizeBytes),
+    );
+
+    const confirmed = await call<Asset>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ status: 'uploaded', size_bytes: sizeBytes, content_type: 'video/mp4' });
+
+    const download = await call<{ download_url: string }>('GET', `/assets/${created.body.asset_id}/download-url`, {
+      key: org.key,
+    });
+    const stored = await fetch(download.body.download_url);
+    expect(stored.status).toBe(200);
+    expect(stored.headers.get('content-type')).toBe('video/mp4');
+    const storedHash = createHash('sha256');
+    for await (const chunk of stored.body!) storedHash.update(chunk);
+    const uploadedHash = createHash('sha256');
+    for (const chunk of largeMediaChunks('mp4', sizeBytes)) uploadedHash.update(chunk);
+    expect(storedHash.digest('hex')).toBe(uploadedHash.digest('hex'));
+  }, 120_000);
 
   it('keeps an asset pending when it is confirmed before upload, and confirms it once the bytes arrive', async () => {
     const png = makeMedia('png');

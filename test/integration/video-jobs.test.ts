@@ -8,10 +8,11 @@ import {
   createOrganization,
   getOrganization,
   listEvents,
+  storeUploadInParts,
   type ErrorBody,
   type TestOrganization,
 } from './support/stack';
-import { makeMedia } from './support/media';
+import { largeMediaChunks, makeMedia } from './support/media';
 import { waitForJob, type VideoJob } from './support/jobs';
 
 interface VideoResult {
@@ -270,6 +271,35 @@ describe('video job validation', () => {
     });
     expect([notImage.status, notImage.body.error.code]).toEqual([409, 'ASSET_NOT_READY']);
     expect(notImage.body.error.message).toContain('source_asset_id');
+    expect((await getOrganization(rich.organizationId))?.creditsBalance).toBe(100);
+  });
+
+  it('refuses a source image above the 25 MB the video model reads with 400 VALIDATION_FAILED', async () => {
+    const rich = await createOrganization({ credits: 100 });
+    const sizeBytes = 25_000_001;
+    const upload = await call<{ asset_id: string }>('POST', '/assets/upload-url', {
+      key: rich.key,
+      body: { filename: 'huge.png', content_type: 'image/png', size_bytes: sizeBytes, purpose: 'image_source' },
+    });
+    await storeUploadInParts(
+      rich.organizationId,
+      upload.body.asset_id,
+      'image/png',
+      largeMediaChunks('png', sizeBytes),
+    );
+    const confirmed = await call('POST', '/assets/confirm-upload', {
+      key: rich.key,
+      body: { asset_id: upload.body.asset_id },
+    });
+    expect(confirmed.status).toBe(200);
+
+    const tooLarge = await call<ErrorBody>('POST', '/video-jobs', {
+      key: rich.key,
+      body: { prompt: 'p', duration_seconds: 5, source_asset_id: upload.body.asset_id },
+    });
+    expect([tooLarge.status, tooLarge.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(tooLarge.body.error.message).toContain(`source_asset_id ${upload.body.asset_id}`);
+    expect(tooLarge.body.error.message).toContain('25000000');
     expect((await getOrganization(rich.organizationId))?.creditsBalance).toBe(100);
   });
 

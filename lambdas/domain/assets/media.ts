@@ -1,15 +1,21 @@
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   NotFound,
   PutObjectCommand,
   S3ServiceException,
+  UploadPartCopyCommand,
+  type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { mediaBucket, s3 } from '#platform/clients/s3';
 import { ApiError } from '#platform/errors';
+import { log } from '#platform/log';
 import type { Asset } from './asset-store';
 import { SNIFF_BYTES } from './media-signatures';
 
@@ -79,12 +85,152 @@ export async function headObject(objectKey: string) {
   }
 }
 
-/** The first bytes of an object: enough to recognise its format (media-signatures.ts). */
-export async function readObjectHead(objectKey: string): Promise<Uint8Array> {
-  const { Body } = await s3.send(
-    new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey, Range: `bytes=0-${SNIFF_BYTES - 1}` }),
+/** One version of an object, as HeadObject saw it: later reads and copies are bound to its ETag. */
+export interface InspectedObject {
+  key: string;
+  etag: string;
+  sizeBytes: number;
+}
+
+/**
+ * Thrown by the reads and copies bound to an inspected version when the object under the key is
+ * no longer that version: `replaced` by another PUT (the ETag precondition failed), or `missing`.
+ */
+export class ObjectChangedError extends Error {
+  constructor(
+    readonly objectKey: string,
+    readonly change: 'replaced' | 'missing',
+  ) {
+    super(`The object ${objectKey} is ${change === 'replaced' ? 'not the version inspected any more' : 'gone'}`);
+    this.name = 'ObjectChangedError';
+  }
+}
+
+function asObjectChange(error: unknown, objectKey: string): unknown {
+  if (!(error instanceof S3ServiceException)) return error;
+  if (error.$metadata.httpStatusCode === 412) return new ObjectChangedError(objectKey, 'replaced');
+  if (error.name === 'NoSuchKey') return new ObjectChangedError(objectKey, 'missing');
+  return error;
+}
+
+/** The first bytes of the inspected version: enough to recognise its format (media-signatures.ts). */
+export async function readObjectHead(object: InspectedObject): Promise<Uint8Array> {
+  try {
+    const { Body } = await s3.send(
+      new GetObjectCommand({
+        Bucket: mediaBucket(),
+        Key: object.key,
+        Range: `bytes=0-${SNIFF_BYTES - 1}`,
+        IfMatch: object.etag,
+      }),
+    );
+    return Body ? await Body.transformToByteArray() : new Uint8Array();
+  } catch (error) {
+    throw asObjectChange(error, object.key);
+  }
+}
+
+/**
+ * Part size of a multipart copy. API Gateway gives a request 29 s, and one CopyObject of a
+ * multi-gigabyte object can take longer; parts copied all at once take about as long as one part.
+ * Below one part, one CopyObject is fewer calls for the same time.
+ */
+export const COPY_PART_BYTES = 64 * 1024 * 1024;
+/** The SDK's default socket pool: parts beyond it would wait for a socket, not copy in parallel. */
+export const MAX_COPY_PARTS = 50;
+
+export interface CopyPart {
+  partNumber: number;
+  firstByte: number;
+  lastByte: number;
+}
+
+/**
+ * The byte ranges of a copy in parts: at most MAX_COPY_PARTS, each COPY_PART_BYTES or more but the
+ * last (S3: parts of 5 MiB to 5 GiB, the last smaller, at most 10,000).
+ */
+export function planCopyParts(sizeBytes: number): CopyPart[] {
+  const partBytes = Math.max(COPY_PART_BYTES, Math.ceil(sizeBytes / MAX_COPY_PARTS));
+  const parts: CopyPart[] = [];
+  for (let firstByte = 0; firstByte < sizeBytes; firstByte += partBytes) {
+    parts.push({ partNumber: parts.length + 1, firstByte, lastByte: Math.min(firstByte + partBytes, sizeBytes) - 1 });
+  }
+  return parts;
+}
+
+/**
+ * Copies the inspected version of an object to `targetKey`, with the content type the copy is
+ * stored with. Every read of the source carries the inspected ETag (CopySourceIfMatch), so another
+ * version is never copied: that ends in ObjectChangedError, as does a source that is gone.
+ */
+export async function copyInspectedObject(source: InspectedObject, targetKey: string, contentType: string) {
+  const parts = planCopyParts(source.sizeBytes);
+  try {
+    if (parts.length === 1) {
+      await s3.send(
+        new CopyObjectCommand({
+          Bucket: mediaBucket(),
+          Key: targetKey,
+          CopySource: `${mediaBucket()}/${source.key}`,
+          CopySourceIfMatch: source.etag,
+          ContentType: contentType,
+          MetadataDirective: 'REPLACE',
+        }),
+      );
+    } else {
+      await copyInParts(source, targetKey, contentType, parts);
+    }
+  } catch (error) {
+    throw asObjectChange(error, source.key);
+  }
+}
+
+async function copyInParts(source: InspectedObject, targetKey: string, contentType: string, parts: CopyPart[]) {
+  const bucket = mediaBucket();
+  const { UploadId } = await s3.send(
+    new CreateMultipartUploadCommand({ Bucket: bucket, Key: targetKey, ContentType: contentType }),
   );
-  return Body ? Body.transformToByteArray() : new Uint8Array();
+  if (!UploadId) throw new Error(`CreateMultipartUpload of ${targetKey} returned no UploadId`);
+  // Settled, not failed fast: a part still being copied when the upload is aborted may be kept
+  // (and billed), so the abort waits for every part.
+  const copies = await Promise.allSettled(
+    parts.map(async ({ partNumber, firstByte, lastByte }): Promise<CompletedPart> => {
+      const { CopyPartResult } = await s3.send(
+        new UploadPartCopyCommand({
+          Bucket: bucket,
+          Key: targetKey,
+          UploadId,
+          PartNumber: partNumber,
+          CopySource: `${bucket}/${source.key}`,
+          CopySourceIfMatch: source.etag,
+          CopySourceRange: `bytes=${firstByte}-${lastByte}`,
+        }),
+      );
+      return { PartNumber: partNumber, ETag: CopyPartResult?.ETag };
+    }),
+  );
+  try {
+    const completed = copies.map((copy) => {
+      if (copy.status === 'rejected') throw copy.reason;
+      return copy.value;
+    });
+    await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: targetKey,
+        UploadId,
+        MultipartUpload: { Parts: completed },
+      }),
+    );
+  } catch (error) {
+    try {
+      await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: targetKey, UploadId }));
+    } catch (abortError) {
+      // The bucket's lifecycle rule removes incomplete uploads after a day; the copy's own error is the one to report.
+      log('warn', 'Could not abort a failed multipart copy', { key: targetKey, error: String(abortError) });
+    }
+    throw error;
+  }
 }
 
 /** A server-side copy into the media bucket, with the content type the copy is stored with. */

@@ -1,10 +1,17 @@
 import type { Operations, UploadUrlResponse } from '#contract/types';
-import { mediaBucket } from '#platform/clients/s3';
 import { ApiError } from '#platform/errors';
 import { sortableId } from '#platform/ids';
 import { getAsset } from './assets';
 import { markAssetFailed, markAssetUploaded, putPendingAsset, type Asset, type AssetFailure } from './asset-store';
-import { copyObject, deleteObject, headObject, presignUpload, readObjectHead, UPLOAD_URL_TTL_SECONDS } from './media';
+import {
+  copyInspectedObject,
+  deleteObject,
+  headObject,
+  ObjectChangedError,
+  presignUpload,
+  readObjectHead,
+  UPLOAD_URL_TTL_SECONDS,
+} from './media';
 import { incomingObjectKey, PENDING_ASSET_RETENTION_SECONDS, storedObjectKey } from './media-layout';
 import { matchesDeclaredType } from './media-signatures';
 
@@ -54,24 +61,61 @@ async function refuse(asset: Asset, failure: AssetFailure): Promise<never> {
 }
 
 /**
- * Checks the uploaded object against the declaration (size, type, and the format its first
- * bytes reveal), then moves it out of `incoming/` so the lifecycle rule no longer applies.
- * Idempotent: an asset already confirmed is returned as it is.
+ * How many times a confirmation starts over because the upload was replaced under it (the upload
+ * URL stays valid for an hour) before it answers that the upload is still changing.
  */
-export async function confirmUpload(organizationId: number, assetId: string): Promise<Asset> {
-  const asset = await getAsset(organizationId, assetId);
+export const CONFIRM_ATTEMPTS = 3;
+
+/** A confirmed asset as it is, a failed one as its 422; undefined while the asset is pending. */
+function settledAnswer(asset: Asset): Asset | undefined {
   if (asset.status === 'uploaded') return asset;
   if (asset.status === 'failed') {
     throw new ApiError('ASSET_CONTENT_MISMATCH', asset.failure?.message ?? 'The upload failed verification.');
   }
+  return undefined;
+}
 
-  const head = await headObject(asset.objectKey);
-  if (!head) {
-    throw new ApiError(
-      'ASSET_NOT_UPLOADED',
-      `Asset ${assetId} has no uploaded bytes yet: PUT the file to its upload_url, then confirm again.`,
-    );
+/**
+ * Checks the uploaded object against the declaration (size, type, and the format its first
+ * bytes reveal), then copies that very version out of `incoming/`, where its upload URL could
+ * still replace it and the lifecycle rule would delete it.
+ *
+ * Idempotent, and consistent under concurrency: whichever confirmation settles the asset first
+ * decides, and every other one answers what it decided (the same asset, or the same 422).
+ */
+export async function confirmUpload(organizationId: number, assetId: string): Promise<Asset> {
+  for (let attempt = 1; ; attempt += 1) {
+    const asset = await getAsset(organizationId, assetId);
+    const settled = settledAnswer(asset);
+    if (settled) return settled;
+    if (attempt > CONFIRM_ATTEMPTS) {
+      throw new ApiError(
+        'ASSET_NOT_UPLOADED',
+        `The bytes of asset ${assetId} were replaced while they were being confirmed: finish the upload, then confirm again.`,
+      );
+    }
+
+    const outcome = await verifyAndStore(asset);
+    if (outcome.state === 'confirmed') return outcome.asset;
+    if (outcome.state === 'missing') {
+      // A concurrent confirmation deletes the upload only once the asset is recorded as uploaded.
+      const now = settledAnswer(await getAsset(organizationId, assetId));
+      if (now) return now;
+      throw new ApiError(
+        'ASSET_NOT_UPLOADED',
+        `Asset ${assetId} has no uploaded bytes yet: PUT the file to its upload_url, then confirm again.`,
+      );
+    }
+    // `replaced`: verify the new version from the start; `overtaken`: answer what the concurrent confirmation decided.
   }
+}
+
+type StoreOutcome = { state: 'confirmed'; asset: Asset } | { state: 'missing' | 'replaced' | 'overtaken' };
+
+/** One verification of the version of the upload HeadObject sees, and its copy under assets/. */
+async function verifyAndStore(asset: Asset): Promise<StoreOutcome> {
+  const head = await headObject(asset.objectKey);
+  if (!head) return { state: 'missing' };
   if (head.ContentLength !== asset.sizeBytes) {
     await refuse(asset, {
       code: 'SIZE_MISMATCH',
@@ -84,17 +128,25 @@ export async function confirmUpload(organizationId: number, assetId: string): Pr
       message: `The file was uploaded as ${head.ContentType ?? 'no type'}, not the declared ${asset.contentType}.`,
     });
   }
-  if (!matchesDeclaredType(asset.contentType, await readObjectHead(asset.objectKey))) {
-    await refuse(asset, {
-      code: 'CONTENT_MISMATCH',
-      message: `The uploaded bytes are not a ${asset.contentType} file.`,
-    });
+  if (!head.ETag) throw new Error(`HeadObject of ${asset.objectKey} returned no ETag`);
+  const inspected = { key: asset.objectKey, etag: head.ETag, sizeBytes: asset.sizeBytes };
+
+  const storedKey = storedObjectKey(asset.organizationId, asset.assetId);
+  try {
+    if (!matchesDeclaredType(asset.contentType, await readObjectHead(inspected))) {
+      await refuse(asset, {
+        code: 'CONTENT_MISMATCH',
+        message: `The uploaded bytes are not a ${asset.contentType} file.`,
+      });
+    }
+    await copyInspectedObject(inspected, storedKey, asset.contentType);
+  } catch (error) {
+    if (error instanceof ObjectChangedError) return { state: error.change };
+    throw error;
   }
 
-  const storedKey = storedObjectKey(organizationId, assetId);
-  await copyObject({ bucket: mediaBucket(), key: asset.objectKey }, storedKey, asset.contentType);
   const confirmed = await markAssetUploaded(asset, storedKey);
-  if (!confirmed) return confirmUpload(organizationId, assetId);
+  if (!confirmed) return { state: 'overtaken' };
   await deleteObject(asset.objectKey);
-  return confirmed;
+  return { state: 'confirmed', asset: confirmed };
 }

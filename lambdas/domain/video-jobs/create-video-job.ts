@@ -5,6 +5,7 @@ import { submitJob } from '#domain/jobs/executions';
 import type { JobOf } from '#domain/jobs/job';
 import { ApiError } from '#platform/errors';
 import { requestFingerprint } from '#platform/idempotency';
+import { checkMetadataSize } from '#platform/metadata';
 
 export type CreateVideoJobRequest = Operations['createVideoJob']['body'];
 
@@ -16,19 +17,21 @@ export function videoJobPrice(request: Pick<CreateVideoJobRequest, 'duration_sec
   return request.duration_seconds * VIDEO_CREDITS_PER_SECOND[mode];
 }
 
-export const MAX_METADATA_BYTES = 8 * 1024;
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
-function checkMetadataSize(metadata: CreateVideoJobRequest['metadata']) {
-  if (metadata && Buffer.byteLength(JSON.stringify(metadata), 'utf8') > MAX_METADATA_BYTES) {
-    throw new ApiError('VALIDATION_FAILED', `metadata must be at most ${MAX_METADATA_BYTES} bytes as JSON.`);
-  }
-}
+/**
+ * The largest source image a video job takes: Amazon Nova Reel reads an input image of at most
+ * 25 MB, and the start-render worker holds the whole image and its base64 text in memory, while an
+ * `image_source` asset may be as large as any upload. The 1280x720 PNG or JPEG the model renders
+ * from is a few megabytes at most.
+ */
+export const MAX_SOURCE_IMAGE_BYTES = 25_000_000;
 
 /**
- * An image-to-video source must be this organization's, confirmed, and an image. Purpose
- * `image_source` is the intended one; `general` images are accepted too, since `general`
- * explicitly allows every type.
+ * An image-to-video source must be this organization's, confirmed, an image, and no larger than
+ * the video model reads. Purpose `image_source` is the intended one; `general` images are accepted
+ * too, since `general` explicitly allows every type. The size is the declared one, which
+ * confirmation holds the bytes to, so a pending asset too large is refused before it is confirmed.
  */
 async function checkSourceImage(organizationId: number, assetId: string): Promise<Asset> {
   const asset = await findAsset(organizationId, assetId);
@@ -37,6 +40,12 @@ async function checkSourceImage(organizationId: number, assetId: string): Promis
     throw new ApiError(
       'ASSET_NOT_READY',
       `source_asset_id must be an image asset with purpose image_source; ${assetId} is ${asset.contentType} with purpose ${asset.purpose}.`,
+    );
+  }
+  if (asset.sizeBytes > MAX_SOURCE_IMAGE_BYTES) {
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      `source_asset_id ${assetId} is an image of ${asset.sizeBytes} bytes; a source image may have at most ${MAX_SOURCE_IMAGE_BYTES} bytes (25 MB).`,
     );
   }
   if (asset.status !== 'uploaded') {

@@ -32,3 +32,29 @@ export function makeMedia(
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Below the 11 MiB request body the local S3 emulator accepts, and above S3's 5 MiB smallest part. */
+export const LARGE_MEDIA_CHUNK_BYTES = 10 * 1024 * 1024;
+const BLOCK_BYTES = 4096;
+
+/** What confirmation's format check reads: an MP4 `ftyp` box, the PNG signature. */
+const HEADERS = {
+  mp4: Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('isommp41')]),
+  png: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+};
+
+/**
+ * A file of `sizeBytes` too large to make with ffmpeg in a test: the header of its format, then
+ * zeros with every 4 KiB block numbered, so bytes copied to another offset do not compare equal.
+ * Yielded in chunks of LARGE_MEDIA_CHUNK_BYTES, never whole in memory.
+ */
+export function* largeMediaChunks(kind: 'mp4' | 'png', sizeBytes: number): Generator<Buffer> {
+  for (let offset = 0; offset < sizeBytes; offset += LARGE_MEDIA_CHUNK_BYTES) {
+    const chunk = Buffer.alloc(Math.min(LARGE_MEDIA_CHUNK_BYTES, sizeBytes - offset));
+    for (let block = 0; block + 4 <= chunk.length; block += BLOCK_BYTES) {
+      chunk.writeUInt32BE((offset + block) / BLOCK_BYTES, block);
+    }
+    if (offset === 0) HEADERS[kind].copy(chunk, 0, 0, Math.min(HEADERS[kind].length, chunk.length));
+    yield chunk;
+  }
+}
