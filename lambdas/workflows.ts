@@ -41,6 +41,11 @@ export interface Workflow {
   readonly arnEnvironmentVariable: string;
   /** The grant a route needs to start it. */
   readonly startGrant: Grant;
+  /**
+   * The ASL file's top-level TimeoutSeconds (checked when the definition is read): an execution
+   * still running then ends TIMED_OUT, and its job expires through the execution-ended task.
+   */
+  readonly executionTimeoutSeconds: number;
   /** The execution's input for one job; its name is always the job id. */
   executionInput(job: { organizationId: number; jobId: string }): JobExecutionInput;
   readonly workers: Readonly<Record<string, Worker>>;
@@ -58,6 +63,8 @@ export const WORKFLOWS: readonly Workflow[] = [
     definitionFile: 'state-machines/video-job.asl.json',
     arnEnvironmentVariable: 'VIDEO_JOB_STATE_MACHINE_ARN',
     startGrant: 'states.video-job:start',
+    // Throttled starts (minutes), the 30-minute render deadline, and the finish's own retries.
+    executionTimeoutSeconds: 3600,
     executionInput: jobExecutionInput,
     workers: {
       StartRenderFunction: {
@@ -105,10 +112,17 @@ const SUBSTITUTION = /\$\{([A-Za-z0-9_]+)\}/g;
  */
 export function definitionWithWorkers(workflow: Workflow, targets: Readonly<Record<string, string>>): string {
   const text = readFileSync(join(__dirname, '..', workflow.definitionFile), 'utf8');
+  let definition: { TimeoutSeconds?: unknown };
   try {
-    JSON.parse(text);
+    definition = JSON.parse(text) as { TimeoutSeconds?: unknown };
   } catch (error) {
     throw new Error(`${workflow.definitionFile} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (definition.TimeoutSeconds !== workflow.executionTimeoutSeconds) {
+    throw new Error(
+      `${workflow.definitionFile} has TimeoutSeconds ${String(definition.TimeoutSeconds)}, but lambdas/workflows.ts ` +
+        `says the ${workflow.name} workflow times out after ${workflow.executionTimeoutSeconds} seconds.`,
+    );
   }
   const used = new Set([...text.matchAll(SUBSTITUTION)].map((match) => match[1] as string));
   const unknown = [...used].filter((name) => !(name in workflow.workers));

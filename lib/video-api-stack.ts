@@ -5,6 +5,7 @@ import { DataTable } from './constructs/data-table';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
 import { Monitoring } from './constructs/monitoring';
+import { TaskFunctions } from './constructs/tasks';
 import {
   DEFAULT_BEDROCK_REGION,
   VIDEO_MODEL_ID,
@@ -25,14 +26,15 @@ export interface VideoApiStackProps extends StackProps {
 
 /**
  * The whole v1 service in one env-agnostic stack: table, media bucket, the workflows of
- * lambdas/workflows.ts (state machine and workers each), HTTP API with one function per route, and
- * the dashboard and alarms over them.
+ * lambdas/workflows.ts (state machine and workers each), HTTP API with one function per route, the
+ * tasks of lambdas/tasks.ts with their rules, and the dashboard and alarms over them.
  */
 export class VideoApiStack extends Stack {
   public readonly table: DataTable;
   public readonly media: MediaBucket;
   public readonly workflows: readonly WorkflowStateMachine[];
   public readonly httpApi: VideoHttpApi;
+  public readonly tasks: TaskFunctions;
   public readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: VideoApiStackProps = {}) {
@@ -57,17 +59,16 @@ export class VideoApiStack extends Stack {
           videoModel: { region: bedrockRegion, modelId: VIDEO_MODEL_ID },
         }),
     );
-    this.httpApi = new VideoHttpApi(this, 'HttpApi', {
-      table: this.table,
-      media: this.media,
-      stateMachines: Object.fromEntries(
-        this.workflows.map(({ workflow, stateMachine }) => [workflow.name, stateMachine]),
-      ),
-    });
+    const stateMachines = Object.fromEntries(
+      this.workflows.map(({ workflow, stateMachine }) => [workflow.name, stateMachine]),
+    );
+    this.httpApi = new VideoHttpApi(this, 'HttpApi', { table: this.table, media: this.media, stateMachines });
+    this.tasks = new TaskFunctions(this, 'Tasks', { table: this.table, media: this.media, stateMachines });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.httpApi,
       table: this.table,
       workflows: this.workflows,
+      tasks: this.tasks,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.baseUrl, description: "The spec's {base_url}" });

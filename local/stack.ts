@@ -9,15 +9,14 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startS3AndSqs } from './emulators/s3-sqs';
-import { startStepFunctions } from './emulators/step-functions';
+import { startStepFunctions, type ExecutionStatusChangeEvent } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
 import { writeStackInfo } from './stack-info';
-import type { JobType } from '#contract/types';
 import { RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
+import { TASKS, type Task } from '#tasks';
 import { definitionWithWorkers, WORKFLOWS } from '#workflows';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
@@ -91,29 +90,32 @@ async function ensureTable(client: DynamoDBClient): Promise<boolean> {
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
-  const { partitionKey, sortKey, gsi1, timeToLiveAttribute } = TABLE_DESIGN;
+  const { partitionKey, sortKey, indexes, timeToLiveAttribute } = TABLE_DESIGN;
+  const keyAttributes = new Set([
+    partitionKey,
+    sortKey,
+    ...indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ]);
   await client.send(
     new CreateTableCommand({
       TableName: LOCAL_TABLE_NAME,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({
-        AttributeName: name,
-        AttributeType: 'S',
-      })),
+      AttributeDefinitions: [...keyAttributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       KeySchema: [
         { AttributeName: partitionKey, KeyType: 'HASH' },
         { AttributeName: sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: gsi1.indexName,
-          KeySchema: [
-            { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
-            { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
+      GlobalSecondaryIndexes: indexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection:
+          index.projection === 'all'
+            ? { ProjectionType: 'ALL' }
+            : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
+      })),
     }),
   );
   await client.send(
@@ -133,32 +135,51 @@ async function ensureBucket(client: S3Client) {
   }
 }
 
+type TaskHandler = (event: unknown) => Promise<unknown>;
+
+/**
+ * The event sources AWS runs for the tasks of lambdas/tasks.ts: a timer for each schedule, and
+ * for the execution-ended rule the Step Functions emulator's status changes, filtered as the rule
+ * filters them. A failed run is logged; as in AWS, the reconciler covers what it missed.
+ */
+function taskEventSources(loadTask: (name: string) => Promise<TaskHandler>) {
+  const run = (task: Task, event: unknown) =>
+    loadTask(task.handler)
+      .then((handler) => handler(event))
+      .catch((error: unknown) => console.error(`Task ${task.name} failed:`, error));
+  const timers: NodeJS.Timeout[] = [];
+  return {
+    onExecutionEnded(event: ExecutionStatusChangeEvent) {
+      for (const task of TASKS) {
+        if (task.trigger.kind !== 'execution-ended') continue;
+        if ((task.trigger.statuses as readonly string[]).includes(event.detail.status)) void run(task, event);
+      }
+    },
+    startSchedules() {
+      for (const task of TASKS) {
+        if (task.trigger.kind !== 'schedule') continue;
+        const every = task.trigger.everyMinutes * 60_000;
+        timers.push(
+          setInterval(() => void run(task, { source: 'aws.events', 'detail-type': 'Scheduled Event' }), every),
+        );
+      }
+    },
+    stopSchedules() {
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
+}
+
 /**
  * The local Step Functions emulator keeps executions in memory, so a restart loses the ones
- * under way (in AWS they survive). Their jobs are handed to the state machine again; it finds
- * the render gone and ends each job through its normal failure path (refund, slot released).
+ * under way (in AWS they survive). The reconciler, run at once for every active job whatever its
+ * age, starts them again; the state machine finds each render gone and ends the job through its
+ * normal failure path (refund, slot released).
  */
-async function resumeInterruptedJobs(dynamodbEndpoint: string) {
-  // Imported only now: its client reads the emulator endpoints from the environment when created.
-  const { startJobExecution } = await import('#domain/jobs/executions');
-  const table = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodbEndpoint }));
-  for await (const page of paginateScan(
-    { client: table },
-    {
-      TableName: LOCAL_TABLE_NAME,
-      FilterExpression: 'begins_with(sk, :job) AND #status IN (:queued, :processing)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':job': 'JOB#', ':queued': 'queued', ':processing': 'processing' },
-    },
-  )) {
-    for (const item of page.Items ?? []) {
-      await startJobExecution({
-        organizationId: Number(item.organization_id),
-        jobId: String(item.job_id),
-        type: item.type as JobType,
-      });
-    }
-  }
+async function restartInterruptedJobs() {
+  // Imported only now: its clients read the emulator endpoints from the environment when created.
+  const { reconcileJobs } = await import('#domain/jobs/reconciler');
+  await reconcileJobs({ restartAfterSeconds: 0 });
 }
 
 export interface LocalStackOptions {
@@ -194,9 +215,11 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       }),
     ]);
     const loadWorker = moduleLoader<(payload: unknown) => Promise<unknown>>('workers');
+    const tasks = taskEventSources(moduleLoader<TaskHandler>('tasks'));
     const stepFunctions = await startStepFunctions({
       stateMachines: localStateMachines(),
       lambdaInvoker: async (name, payload) => (await loadWorker(name))(payload),
+      onExecutionEnded: tasks.onExecutionEnded,
     });
     stoppers.push(stepFunctions.stop);
     const environment = handlerEnvironment({
@@ -234,7 +257,9 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     const boundPort = (gateway.address() as AddressInfo).port;
     const apiUrl = `http://127.0.0.1:${boundPort}/api/v1/developer`;
     if (fresh && onFreshStart) await onFreshStart();
-    else await resumeInterruptedJobs(dynamodb.endpoint);
+    else await restartInterruptedJobs();
+    tasks.startSchedules();
+    stoppers.push(async () => tasks.stopSchedules());
     await writeStackInfo(root, { pid: process.pid, apiUrl, environment });
     ready = true;
     return { apiUrl, port: boundPort, stop };

@@ -107,6 +107,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     negotiated_limits: organization.negotiatedLimits,
     limits: organizations.effectiveLimits(organization),
     active_api_keys: organization.activeApiKeys,
+    active_video_jobs: organization.activeVideoJobs,
+    active_split_jobs: organization.activeSplitJobs,
     created_at: organization.createdAt,
   });
   const organizationId = () => positiveInteger('org', values.org);

@@ -2,10 +2,35 @@
  * The single table's physical design, shared by the CDK stack, the local stack's table creation
  * and the item modules. Item key shapes live in the module that owns each item type.
  */
+
+export interface IndexDesign {
+  readonly indexName: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+  /** Attributes copied besides the keys; `all` copies every attribute. */
+  readonly projection: 'all' | readonly string[];
+}
+
+/** GSI1 lists an organization's items by a secondary order (API keys and jobs by creation). */
+const gsi1: IndexDesign = { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'all' };
+
+/**
+ * Active jobs across every organization, oldest first, for the reconciler. Sparse: only a
+ * queued or processing job has the keys, and the transaction that ends it removes them.
+ * Sharded (lambdas/domain/jobs/job-store.ts) so no single partition takes every job's writes.
+ */
+const activeJobs: IndexDesign = {
+  indexName: 'active-jobs',
+  partitionKey: 'active_shard',
+  sortKey: 'active_since',
+  projection: ['organization_id', 'job_id', 'type', 'status', 'created_at'],
+};
+
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'expires_at',
-  /** GSI1 lists an organization's items by a secondary order (API keys by creation). */
-  gsi1: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  gsi1,
+  activeJobs,
+  indexes: [gsi1, activeJobs],
 } as const;

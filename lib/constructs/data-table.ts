@@ -48,12 +48,16 @@ export class DataTable extends Construct {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    this.table.addGlobalSecondaryIndex({
-      indexName: TABLE_DESIGN.gsi1.indexName,
-      partitionKey: { name: TABLE_DESIGN.gsi1.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: TABLE_DESIGN.gsi1.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
-    });
+    for (const index of TABLE_DESIGN.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        ...(index.projection === 'all'
+          ? { projectionType: dynamodb.ProjectionType.ALL }
+          : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
+      });
+    }
   }
 
   get tableName(): string {
@@ -61,14 +65,17 @@ export class DataTable extends Construct {
   }
 
   /**
-   * Grants item access on the table and its named index (not `index/*`, so a new index is a
-   * deliberate grant and the policy carries no wildcard).
+   * Grants item access on the table and its named indexes (not `index/*`, so the policy carries
+   * no wildcard).
    */
   grantTo(grantee: iam.IGrantable, access: TableAccess): iam.Grant {
     return iam.Grant.addToPrincipal({
       grantee,
       actions: [...ACTIONS[access]],
-      resourceArns: [this.table.tableArn, `${this.table.tableArn}/index/${TABLE_DESIGN.gsi1.indexName}`],
+      resourceArns: [
+        this.table.tableArn,
+        ...TABLE_DESIGN.indexes.map((index) => `${this.table.tableArn}/index/${index.indexName}`),
+      ],
     });
   }
 }

@@ -4,12 +4,14 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { DataTable } from './data-table';
 import { constructIdOf, type VideoHttpApi } from './http-api';
+import type { TaskFunctions } from './tasks';
 import { workflowConstructId, type WorkflowStateMachine } from './workflow';
 
 export interface MonitoringProps {
   readonly api: VideoHttpApi;
   readonly table: DataTable;
   readonly workflows: readonly WorkflowStateMachine[];
+  readonly tasks: TaskFunctions;
 }
 
 const PERIOD = Duration.minutes(5);
@@ -37,7 +39,8 @@ export class Monitoring extends Construct {
     super(scope, id);
     const { api } = props.api;
     const table = props.table.table;
-    // API functions by operationId, then workers by workflow and substitution (`VideoJobStartRenderFunction`).
+    // API functions by operationId, workers by workflow and substitution (`VideoJobStartRenderFunction`),
+    // then tasks (`ReconcileJobsTask`).
     const functions: [string, lambda.IFunction][] = [
       ...props.api.functions.entries(),
       ...props.workflows.flatMap(({ workflow, workers }) =>
@@ -46,6 +49,10 @@ export class Monitoring extends Construct {
           fn,
         ]),
       ),
+      ...[...props.tasks.functions].map(([name, fn]): [string, lambda.IFunction] => [
+        `${workflowConstructId(name)}Task`,
+        fn,
+      ]),
     ];
 
     const requests = api.metricCount({ period: PERIOD, statistic: 'Sum', label: 'requests' });

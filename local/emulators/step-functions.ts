@@ -36,6 +36,36 @@ export interface StepFunctionsOptions {
    * 1, the default, waits as AWS does; 0.01 turns a 10 s wait into 100 ms, for tests.
    */
   waitTimeScale?: number;
+  /**
+   * Receives every execution's end as the EventBridge event Step Functions sends in AWS
+   * ("Step Functions Execution Status Change"), for the local stack to route like a rule would.
+   */
+  onExecutionEnded?: (event: ExecutionStatusChangeEvent) => void;
+}
+
+/** The EventBridge event of an execution's status change, as Step Functions emits it. */
+export interface ExecutionStatusChangeEvent {
+  version: '0';
+  id: string;
+  'detail-type': 'Step Functions Execution Status Change';
+  source: 'aws.states';
+  account: string;
+  time: string;
+  region: string;
+  resources: string[];
+  detail: {
+    executionArn: string;
+    stateMachineArn: string;
+    name: string;
+    status: Exclude<ExecutionStatus, 'RUNNING'>;
+    /** Epoch milliseconds, as in AWS. */
+    startDate: number;
+    stopDate: number;
+    input: string;
+    output: string | null;
+    error: string | null;
+    cause: string | null;
+  };
 }
 
 export interface StepFunctionsEmulator {
@@ -314,6 +344,35 @@ function summary(execution: Execution) {
   };
 }
 
+function statusChangeEvent(
+  execution: Execution,
+  status: Exclude<ExecutionStatus, 'RUNNING'>,
+): ExecutionStatusChangeEvent {
+  const [, , , region = 'us-east-1', account = '000000000000'] = execution.executionArn.split(':');
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Step Functions Execution Status Change',
+    source: 'aws.states',
+    account,
+    time: new Date().toISOString(),
+    region,
+    resources: [execution.executionArn],
+    detail: {
+      executionArn: execution.executionArn,
+      stateMachineArn: execution.stateMachineArn,
+      name: execution.name,
+      status,
+      startDate: execution.startDate.getTime(),
+      stopDate: (execution.stopDate ?? new Date()).getTime(),
+      input: execution.input,
+      output: execution.output ?? null,
+      error: execution.error ?? null,
+      cause: execution.cause ?? null,
+    },
+  };
+}
+
 function debug(line: string) {
   if (process.env.LOCAL_DEBUG) console.error(`[step-functions] ${line}`);
 }
@@ -323,6 +382,7 @@ export async function startStepFunctions({
   stateMachines,
   lambdaInvoker,
   waitTimeScale = 1,
+  onExecutionEnded,
 }: StepFunctionsOptions): Promise<StepFunctionsEmulator> {
   const machines = new Map(
     Object.entries(stateMachines).map(([arn, { definition }]) => [arn, prepare(arn, definition, waitTimeScale)]),
@@ -340,6 +400,7 @@ export async function startStepFunctions({
     running.delete(execution);
     const elapsed = execution.stopDate!.getTime() - execution.startDate.getTime();
     debug(`${status} ${execution.executionArn} in ${elapsed} ms${execution.error ? ` (${execution.error})` : ''}`);
+    onExecutionEnded?.(statusChangeEvent(execution, status));
   }
 
   function run(prepared: PreparedStateMachine, name: string, input: string): Execution {

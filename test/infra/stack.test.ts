@@ -8,6 +8,7 @@ import type { OperationId } from '#contract/types';
 import type { Grant } from '#grants';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
 import { TABLE_DESIGN } from '#platform/table-design';
+import { TASKS } from '#tasks';
 import { WORKFLOWS, workflowOfJobType } from '#workflows';
 
 const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowOfJobType('video').arnEnvironmentVariable;
@@ -50,8 +51,8 @@ describe('Lambda functions', () => {
   /** The API functions only (workers are checked in workflows.test.ts), by operationId. */
   const apiFunctions = new Map([...stack.httpApi.functions].map(([name, fn]) => [name, functions[logicalIdOf(fn)]!]));
 
-  test('there is one function per route of the route table plus the fallback, besides the workflow workers', () => {
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 1 + WORKER_COUNT);
+  test('there is one function per route of the route table plus the fallback, besides the workflow workers and the tasks', () => {
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 1 + WORKER_COUNT + TASKS.length);
     expect([...stack.httpApi.functions.keys()].sort()).toEqual(
       [...ROUTES.map((route) => route.operationId), FALLBACK_HANDLER].sort(),
     );
@@ -108,7 +109,7 @@ describe('Lambda functions', () => {
         }),
       },
     });
-    expect(Object.keys(roles)).toHaveLength(ROUTES.length + 1 + WORKER_COUNT);
+    expect(Object.keys(roles)).toHaveLength(ROUTES.length + 1 + WORKER_COUNT + TASKS.length);
     for (const role of Object.values(roles)) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });
@@ -192,7 +193,7 @@ describe('HTTP API', () => {
 });
 
 describe('DynamoDB table', () => {
-  test('has the keys, GSI and TTL of TABLE_DESIGN, on-demand, with PITR, encryption and deletion protection', () => {
+  test('has the keys, GSIs and TTL of TABLE_DESIGN, on-demand, with PITR, encryption and deletion protection', () => {
     const matching = template.findResources('AWS::DynamoDB::Table', {
       Properties: {
         KeySchema: [
@@ -204,6 +205,8 @@ describe('DynamoDB table', () => {
           { AttributeName: TABLE_DESIGN.sortKey, AttributeType: 'S' },
           { AttributeName: TABLE_DESIGN.gsi1.partitionKey, AttributeType: 'S' },
           { AttributeName: TABLE_DESIGN.gsi1.sortKey, AttributeType: 'S' },
+          { AttributeName: TABLE_DESIGN.activeJobs.partitionKey, AttributeType: 'S' },
+          { AttributeName: TABLE_DESIGN.activeJobs.sortKey, AttributeType: 'S' },
         ]),
         GlobalSecondaryIndexes: [
           {
@@ -213,6 +216,14 @@ describe('DynamoDB table', () => {
               { AttributeName: TABLE_DESIGN.gsi1.sortKey, KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
+          },
+          {
+            IndexName: TABLE_DESIGN.activeJobs.indexName,
+            KeySchema: [
+              { AttributeName: TABLE_DESIGN.activeJobs.partitionKey, KeyType: 'HASH' },
+              { AttributeName: TABLE_DESIGN.activeJobs.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE_DESIGN.activeJobs.projection] },
           },
         ],
         TimeToLiveSpecification: { AttributeName: TABLE_DESIGN.timeToLiveAttribute, Enabled: true },
@@ -296,7 +307,7 @@ describe('media bucket', () => {
 });
 
 describe('least privilege', () => {
-  test('the /me function may use the table and its index, its log group and X-Ray, and nothing else', () => {
+  test('the /me function may use the table and its indexes, its log group and X-Ray, and nothing else', () => {
     const me = stack.httpApi.functions.get('getMe')!;
     const statements = statementsOfFunction(stack, template, me);
     expect(statements.length).toBeGreaterThan(0);
@@ -306,10 +317,12 @@ describe('least privilege', () => {
     expect(actions).not.toContain('dynamodb:Scan');
     const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table.table), 'Arn'] };
     const tableStatement = statements.find((statement) => actionsOf(statement).includes('dynamodb:UpdateItem'))!;
-    expect(resourcesOf(tableStatement)).toEqual([
+    const tableResources = [
       tableArn,
-      { 'Fn::Join': ['', [tableArn, `/index/${TABLE_DESIGN.gsi1.indexName}`]] },
-    ]);
+      ...TABLE_DESIGN.indexes.map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.indexName}`]] })),
+    ];
+    expect(resourcesOf(tableStatement)).toEqual(expect.arrayContaining(tableResources));
+    expect(resourcesOf(tableStatement)).toHaveLength(tableResources.length);
   });
 
   test('only X-Ray statements, and the state machines\' log delivery, use Resource "*"', () => {
@@ -334,19 +347,20 @@ describe('least privilege', () => {
     expect(broadStatements(policyStatements(template))).toEqual([]);
   });
 
-  test('only the create-video-job function may start the video job state machine, and no other', () => {
+  test('only the create-video-job function and the reconciler may start the video job state machine, and no other', () => {
     const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
     const starters = policyStatements(template).filter((statement) =>
       actionsOf(statement).some((action) => action.startsWith('states:')),
     );
     const createVideoJob = stack.httpApi.functions.get('createVideoJob')!;
-    expect(starters.map(({ Action, Resource, roles }) => ({ Action, Resource, roles }))).toEqual([
-      {
+    const reconciler = stack.tasks.functions.get('reconcile-jobs')!;
+    expect(starters.map(({ Action, Resource, roles }) => ({ Action, Resource, roles }))).toEqual(
+      [createVideoJob, reconciler].map((fn) => ({
         Action: 'states:StartExecution',
         Resource: { Ref: logicalIdOf(videoJob.stateMachine) },
-        roles: [{ Ref: logicalIdOf(createVideoJob.role!) }],
-      },
-    ]);
+        roles: [{ Ref: logicalIdOf(fn.role!) }],
+      })),
+    );
   });
 });
 
@@ -363,7 +377,8 @@ describe('policies derived from route grants', () => {
   const routes = [
     route('signPut', ['media.incoming:put']),
     route('inspect', ['media.incoming:inspect']),
-    route('confirm', ['media.incoming:inspect', 'media.assets:put']),
+    // The real confirmation's grants: its copy in parts needs exactly these.
+    route('confirm', [...ROUTES.find((candidate) => candidate.operationId === 'confirmAssetUpload')!.grants]),
     route('signGet', ['media.assets:get']),
     route('startJob', ['states.video-job:start']),
     route('plain', []),
@@ -406,11 +421,11 @@ describe('policies derived from route grants', () => {
     expect(grantsOf('inspect')).toHaveLength(2);
   });
 
-  test('media.assets:put adds PutObject on assets/* and nothing on incoming/ beyond inspect', () => {
+  test('confirm-upload adds PutObject and AbortMultipartUpload on assets/* and nothing on incoming/ beyond inspect', () => {
     expect(grantsOf('confirm')).toEqual(
       expect.arrayContaining([
         { actions: ['s3:DeleteObject', 's3:GetObject'], resources: [objectsUnder('incoming/')] },
-        { actions: ['s3:PutObject'], resources: [objectsUnder('assets/')] },
+        { actions: ['s3:AbortMultipartUpload', 's3:PutObject'], resources: [objectsUnder('assets/')] },
         listBucket(),
       ]),
     );

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { NOVA_REEL_MODEL_ID } from '#domain/video-jobs/providers/bedrock';
 import type { Grant } from '#grants';
+import { TABLE_DESIGN } from '#platform/table-design';
 import { definitionWithWorkers, WORKFLOWS, type Workflow } from '#workflows';
 import { PROJECT_ROOT } from '../../lib/constructs/node-function';
 import { VIDEO_MODEL_ID, type WorkflowStateMachine } from '../../lib/constructs/workflow';
@@ -205,7 +206,7 @@ describe('workers', () => {
     }
   });
 
-  test('every worker may read and write the table items (and its index), never scan', () => {
+  test('every worker may read and write the table items (and its indexes), never scan', () => {
     const tableArn = `<${logicalIdOf(stack.table.table)}.Arn>`;
     for (const { fn } of allWorkers) {
       const table = statementsOfFunction(stack, template, fn).filter((statement) =>
@@ -215,7 +216,9 @@ describe('workers', () => {
         expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']),
       );
       expect(table.flatMap(actionsOf)).not.toContain('dynamodb:Scan');
-      expect(table.flatMap(resourcesOf).map(asText).sort()).toEqual([tableArn, `${tableArn}/index/gsi1`]);
+      expect(table.flatMap(resourcesOf).map(asText).sort()).toEqual(
+        [tableArn, ...TABLE_DESIGN.indexes.map((index) => `${tableArn}/index/${index.indexName}`)].sort(),
+      );
     }
   });
 
@@ -292,6 +295,19 @@ describe('ASL files and lambdas/workflows.ts must agree', () => {
     };
     expect(() => definitionWithWorkers(workflow, arns)).toThrow(/not used by any state: SpareFunction/);
   });
+
+  test('an ASL TimeoutSeconds other than the workflow says fails the synthesis', () => {
+    const workflow: Workflow = { ...videoJob, executionTimeoutSeconds: videoJob.executionTimeoutSeconds + 1 };
+    expect(() => definitionWithWorkers(workflow, arns)).toThrow(/has TimeoutSeconds 3600, but lambdas\/workflows.ts/);
+  });
+
+  test.each(WORKFLOWS.map((workflow) => [workflow.name, workflow] as const))(
+    'the deployed %s state machine times out as lambdas/workflows.ts says',
+    (_, workflow) => {
+      const definition = JSON.parse(definitionWithWorkers(workflow, {})) as { TimeoutSeconds: number };
+      expect(definition.TimeoutSeconds).toBe(workflow.executionTimeoutSeconds);
+    },
+  );
 });
 
 describe('monitoring', () => {

@@ -33,6 +33,7 @@ import { startDynamoDb, type DynamoDbEmulator } from '../../local/emulators/dyna
 import { startS3AndSqs, type S3AndSqsEmulator } from '../../local/emulators/s3-sqs';
 import {
   startStepFunctions,
+  type ExecutionStatusChangeEvent,
   type LambdaInvoker,
   type StepFunctionsEmulator,
 } from '../../local/emulators/step-functions';
@@ -238,6 +239,7 @@ describe('Step Functions emulator', () => {
   const RENDER_MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine:render';
   const PLAIN_TASK_MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine:plain-task';
   const WAIT_MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine:wait';
+  const TIMEOUT_MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine:timeout';
 
   /** Render until the function says done: retried when busy, polled after a wait, failed on anything else. */
   const renderDefinition = {
@@ -275,7 +277,10 @@ describe('Step Functions emulator', () => {
     States: { Pause: { Type: 'Wait', SecondsPath: '$.delaySeconds', Next: 'Echo' }, Echo: { Type: 'Pass', End: true } },
   };
 
+  const timeoutDefinition = { ...plainTaskDefinition, TimeoutSeconds: 1 };
+
   let emulator: StepFunctionsEmulator;
+  const ended: ExecutionStatusChangeEvent[] = [];
   const sfn = () => new SFNClient({ ...LOCAL, endpoint: emulator.endpoint });
   const calls: { functionName: string; payload: unknown }[] = [];
   /** What the render function does, call by call, per job. */
@@ -300,9 +305,11 @@ describe('Step Functions emulator', () => {
         [RENDER_MACHINE]: { definition: renderDefinition },
         [PLAIN_TASK_MACHINE]: { definition: plainTaskDefinition },
         [WAIT_MACHINE]: { definition: waitDefinition },
+        [TIMEOUT_MACHINE]: { definition: timeoutDefinition },
       },
       lambdaInvoker,
       waitTimeScale: 0.01,
+      onExecutionEnded: (event) => ended.push(event),
     });
   });
   afterAll(() => emulator.stop());
@@ -419,6 +426,44 @@ describe('Step Functions emulator', () => {
     await sfn().send(new StopExecutionCommand({ executionArn, error: 'Cancelled', cause: 'by the test' }));
     const execution = await finished(executionArn!);
     expect(execution).toMatchObject({ status: 'ABORTED', error: 'Cancelled', cause: 'by the test' });
+  });
+
+  it('ends an execution past its TimeoutSeconds as TIMED_OUT', async () => {
+    scripts.set('slow', [() => new Promise(() => {})]);
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({ stateMachineArn: TIMEOUT_MACHINE, name: 'slow', input: '{"job":"slow"}' }),
+    );
+    expect((await finished(executionArn!)).status).toBe('TIMED_OUT');
+  });
+
+  it('sends every end of an execution as the EventBridge status change event, with its input', async () => {
+    scripts.set('announced', [async () => Promise.reject(namedError('RenderBusy', 'still busy'))]);
+    const { executionArn } = await sfn().send(
+      new StartExecutionCommand({
+        stateMachineArn: PLAIN_TASK_MACHINE,
+        name: 'announced',
+        input: '{"job":"announced"}',
+      }),
+    );
+    await finished(executionArn!);
+    const event = ended.find((candidate) => candidate.detail.executionArn === executionArn);
+    expect(event).toMatchObject({
+      source: 'aws.states',
+      'detail-type': 'Step Functions Execution Status Change',
+      region: 'us-east-1',
+      account: '000000000000',
+      resources: [executionArn],
+      detail: {
+        stateMachineArn: PLAIN_TASK_MACHINE,
+        name: 'announced',
+        status: 'FAILED',
+        input: '{"job":"announced"}',
+        error: 'RenderBusy',
+      },
+    });
+    expect(new Set(ended.map((candidate) => candidate.detail.status))).toEqual(
+      new Set(['SUCCEEDED', 'FAILED', 'ABORTED', 'TIMED_OUT']),
+    );
   });
 
   it('refuses to start with a task that is not a Lambda function', async () => {

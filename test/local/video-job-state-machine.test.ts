@@ -114,6 +114,26 @@ describe('video job state machine', () => {
     expect(finishes).toEqual([{ organization_id: 1, job_id: 'video_job_1', outcome: 'crashed' }]);
   });
 
+  it.each(['ProviderBusy', 'ThrottlingException', 'ProvisionedThroughputExceededException'])(
+    'retries StartRender and PollRender with backoff when they throw %s, and the job completes',
+    async (name) => {
+      const busy = () => {
+        const error = new Error('not now');
+        error.name = name;
+        throw error;
+      };
+      const { status, finishes } = await run({
+        StartRenderFunction: [busy, state('in_progress')],
+        PollRenderFunction: [busy, busy, state('completed', { output: { key: 'k' } })],
+        FinishJobFunction: [state('completed')],
+      });
+      expect(status).toBe('SUCCEEDED');
+      expect(finishes).toEqual([expect.objectContaining({ outcome: 'completed' })]);
+      expect(calls.filter((call) => call.step === 'StartRenderFunction')).toHaveLength(2);
+      expect(calls.filter((call) => call.step === 'PollRenderFunction')).toHaveLength(3);
+    },
+  );
+
   it('retries FinishJob, then falls back to FinishCrashed when it keeps failing', async () => {
     const { status, finishes } = await run({
       StartRenderFunction: [state('failed', { error: { code: 'X', message: 'm' } })],

@@ -1,7 +1,9 @@
 import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { stepFunctions } from '#platform/clients/step-functions';
+import { log } from '#platform/log';
 import { workflowOfJobType, type Workflow } from '#workflows';
 import type { AnyJob, JobOf, JobType } from './job';
+import { JOB_ERRORS } from './job-errors';
 import { createJob, finishJob, type NewJob } from './lifecycle';
 
 /** The state machine's ARN, which the CDK app gives exactly the functions granted to start it. */
@@ -12,9 +14,9 @@ function stateMachineArn(workflow: Workflow): string {
 }
 
 /**
- * Hands the job to its type's state machine, in an execution named after the job so that a
- * second start cannot run it twice. If Step Functions refuses, the job ends failed at once
- * (refunded, slot released) rather than waiting in `queued` for ever.
+ * Hands the job to its type's state machine, in an execution named after the job with the same
+ * input every time. So starting it again is harmless: Step Functions answers a second start of a
+ * running execution like the first, and refuses one of an execution that has ended.
  */
 export async function startJobExecution(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<void> {
   const workflow = workflowOfJobType(job.type);
@@ -27,18 +29,38 @@ export async function startJobExecution(job: Pick<AnyJob, 'organizationId' | 'jo
       }),
     );
   } catch (error) {
-    if (error instanceof ExecutionAlreadyExists) return;
-    await finishJob(job.organizationId, job.jobId, {
-      status: 'failed',
-      error: { code: 'START_FAILED', message: 'The job could not be started; its credits were refunded.' },
-    });
-    throw error;
+    if (!(error instanceof ExecutionAlreadyExists)) throw error;
   }
 }
 
-/** Creates the job (or finds the one its Idempotency-Key already created) and starts a new one. */
+/**
+ * Starts the job, or, if Step Functions refuses, ends it failed at once (refunded, slot released)
+ * rather than leaving it queued. If that fails too, the job stays queued for the reconciler.
+ */
+async function startOrEnd(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<void> {
+  try {
+    await startJobExecution(job);
+  } catch (startError) {
+    await finishJob(job.organizationId, job.jobId, {
+      status: 'failed',
+      error: JOB_ERRORS.startFailed,
+    }).catch((finishError: unknown) =>
+      log('error', 'A job that could not be started could not be ended either; the reconciler will', {
+        jobId: job.jobId,
+        error: String(finishError),
+      }),
+    );
+    throw startError;
+  }
+}
+
+/**
+ * Creates the job (or finds the one its Idempotency-Key already created) and starts it. A replay
+ * whose job is still queued starts it again: the first request may have ended between its commit
+ * and its start.
+ */
 export async function submitJob<T extends JobType>(request: NewJob<T>): Promise<JobOf<T>> {
   const { job, replayed } = await createJob(request);
-  if (!replayed) await startJobExecution(job);
+  if (!replayed || job.status === 'queued') await startOrEnd(job);
   return job;
 }

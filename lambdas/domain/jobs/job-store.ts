@@ -1,13 +1,16 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JobCredits } from '#contract/types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { metadataAttributes, metadataFromItem, type StoredMetadata } from '#platform/metadata';
+import { TABLE_DESIGN } from '#platform/table-design';
 import type { TransactionItem } from '#platform/transactions';
 import type { AnyJob, Job, JobError, JobInputs, JobMetadata, JobOf, JobStatus, JobType } from './job';
 
 /** The job item: the one module that knows its keys, attributes and update expressions. */
 
-interface JobItemFields {
+interface JobItemFields extends StoredMetadata<JobMetadata> {
   job_id: string;
   organization_id: number;
   status: JobStatus;
@@ -15,7 +18,6 @@ interface JobItemFields {
   created_at: string;
   updated_at: string;
   credits: JobCredits;
-  metadata: JobMetadata | null;
   external_id?: string;
   output_asset_id?: string | null;
   error?: JobError | null;
@@ -34,6 +36,24 @@ function jobListKeys(organizationId: number, createdAt: string, jobId: string) {
   return { gsi1pk: `ORG#${organizationId}#JOBS`, gsi1sk: `${createdAt}#${jobId}` };
 }
 
+/**
+ * Active jobs spread over this many partitions of the active-jobs index: each job is written to it
+ * twice (created, ended), and a single partition would cap the whole service's job rate.
+ */
+export const ACTIVE_JOB_SHARDS = 8;
+
+function activeJobShard(jobId: string): string {
+  return `ACTIVE#${createHash('sha256').update(jobId).digest().readUInt8(0) % ACTIVE_JOB_SHARDS}`;
+}
+
+/** The active-jobs index keys; the transaction that ends the job removes them. */
+function activeJobKeys(createdAt: string, jobId: string) {
+  const { partitionKey, sortKey } = TABLE_DESIGN.activeJobs;
+  return { [partitionKey]: activeJobShard(jobId), [sortKey]: `${createdAt}#${jobId}` };
+}
+
+const LEAVE_ACTIVE_JOBS = `REMOVE ${TABLE_DESIGN.activeJobs.partitionKey}, ${TABLE_DESIGN.activeJobs.sortKey}`;
+
 function fromItem(item: JobItem): Job {
   const fields = {
     jobId: item.job_id,
@@ -43,7 +63,7 @@ function fromItem(item: JobItem): Job {
     createdAt: item.created_at,
     updatedAt: item.updated_at,
     credits: item.credits,
-    metadata: item.metadata,
+    metadata: metadataFromItem(item),
     outputAssetId: item.output_asset_id ?? null,
     error: item.error ?? null,
     providerJobId: item.provider_job_id ?? null,
@@ -68,7 +88,7 @@ function toItem<T extends JobType>(job: JobOf<T>): JobItemOf<T> {
     updated_at: job.updatedAt,
     credits: job.credits,
     input: job.input,
-    metadata: job.metadata,
+    ...metadataAttributes(job.metadata),
     external_id: job.metadata?.external_id,
     output_asset_id: job.outputAssetId,
     error: job.error,
@@ -92,6 +112,7 @@ export function newJobPut(job: AnyJob): TransactionItem {
       Item: {
         ...jobKey(job.organizationId, job.jobId),
         ...jobListKeys(job.organizationId, job.createdAt, job.jobId),
+        ...activeJobKeys(job.createdAt, job.jobId),
         ...toItem(job),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
@@ -117,12 +138,11 @@ export function jobEndingUpdate(
   const update =
     ending.status === 'completed'
       ? {
-          expression:
-            'SET #status = :status, progress = :hundred, updated_at = :now, output_asset_id = :asset, #error = :none',
+          expression: `SET #status = :status, progress = :hundred, updated_at = :now, output_asset_id = :asset, #error = :none ${LEAVE_ACTIVE_JOBS}`,
           values: { ':hundred': 100, ':asset': ending.outputAssetId, ':none': null },
         }
       : {
-          expression: 'SET #status = :status, updated_at = :now, #error = :error, credits.refunded = :refund',
+          expression: `SET #status = :status, updated_at = :now, #error = :error, credits.refunded = :refund ${LEAVE_ACTIVE_JOBS}`,
           values: { ':error': ending.error, ':refund': refund },
         };
   return {
@@ -205,5 +225,43 @@ export async function recordProgress(organizationId: number, jobId: string, prog
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** What the active-jobs index holds of a job: enough to find it and its workflow. */
+export type ActiveJobEntry = Pick<AnyJob, 'organizationId' | 'jobId' | 'type' | 'status' | 'createdAt'>;
+
+/**
+ * Every job still queued or processing that was created before `createdBefore`, oldest first
+ * within each shard. The index is eventually consistent: an entry may belong to a job that has
+ * just ended, so callers act through conditional writes.
+ */
+export async function* activeJobsCreatedBefore(createdBefore: Date): AsyncGenerator<ActiveJobEntry> {
+  const { indexName, partitionKey, sortKey } = TABLE_DESIGN.activeJobs;
+  for (let shard = 0; shard < ACTIVE_JOB_SHARDS; shard += 1) {
+    const pages = paginateQuery(
+      { client: dynamo },
+      {
+        TableName: tableName(),
+        IndexName: indexName,
+        KeyConditionExpression: '#shard = :shard AND #since < :before',
+        ExpressionAttributeNames: { '#shard': partitionKey, '#since': sortKey },
+        ExpressionAttributeValues: { ':shard': `ACTIVE#${shard}`, ':before': createdBefore.toISOString() },
+      },
+    );
+    for await (const page of pages) {
+      for (const item of (page.Items ?? []) as Pick<
+        JobItem,
+        'organization_id' | 'job_id' | 'type' | 'status' | 'created_at'
+      >[]) {
+        yield {
+          organizationId: item.organization_id,
+          jobId: item.job_id,
+          type: item.type,
+          status: item.status,
+          createdAt: item.created_at,
+        };
+      }
+    }
   }
 }

@@ -2,6 +2,7 @@ import { findAsset, generatedAssetPut } from '#domain/assets/asset-store';
 import { copyObject } from '#domain/assets/media';
 import { renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError } from '#domain/jobs/job';
+import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { findJob, JobAlreadyFinished, markProcessing, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
 import { finishJob } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
@@ -105,11 +106,6 @@ export async function pollRender(provider: VideoProvider, state: RenderState, no
   }
 }
 
-const CRASH_ERROR: JobError = {
-  code: 'INTERNAL_ERROR',
-  message: 'The job failed because of an internal error; its credits were refunded.',
-};
-
 /**
  * FinishJob (and FinishCrashed): ends the job whichever way the render went, the finished video
  * copied under assets/ and recorded as the job's output asset. Safe to run again for the same job.
@@ -144,7 +140,7 @@ export async function finishVideoJob(state: RenderState, now = new Date()): Prom
   const status = state.outcome === 'expired' ? 'expired' : 'failed';
   await finishJob(organizationId, jobId, {
     status,
-    error: state.outcome === 'crashed' || !state.error ? CRASH_ERROR : state.error,
+    error: state.outcome === 'crashed' || !state.error ? JOB_ERRORS.internal : state.error,
   });
   return { organization_id: organizationId, job_id: jobId, outcome: status };
 }

@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  AccessDeniedException,
   BedrockRuntimeClient,
   GetAsyncInvokeCommand,
+  ServiceQuotaExceededException,
+  ServiceUnavailableException,
   StartAsyncInvokeCommand,
   ThrottlingException,
   ValidationException,
@@ -19,7 +22,12 @@ import {
   SOURCE_IMAGE_REQUIREMENT_MESSAGE,
   imageInfo,
 } from '#domain/video-jobs/providers/bedrock';
-import { RENDER_FAILURE_MESSAGES, type RenderRequest, type StartResult } from '#domain/video-jobs/providers/port';
+import {
+  ProviderBusy,
+  RENDER_FAILURE_MESSAGES,
+  type RenderRequest,
+  type StartResult,
+} from '#domain/video-jobs/providers/port';
 
 const run = promisify(execFile);
 const bedrockMock = mockClient(BedrockRuntimeClient);
@@ -197,12 +205,25 @@ describe('Bedrock video provider: start', () => {
     expect(started).toEqual({ state: 'failed', code, message: RENDER_FAILURE_MESSAGES[code] });
   });
 
-  it('throws throttling so the state machine retries it', async () => {
-    bedrockMock
-      .on(StartAsyncInvokeCommand)
-      .rejects(new ThrottlingException({ message: 'Too many requests', $metadata: {} }));
+  it.each([
+    ['throttling', new ThrottlingException({ message: 'Too many requests', $metadata: {} })],
+    ['a quota on renders in flight', new ServiceQuotaExceededException({ message: 'Quota', $metadata: {} })],
+    ['an outage', new ServiceUnavailableException({ message: 'Unavailable', $metadata: {} })],
+  ])('throws %s as ProviderBusy, which the state machine retries', async (_, error) => {
+    bedrockMock.on(StartAsyncInvokeCommand).rejects(error);
 
-    await expect(provider().start(request())).rejects.toThrow('Too many requests');
+    const thrown = await provider()
+      .start(request())
+      .catch((caught: unknown) => caught);
+    expect(thrown).toBeInstanceOf(ProviderBusy);
+    expect(thrown).toMatchObject({ name: 'ProviderBusy', cause: error });
+  });
+
+  it('throws an access error as it is: retrying cannot help', async () => {
+    const denied = new AccessDeniedException({ message: 'Denied', $metadata: {} });
+    bedrockMock.on(StartAsyncInvokeCommand).rejects(denied);
+
+    await expect(provider().start(request())).rejects.toBe(denied);
   });
 });
 
@@ -231,6 +252,13 @@ describe('Bedrock video provider: poll', () => {
       });
     },
   );
+
+  it('throws a throttled status read as ProviderBusy, so the render is polled again rather than failed', async () => {
+    const id = await startedJob();
+    bedrockMock.on(GetAsyncInvokeCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
+
+    await expect(provider().poll(id)).rejects.toMatchObject({ name: 'ProviderBusy' });
+  });
 
   it('reports the output.mp4 Bedrock wrote under the invocation id, with its size and real duration and dimensions', async () => {
     const id = await startedJob(15);

@@ -32,6 +32,7 @@ import {
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '#platform/log';
 import {
+  ProviderBusy,
   renderFailed,
   type DurationSeconds,
   type RenderFailed,
@@ -116,7 +117,7 @@ export class BedrockVideoProvider implements VideoProvider {
       return { state: 'started', providerJobId: `${invocationArn}${SHOTS_MARKER}${shots}` };
     } catch (error) {
       // Only a refused request is the customer's outcome; throttling, quotas, access and outages are thrown.
-      if (!isNamed(error, 'ValidationException')) throw error;
+      if (!isNamed(error, 'ValidationException')) throw busyOrAsIs(error);
       log('warn', 'Bedrock refused the video request', { jobId: request.jobId, error: error.message });
       return failureFor(error.message);
     }
@@ -124,7 +125,9 @@ export class BedrockVideoProvider implements VideoProvider {
 
   async poll(providerJobId: string): Promise<RenderStatus> {
     const { invocationArn, shots } = parseProviderJobId(providerJobId);
-    const invocation = await this.bedrock.send(new GetAsyncInvokeCommand({ invocationArn }));
+    const invocation = await this.bedrock.send(new GetAsyncInvokeCommand({ invocationArn })).catch((error: unknown) => {
+      throw busyOrAsIs(error);
+    });
     switch (invocation.status) {
       case 'InProgress':
         return { state: 'in_progress', progress: estimatedProgress(invocation.submitTime, shots, this.now()) };
@@ -247,6 +250,21 @@ function failureFor(providerMessage: string): RenderFailed {
   if (/content filter|blocked|responsible ai|\bRAI\b/i.test(providerMessage)) return renderFailed('CONTENT_REJECTED');
   if (/image/i.test(providerMessage)) return renderFailed('SOURCE_IMAGE_UNSUPPORTED', SOURCE_IMAGE_REQUIREMENT_MESSAGE);
   return renderFailed('RENDER_FAILED');
+}
+
+/** Bedrock's answers that mean "not now": the render (or its start) is retried later, not failed. */
+const BUSY_ERRORS = new Set([
+  'ThrottlingException',
+  'ServiceQuotaExceededException',
+  'ServiceUnavailableException',
+  'InternalServerException',
+]);
+
+function busyOrAsIs(error: unknown): unknown {
+  if (error instanceof Error && BUSY_ERRORS.has(error.name)) {
+    return new ProviderBusy(`Bedrock is busy: ${error.name}: ${error.message}`, { cause: error });
+  }
+  return error;
 }
 
 function isNamed(error: unknown, name: string): error is Error {

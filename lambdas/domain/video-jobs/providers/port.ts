@@ -76,6 +76,18 @@ export interface VideoProvider {
   poll(providerJobId: string): Promise<RenderStatus>;
 }
 
+/**
+ * The provider refuses work for now (throttling, a quota on renders in flight, a brief outage).
+ * Thrown, not returned: the state machine retries the step with backoff (ASL Retry matches the
+ * error's name, which is what Lambda reports) instead of failing a job whose render may be fine.
+ */
+export class ProviderBusy extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderBusy';
+  }
+}
+
 export function renderFailed(code: RenderFailureCode, message: string = RENDER_FAILURE_MESSAGES[code]): RenderFailed {
   return { state: 'failed', code, message };
 }

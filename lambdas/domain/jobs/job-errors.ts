@@ -1,0 +1,14 @@
+import type { JobError } from './job';
+
+/** Why a job ended without a result, for the endings every job type shares. Messages are shown to end users. */
+export const JOB_ERRORS = {
+  startFailed: { code: 'START_FAILED', message: 'The job could not be started; its credits were refunded.' },
+  timedOut: {
+    code: 'JOB_TIMED_OUT',
+    message: 'The job did not finish in time; it expired and its credits were refunded.',
+  },
+  internal: {
+    code: 'INTERNAL_ERROR',
+    message: 'The job failed because of an internal error; its credits were refunded.',
+  },
+} as const satisfies Record<string, JobError>;

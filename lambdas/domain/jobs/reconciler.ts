@@ -1,0 +1,66 @@
+import { log } from '#platform/log';
+import { workflowOfJobType } from '#workflows';
+import { startJobExecution } from './executions';
+import { JOB_ERRORS } from './job-errors';
+import { activeJobsCreatedBefore, type ActiveJobEntry } from './job-store';
+import { finishJob, type JobOutcome } from './lifecycle';
+import { RECONCILE_SCHEDULE } from './reconcile-schedule';
+
+/**
+ * The last line against jobs left active for ever (holding a charge and a concurrency slot): a
+ * create that died between its commit and its start, an execution lost or ended without finishing
+ * its job. Reads only the active-jobs index, so its cost follows the jobs under way, not the table.
+ */
+
+export interface ReconcileReport {
+  /** Jobs whose execution was started again; a no-op for the ones already running. */
+  started: number;
+  /** Jobs past their bound, ended and refunded. */
+  ended: number;
+  /** Jobs the run could not handle; the next run tries them again. */
+  errors: number;
+}
+
+export interface ReconcileOptions {
+  now?: Date;
+  /** Jobs younger than this are left alone; the local stack passes 0 when it starts. */
+  restartAfterSeconds?: number;
+}
+
+function overdueOutcome(entry: ActiveJobEntry): JobOutcome {
+  return entry.status === 'queued'
+    ? { status: 'failed', error: JOB_ERRORS.startFailed }
+    : { status: 'expired', error: JOB_ERRORS.timedOut };
+}
+
+async function reconcileJob(entry: ActiveJobEntry, now: Date): Promise<'started' | 'ended'> {
+  const ageSeconds = (now.getTime() - Date.parse(entry.createdAt)) / 1000;
+  const bound = workflowOfJobType(entry.type).executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds;
+  if (ageSeconds > bound) {
+    await finishJob(entry.organizationId, entry.jobId, overdueOutcome(entry), now);
+    return 'ended';
+  }
+  await startJobExecution(entry);
+  return 'started';
+}
+
+/**
+ * Every active job old enough: past its bound (its workflow's execution timeout and a grace) it
+ * ends, refunded, through finishJob, whose condition makes that happen once whoever else finishes
+ * it; otherwise its execution is started again, which revives one that never started or was lost.
+ */
+export async function reconcileJobs({
+  now = new Date(),
+  restartAfterSeconds = RECONCILE_SCHEDULE.restartAfterSeconds,
+}: ReconcileOptions = {}): Promise<ReconcileReport> {
+  const report: ReconcileReport = { started: 0, ended: 0, errors: 0 };
+  for await (const entry of activeJobsCreatedBefore(new Date(now.getTime() - restartAfterSeconds * 1000))) {
+    try {
+      report[await reconcileJob(entry, now)] += 1;
+    } catch (error) {
+      report.errors += 1;
+      log('error', 'The reconciler could not handle an active job', { jobId: entry.jobId, error: String(error) });
+    }
+  }
+  return report;
+}

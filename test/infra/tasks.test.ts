@@ -1,0 +1,60 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { UNFINISHED_EXECUTION_STATUSES } from '#domain/jobs/execution-endings';
+import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
+import { TASKS } from '#tasks';
+import { VideoApiStack } from '../../lib/video-api-stack';
+import { actionsOf, appWithoutBundling, resourcesOf, statementsOfFunction } from './fixtures';
+
+const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
+const template = Template.fromStack(stack);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
+const rulesById = template.findResources('AWS::Events::Rule');
+const ruleOf = (name: string) => rulesById[logicalIdOf(stack.tasks.rules.get(name)!)]!.Properties;
+const stateMachineRefs = stack.workflows.map(({ stateMachine }) => ({ Ref: logicalIdOf(stateMachine) }));
+
+describe('tasks', () => {
+  test('every task of lambdas/tasks.ts has a function, sized as the table says, and a rule that targets it', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    for (const task of TASKS) {
+      const fn = stack.tasks.functions.get(task.name)!;
+      expect(functions[logicalIdOf(fn)]!.Properties).toMatchObject({
+        MemorySize: task.memoryMb,
+        Timeout: task.timeoutSeconds,
+        Runtime: 'nodejs22.x',
+      });
+      expect(ruleOf(task.name).Targets).toEqual([
+        expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(fn), 'Arn'] } }),
+      ]);
+    }
+    expect(Object.keys(rulesById)).toHaveLength(TASKS.length);
+  });
+
+  test('the reconciler runs on its schedule', () => {
+    expect(ruleOf('reconcile-jobs').ScheduleExpression).toBe(`rate(${RECONCILE_SCHEDULE.everyMinutes} minutes)`);
+  });
+
+  test('the execution-ended task runs when an execution of any workflow fails, times out or is stopped, and on nothing else', () => {
+    expect(ruleOf('execution-ended').EventPattern).toEqual({
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: { status: [...UNFINISHED_EXECUTION_STATUSES], stateMachineArn: stateMachineRefs },
+    });
+    expect(UNFINISHED_EXECUTION_STATUSES).toEqual(['FAILED', 'TIMED_OUT', 'ABORTED']);
+  });
+
+  test('the reconciler may start every workflow, and use the table without scanning; the execution-ended task only the table', () => {
+    const outsideTable = (name: string) =>
+      statementsOfFunction(stack, template, stack.tasks.functions.get(name)!)
+        .filter((statement) => actionsOf(statement).some((action) => !/^(logs|xray|dynamodb):/.test(action)))
+        .map((statement) => ({ actions: actionsOf(statement), resources: resourcesOf(statement) }));
+    expect(outsideTable('reconcile-jobs')).toEqual(
+      stateMachineRefs.map((ref) => ({ actions: ['states:StartExecution'], resources: [ref] })),
+    );
+    expect(outsideTable('execution-ended')).toEqual([]);
+    for (const task of TASKS) {
+      const actions = statementsOfFunction(stack, template, stack.tasks.functions.get(task.name)!).flatMap(actionsOf);
+      expect(actions).not.toContain('dynamodb:Scan');
+    }
+  });
+});

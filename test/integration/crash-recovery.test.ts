@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
+
+/**
+ * A local stack killed while a job is between two workflow steps, then started again on the same
+ * data: the job must not stay active (holding its charge and its concurrency slot).
+ */
+
+let dataDir: string;
+let stack: StackProcess | undefined;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'crash-recovery-'));
+});
+
+afterAll(async () => {
+  if (stack) await stopStackProcess(stack);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function admin(...args: string[]): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/admin.ts', ...args, '--json'],
+      { cwd: PROJECT_ROOT, env: { ...process.env, LOCAL_DATA_DIR: dataDir } },
+      (error, stdout, stderr) =>
+        error
+          ? reject(new Error(`${error.message}\n${stderr}`))
+          : resolve(JSON.parse(stdout) as Record<string, unknown>),
+    );
+  });
+}
+
+async function get(path: string, key: string) {
+  const response = await fetch(`${stack!.apiUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('a job under way when the stack is killed ends, refunded once, when the stack starts again', async () => {
+  stack = await startStackProcess(dataDir);
+  const organization = await admin('org', 'create', '--plan', 'team', '--credits', '100');
+  const { key } = (await admin('key', 'create', '--org', String(organization.organization_id))) as { key: string };
+
+  const created = await fetch(`${stack.apiUrl}/video-jobs`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ prompt: 'A render cut short [fault:stall]', duration_seconds: 5 }),
+  });
+  expect(created.status).toBe(201);
+  const { id, credits } = (await created.json()) as { id: string; credits: { charged: number } };
+  const processing = await until(
+    () => get(`/video-jobs/${id}`, key),
+    (job) => job.status === 'processing',
+  );
+  expect(processing.status).toBe('processing');
+
+  await stopStackProcess(stack, 'SIGKILL');
+  stack = await startStackProcess(dataDir);
+
+  const ended = await until(
+    () => get(`/video-jobs/${id}`, key),
+    (job) => job.status !== 'processing' && job.status !== 'queued',
+  );
+  expect(ended).toMatchObject({ status: 'failed', credits: { charged: credits.charged, refunded: credits.charged } });
+  expect(await admin('org', 'show', '--org', String(organization.organization_id))).toMatchObject({
+    credits_balance: 100,
+    active_video_jobs: 0,
+  });
+});

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** A local stack in a process of its own, started exactly as `npm start` starts it. */
+export interface StackProcess {
+  child: ChildProcess;
+  port: number;
+  apiUrl: string;
+  environment: Record<string, string>;
+  output: () => string;
+}
+
+export const PROJECT_ROOT = join(__dirname, '..', '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The local stack exited early:\n${log()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The local stack did not become healthy:\n${log()}`);
+}
+
+export async function startStackProcess(
+  dataDir: string,
+  environment: Record<string, string> = {},
+): Promise<StackProcess> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LOCAL_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      VIDEO_RENDER_POLL_SECONDS: '1',
+      VIDEO_RENDER_DEADLINE_SECONDS: '20',
+      ...environment,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, () => output);
+  const info = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as {
+    apiUrl: string;
+    environment: Record<string, string>;
+  };
+  return { child, port, apiUrl: info.apiUrl, environment: info.environment, output: () => output };
+}
+
+/** Ends the stack as an operator would (SIGTERM), or kills it outright when `signal` says so. */
+export async function stopStackProcess({ child }: Pick<StackProcess, 'child'>, signal: NodeJS.Signals = 'SIGTERM') {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}

@@ -1,0 +1,252 @@
+import { ExecutionAlreadyExists, SFNClient, SFNServiceException, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { TEAM_LIMITS } from '#domain/access/organizations';
+import { endJobOfExecution } from '#domain/jobs/execution-endings';
+import { submitJob } from '#domain/jobs/executions';
+import { ACTIVE_JOB_SHARDS } from '#domain/jobs/job-store';
+import { longestActiveSeconds, RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
+import { reconcileJobs } from '#domain/jobs/reconciler';
+import { requestFingerprint } from '#platform/idempotency';
+import { TABLE_DESIGN } from '#platform/table-design';
+import { workflowOfJobType } from '#workflows';
+
+process.env.TABLE_NAME = 'table';
+process.env.AWS_REGION = 'us-east-1';
+process.env.LOG_LEVEL = 'silent';
+process.env.VIDEO_JOB_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:1:stateMachine:video-job';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+const sfn = mockClient(SFNClient);
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+const TIMEOUT_SECONDS = workflowOfJobType('video').executionTimeoutSeconds;
+const secondsBefore = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOString();
+
+function jobItem(overrides: Record<string, unknown> = {}) {
+  return {
+    job_id: 'video_job_1',
+    organization_id: 7,
+    type: 'video',
+    status: 'queued',
+    progress: 0,
+    created_at: secondsBefore(120),
+    updated_at: secondsBefore(120),
+    credits: { estimated: 10, charged: 10, refunded: 0 },
+    input: { prompt: 'A lighthouse', duration_seconds: 5, aspect_ratio: '9:16', model: 'auto', mode: 'text_to_video' },
+    metadata: null,
+    ...overrides,
+  };
+}
+
+/** The index entry of a job item, in the shard the test puts it in. */
+const indexed = (item: ReturnType<typeof jobItem>) => ({
+  organization_id: item.organization_id,
+  job_id: item.job_id,
+  type: item.type,
+  status: item.status,
+  created_at: item.created_at,
+});
+
+/** Each shard answers with the entries the test gives it (shard 0 unless told). */
+function activeIndexHolds(entries: Record<string, unknown>[], shard = 0) {
+  dynamo.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) => ({
+    Items: input.ExpressionAttributeValues[':shard'] === `ACTIVE#${shard}` ? entries : [],
+  }));
+}
+
+/** The one finish transaction written: the job's update and the organization's. */
+function endingWritten() {
+  const calls = dynamo.commandCalls(TransactWriteCommand);
+  expect(calls).toHaveLength(1);
+  const [job, organization] = calls[0]!.args[0].input.TransactItems!;
+  return { job: job!.Update!, organization: organization!.Update! };
+}
+
+beforeEach(() => {
+  dynamo.reset();
+  sfn.reset();
+  dynamo.on(TransactWriteCommand).resolves({});
+});
+
+describe('the reconciler', () => {
+  test('queries every shard of the active-jobs index for jobs older than the restart bound, and scans nothing', async () => {
+    activeIndexHolds([]);
+    await reconcileJobs({ now: NOW });
+    const queries = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(queries).toHaveLength(ACTIVE_JOB_SHARDS);
+    for (const [shard, query] of queries.entries()) {
+      expect(query).toMatchObject({
+        IndexName: TABLE_DESIGN.activeJobs.indexName,
+        KeyConditionExpression: '#shard = :shard AND #since < :before',
+        ExpressionAttributeValues: {
+          ':shard': `ACTIVE#${shard}`,
+          ':before': secondsBefore(RECONCILE_SCHEDULE.restartAfterSeconds),
+        },
+      });
+    }
+  });
+
+  test('starts again the execution of a job within its bound, under the job id and with the same input', async () => {
+    activeIndexHolds([indexed(jobItem())]);
+    sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn' });
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, errors: 0 });
+    expect(sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input).toEqual({
+      stateMachineArn: process.env.VIDEO_JOB_STATE_MACHINE_ARN,
+      name: 'video_job_1',
+      input: JSON.stringify({ organization_id: 7, job_id: 'video_job_1' }),
+    });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  test('counts an execution that already exists as started, and does not end its job', async () => {
+    activeIndexHolds([indexed(jobItem({ status: 'processing' }))]);
+    sfn.on(StartExecutionCommand).rejects(new ExecutionAlreadyExists({ message: 'exists', $metadata: {} }));
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, errors: 0 });
+  });
+
+  test.each([
+    ['queued', 'failed', 'START_FAILED'],
+    ['processing', 'expired', 'JOB_TIMED_OUT'],
+  ])(
+    'ends a %s job past its bound as %s (%s), refunding its charge and releasing its slot',
+    async (status, ending, code) => {
+      const item = jobItem({
+        status,
+        created_at: secondsBefore(TIMEOUT_SECONDS + RECONCILE_SCHEDULE.graceSeconds + 1),
+      });
+      activeIndexHolds([indexed(item)], 5);
+      dynamo.on(GetCommand).resolves({ Item: item });
+      expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, errors: 0 });
+      const { job, organization } = endingWritten();
+      expect(job.ExpressionAttributeValues).toMatchObject({ ':status': ending, ':refund': 10, ':error': { code } });
+      expect(job.UpdateExpression).toContain(
+        `REMOVE ${TABLE_DESIGN.activeJobs.partitionKey}, ${TABLE_DESIGN.activeJobs.sortKey}`,
+      );
+      expect(organization).toMatchObject({
+        UpdateExpression:
+          'SET active_video_jobs = active_video_jobs - :one, credits_balance = credits_balance + :refund',
+        ExpressionAttributeValues: { ':one': 1, ':refund': 10 },
+      });
+      expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(0);
+    },
+  );
+
+  test('leaves alone a stale index entry whose job has already ended', async () => {
+    const item = jobItem({ status: 'queued', created_at: secondsBefore(TIMEOUT_SECONDS * 2) });
+    activeIndexHolds([indexed(item)]);
+    dynamo.on(GetCommand).resolves({ Item: { ...item, status: 'completed' } });
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, errors: 0 });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  test('goes on past a job it cannot handle, and reports it', async () => {
+    activeIndexHolds([indexed(jobItem({ job_id: 'video_job_1' })), indexed(jobItem({ job_id: 'video_job_2' }))]);
+    sfn
+      .on(StartExecutionCommand)
+      .callsFake((input: { name: string }) =>
+        input.name === 'video_job_1'
+          ? Promise.reject(new SFNServiceException({ name: 'ThrottlingException', $fault: 'client', $metadata: {} }))
+          : { executionArn: 'arn' },
+      );
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, errors: 1 });
+  });
+
+  test('states the longest a job stays active: execution timeout, grace and one schedule period', () => {
+    expect(longestActiveSeconds(3600)).toBe(3600 + 300 + 300);
+  });
+});
+
+describe('submitting a job', () => {
+  const request = {
+    organizationId: 7,
+    type: 'video' as const,
+    price: 10,
+    limits: TEAM_LIMITS,
+    input: jobItem().input as never,
+    metadata: null,
+    idempotency: { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ a: 1 }) },
+  };
+
+  /** The create transaction refused by the idempotency record; the record points at the job item. */
+  function replayOf(item: ReturnType<typeof jobItem>) {
+    const { TransactionCanceledException } = jest.requireActual('@aws-sdk/client-dynamodb');
+    dynamo.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
+      }),
+    );
+    dynamo
+      .on(GetCommand)
+      .callsFake((input: { Key: { sk: string } }) =>
+        input.Key.sk.startsWith('IDEMPOTENCY#')
+          ? { Item: { fingerprint: request.idempotency.fingerprint, job_id: item.job_id, expires_at: 9e9 } }
+          : { Item: item },
+      );
+  }
+
+  test('a replay whose job is still queued starts its execution again', async () => {
+    replayOf(jobItem({ status: 'queued' }));
+    sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn' });
+    const job = await submitJob(request);
+    expect(job.jobId).toBe('video_job_1');
+    expect(sfn.commandCalls(StartExecutionCommand).map((call) => call.args[0].input.name)).toEqual(['video_job_1']);
+  });
+
+  test('a replay whose job is processing or ended starts nothing', async () => {
+    replayOf(jobItem({ status: 'processing' }));
+    await submitJob(request);
+    expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(0);
+  });
+
+  test('a start Step Functions refuses ends the job failed and refunded, and the error still reaches the caller', async () => {
+    const refused = new SFNServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: {} });
+    sfn.on(StartExecutionCommand).rejects(refused);
+    dynamo
+      .on(GetCommand)
+      .callsFake(() => ({ Item: jobItem({ job_id: sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input.name }) }));
+    await expect(submitJob({ ...request, idempotency: undefined })).rejects.toBe(refused);
+    const [, ending] = dynamo.commandCalls(TransactWriteCommand);
+    expect(ending!.args[0].input.TransactItems![0]!.Update!.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':refund': 10,
+      ':error': { code: 'START_FAILED' },
+    });
+  });
+
+  test('when ending the job fails too, the start error reaches the caller and the job is left for the reconciler', async () => {
+    const refused = new SFNServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: {} });
+    sfn.on(StartExecutionCommand).rejects(refused);
+    dynamo.on(GetCommand).rejects(new Error('table unavailable'));
+    await expect(submitJob({ ...request, idempotency: undefined })).rejects.toBe(refused);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+});
+
+describe('an execution that ended without finishing its job', () => {
+  const ended = (status: 'FAILED' | 'TIMED_OUT' | 'ABORTED') => ({
+    executionArn: 'arn:aws:states:us-east-1:1:execution:video-job:video_job_1',
+    status,
+    input: JSON.stringify({ organization_id: 7, job_id: 'video_job_1' }),
+  });
+
+  test.each([
+    ['TIMED_OUT', 'expired', 'JOB_TIMED_OUT'],
+    ['FAILED', 'failed', 'INTERNAL_ERROR'],
+    ['ABORTED', 'failed', 'INTERNAL_ERROR'],
+  ] as const)('%s ends its job %s (%s), refunded', async (status, ending, code) => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem({ status: 'processing' }) });
+    await endJobOfExecution(ended(status));
+    const { job } = endingWritten();
+    expect(job.Key).toEqual({ pk: 'ORG#7', sk: 'JOB#video_job_1' });
+    expect(job.ExpressionAttributeValues).toMatchObject({ ':status': ending, ':refund': 10, ':error': { code } });
+  });
+
+  test('a job that already ended is left as it is', async () => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem({ status: 'completed' }) });
+    await endJobOfExecution(ended('FAILED'));
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+});
