@@ -16,6 +16,13 @@ export type ApiResult = APIGatewayProxyStructuredResultV2;
 /** Largest JSON body any v1 operation needs (8 KB metadata plus the other fields) with room to spare. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * Deepest nesting of objects and arrays a JSON body may have. 64 KB of `[` parse fine, but copying,
+ * serializing and storing a value recurse per level and overflow the stack a few thousand levels
+ * down; no operation needs anything near this bound.
+ */
+export const MAX_BODY_NESTING = 256;
+
 /** What an operation receives: the caller, and its request typed and validated by the contract. */
 export interface ApiRequest<Id extends OperationId> {
   requestId: string;
@@ -156,6 +163,27 @@ function authenticateCaller(scope: Scope | null): ApiMiddleware {
   };
 }
 
+/** How deeply objects and arrays nest in a JSON text, counted without recursion. */
+function nestingDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < json.length; index++) {
+    const character = json[index];
+    if (inString) {
+      if (character === '\\') index++;
+      else if (character === '"') inString = false;
+    } else if (character === '"') {
+      inString = true;
+    } else if (character === '{' || character === '[') {
+      deepest = Math.max(deepest, ++depth);
+    } else if (character === '}' || character === ']') {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
 /** The JSON body of an operation that takes one; an operation without a body ignores what was sent. */
 function parseJsonBody({ body, isBase64Encoded }: ApiEvent): unknown {
   if (body === undefined || body === null || body === '') return undefined;
@@ -163,11 +191,20 @@ function parseJsonBody({ body, isBase64Encoded }: ApiEvent): unknown {
   if (raw.length > MAX_BODY_BYTES) {
     throw new ApiError('VALIDATION_FAILED', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
   }
+  const text = raw.toString('utf8');
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw new ApiError('VALIDATION_FAILED', 'The request body is not valid JSON.');
   }
+  if (nestingDepth(text) > MAX_BODY_NESTING) {
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      `The request body nests objects and arrays deeper than ${MAX_BODY_NESTING} levels.`,
+    );
+  }
+  return parsed;
 }
 
 function chain(operationId: string, scope: Scope | null) {
