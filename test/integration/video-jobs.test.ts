@@ -363,6 +363,7 @@ describe('creation races', () => {
     expect(refused.map((response) => [response.status, response.body.error.code])).toEqual(
       Array(17).fill([429, 'CONCURRENT_JOB_LIMIT_EXCEEDED']),
     );
+    expect(refused.map((response) => response.headers.get('retry-after'))).toEqual(Array(17).fill('30'));
     expect(await getOrganization(org.organizationId)).toMatchObject({ creditsBalance: 970, activeVideoJobs: 3 });
   });
 

@@ -285,12 +285,22 @@ describe('creating a job', () => {
   });
 
   it.each([
-    ['the balance is short', { credits_balance: 4, active_video_jobs: 0 }, 'INSUFFICIENT_CREDITS', /balance is 4/],
-    ['every slot is taken', { credits_balance: 50, active_video_jobs: 3 }, 'CONCURRENT_JOB_LIMIT_EXCEEDED', /3 active/],
-  ])('answers which limit refused the charge when %s', async (_, organization, code, message) => {
+    ['the balance is short', { credits_balance: 4, active_video_jobs: 0 }, 'INSUFFICIENT_CREDITS', /balance is 4/, {}],
+    [
+      'every slot is taken',
+      { credits_balance: 50, active_video_jobs: 3 },
+      'CONCURRENT_JOB_LIMIT_EXCEEDED',
+      /3 active/,
+      { 'Retry-After': '30' },
+    ],
+  ])('answers which limit refused the charge when %s', async (_, organization, code, message, headers) => {
     dynamo.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None'], [organization]));
 
-    await expect(createJob(request, NOW)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+    await expect(createJob(request, NOW)).rejects.toMatchObject({
+      code,
+      message: expect.stringMatching(message),
+      headers,
+    });
   });
 
   it('replays the job an Idempotency-Key created when the body is the same', async () => {

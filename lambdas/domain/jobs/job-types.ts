@@ -8,6 +8,11 @@ export interface JobTypeTraits {
   readonly idPrefix: string;
   /** The organization's limit on its active jobs of the type. */
   readonly concurrencyLimit: Extract<LimitName, `concurrent_${string}`>;
+  /**
+   * `Retry-After` of a create refused at that limit: no one knows when a slot frees, so this is
+   * about the time a job of the type takes to finish once it has been running a while.
+   */
+  readonly retryAtCapSeconds: number;
   /** API path of the job's result: what events and the job list give instead of signed URLs. */
   resultPath(jobId: string): string;
   /** API path of the job's clips, for job types that make clips. */
@@ -18,12 +23,15 @@ export const JOB_TYPES: Readonly<Record<JobType, JobTypeTraits>> = {
   video: {
     idPrefix: 'video_job_',
     concurrencyLimit: 'concurrent_video_jobs',
+    // A Nova Reel render takes 90 s or more; polling every 15 s.
+    retryAtCapSeconds: 30,
     resultPath: (jobId) => `${API_PREFIX}/video-jobs/${jobId}/result`,
     clipsPath: () => null,
   },
   split: {
     idPrefix: 'split_job_',
     concurrencyLimit: 'concurrent_split_jobs',
+    retryAtCapSeconds: 30,
     resultPath: (jobId) => `${API_PREFIX}/split-jobs/${jobId}/result`,
     clipsPath: (jobId) => `${API_PREFIX}/split-jobs/${jobId}/clips`,
   },

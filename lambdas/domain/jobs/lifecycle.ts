@@ -88,6 +88,7 @@ export async function createJob<T extends JobType>(
       throw new ApiError(
         'CONCURRENT_JOB_LIMIT_EXCEEDED',
         `The organization already has ${concurrencyCap} active ${request.type} jobs; wait for one to finish.`,
+        { 'Retry-After': String(traits.retryAtCapSeconds) },
       );
     }
     throw error;
