@@ -148,12 +148,28 @@ function isEnding(status: string) {
 }
 
 /** The job id the create request tried to start (the response of a failed create carries none). */
-function startedJobIds() {
+function startedJobId(): string {
   const send = domain.clients.stepFunctions.send as unknown as jest.Mock;
-  return send.mock.calls
-    .map(([command]) => command)
-    .filter(isStart)
-    .map((command) => (command as StartExecutionCommand).input.name!);
+  const [start] = send.mock.calls.map(([command]) => command).filter(isStart) as StartExecutionCommand[];
+  if (!start?.input.name) throw new Error('No execution was started');
+  return start.input.name;
+}
+
+/**
+ * A create whose start Step Functions refuses and whose compensating finish fails too: it answers
+ * 500 and leaves its job queued, charged and holding a slot.
+ */
+async function createJobLeftQueued(organization: Organization, idempotencyKey?: string): Promise<string> {
+  injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
+  injectFault(
+    domain.clients.dynamo,
+    firstTimes(1, isEnding('failed'), () => new Error('table unavailable')),
+  );
+  const created = await createVideoJob(organization, { idempotencyKey });
+  expect(created.status).toBe(500);
+  const jobId = startedJobId();
+  expect(await jobOf(organization, jobId)).toMatchObject({ status: 'queued' });
+  return jobId;
 }
 
 describe('job faults', () => {
@@ -165,8 +181,8 @@ describe('job faults', () => {
     expect(created.status).toBe(500);
     expect(created.body.error?.code).toBe('INTERNAL_ERROR');
 
-    const [jobId] = startedJobIds();
-    const job = await jobOf(organization, jobId!);
+    const jobId = startedJobId();
+    const job = await jobOf(organization, jobId);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'START_FAILED' } });
     expect(job.credits.refunded).toBe(job.credits.charged);
     expect(await ledgerOf(organization)).toEqual({ creditsBalance: CREDITS, activeVideoJobs: 0 });
@@ -174,20 +190,11 @@ describe('job faults', () => {
 
   test('when the compensation fails too, a replay of the create starts the job and it completes, charged once', async () => {
     const organization = await newOrganization();
-    injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
-    injectFault(
-      domain.clients.dynamo,
-      firstTimes(1, isEnding('failed'), () => new Error('table unavailable')),
-    );
-
-    const first = await createVideoJob(organization, { idempotencyKey: 'retry-me' });
-    expect(first.status).toBe(500);
-    const [jobId] = startedJobIds();
-    expect(await jobOf(organization, jobId!)).toMatchObject({ status: 'queued' });
+    const jobId = await createJobLeftQueued(organization, 'retry-me');
 
     const replay = await createVideoJob(organization, { idempotencyKey: 'retry-me' });
     expect(replay).toMatchObject({ status: 201, body: { id: jobId } });
-    const job = await until(() => jobOf(organization, jobId!), terminal);
+    const job = await until(() => jobOf(organization, jobId), terminal);
     expect(job.status).toBe('completed');
     expect(await ledgerOf(organization)).toEqual({
       creditsBalance: CREDITS - job.credits.charged,
@@ -197,20 +204,13 @@ describe('job faults', () => {
 
   test('when the compensation fails too and nobody replays, the reconciler starts the job and it completes', async () => {
     const organization = await newOrganization();
-    injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
-    injectFault(
-      domain.clients.dynamo,
-      firstTimes(1, isEnding('failed'), () => new Error('table unavailable')),
-    );
-
-    expect((await createVideoJob(organization)).status).toBe(500);
-    const [jobId] = startedJobIds();
+    const jobId = await createJobLeftQueued(organization);
     const report = await until(
       () => domain.reconciler.reconcileJobs({ now: new Date(Date.now() + 120_000) }),
       (result) => result.started > 0,
     );
     expect(report.errors).toBe(0);
-    const job = await until(() => jobOf(organization, jobId!), terminal);
+    const job = await until(() => jobOf(organization, jobId), terminal);
     expect(job.status).toBe('completed');
     expect(await ledgerOf(organization)).toEqual({
       creditsBalance: CREDITS - job.credits.charged,
@@ -220,20 +220,14 @@ describe('job faults', () => {
 
   test('a job left active past its bound is ended by the reconciler, refunded once', async () => {
     const organization = await newOrganization();
-    injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
-    injectFault(
-      domain.clients.dynamo,
-      firstTimes(1, isEnding('failed'), () => new Error('table unavailable')),
-    );
-    expect((await createVideoJob(organization)).status).toBe(500);
-    const [jobId] = startedJobIds();
+    const jobId = await createJobLeftQueued(organization);
 
     const farFuture = new Date(Date.now() + 10 * 3600_000);
     await until(
       () => domain.reconciler.reconcileJobs({ now: farFuture }),
       (report) => report.ended > 0,
     );
-    const job = await jobOf(organization, jobId!);
+    const job = await jobOf(organization, jobId);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'START_FAILED' } });
     expect(await ledgerOf(organization)).toEqual({ creditsBalance: CREDITS, activeVideoJobs: 0 });
     // A second run finds nothing more to refund.
