@@ -92,6 +92,11 @@ interface Execution {
   error?: string;
   cause?: string;
   abort: () => void;
+  /**
+   * Settles the tasks still waiting when the execution ends on its own (a timeout): the library
+   * leaves them waiting, each with its task timer, which would keep the process alive for days.
+   */
+  releaseTasks: () => void;
   settled: Promise<void>;
 }
 
@@ -398,6 +403,7 @@ export async function startStepFunctions({
     if (execution.status !== 'RUNNING') return;
     Object.assign(execution, { status, stopDate: new Date() }, result);
     running.delete(execution);
+    execution.releaseTasks();
     const elapsed = execution.stopDate!.getTime() - execution.startDate.getTime();
     debug(`${status} ${execution.executionArn} in ${elapsed} ms${execution.error ? ` (${execution.error})` : ''}`);
     onExecutionEnded?.(statusChangeEvent(execution, status));
@@ -425,6 +431,7 @@ export async function startStepFunctions({
         abort();
         stopped.abort();
       },
+      releaseTasks: () => stopped.abort(),
       settled: result.then(
         (output) => finish(execution, 'SUCCEEDED', { output: JSON.stringify(output) }),
         (error: unknown) => {
