@@ -1,4 +1,4 @@
-import { UNFINISHED_EXECUTION_STATUSES, type UnfinishedExecutionStatus } from '#domain/jobs/execution-endings';
+import type { UnfinishedExecutionStatus } from '#domain/jobs/execution-endings';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import type { Grant } from '#grants';
 import { WORKFLOWS } from '#workflows';
@@ -6,7 +6,9 @@ import { WORKFLOWS } from '#workflows';
 /**
  * The task table: functions no request or workflow calls, each run by an event source that AWS
  * runs (a schedule, a rule on Step Functions executions). The CDK app builds each function and its
- * trigger from here; the local stack runs the same modules from pollers of its own.
+ * trigger from here; the local stack runs the same modules from pollers of its own. Only types and
+ * constants come from the domain, so that reading the table (the CDK app, the local stack before
+ * it sets its emulator endpoints) creates no SDK client.
  */
 
 export type TaskTrigger =
@@ -38,7 +40,7 @@ export const TASKS: readonly Task[] = [
   {
     name: 'execution-ended',
     handler: 'execution-ended',
-    trigger: { kind: 'execution-ended', statuses: UNFINISHED_EXECUTION_STATUSES },
+    trigger: { kind: 'execution-ended', statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
     grants: [],
     // One read and one transaction.
     memoryMb: 256,

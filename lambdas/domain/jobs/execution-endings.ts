@@ -3,8 +3,7 @@ import { JOB_ERRORS } from './job-errors';
 import { finishJob } from './lifecycle';
 
 /** The ways an execution can end without having finished its job on its own. */
-export const UNFINISHED_EXECUTION_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
-export type UnfinishedExecutionStatus = (typeof UNFINISHED_EXECUTION_STATUSES)[number];
+export type UnfinishedExecutionStatus = 'FAILED' | 'TIMED_OUT' | 'ABORTED';
 
 export interface EndedExecution {
   executionArn: string;
