@@ -1,5 +1,6 @@
 import type { Operations, UploadUrlResponse } from '#contract/types';
 import { ApiError } from '#platform/errors';
+import { checkMetadataSize } from '#platform/metadata';
 import { sortableId } from '#platform/ids';
 import { getAsset } from './assets';
 import { markAssetFailed, markAssetUploaded, putPendingAsset, type Asset, type AssetFailure } from './asset-store';
@@ -30,6 +31,7 @@ export async function createUpload(
       `size_bytes ${request.size_bytes} exceeds this organization's max_asset_upload_size_bytes of ${maxUploadBytes}.`,
     );
   }
+  checkMetadataSize(request.metadata);
   const assetId = sortableId('asset_', now.getTime());
   const asset: Asset = {
     assetId,
