@@ -1,18 +1,8 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { call } from './support/stack';
+import { runAdmin } from './support/stack-process';
 
-/** Runs the operator CLI exactly as an operator would, against the running local stack. */
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/admin.ts', ...args],
-      { cwd: join(__dirname, '..', '..'), env: { ...process.env, LOCAL_DATA_DIR: process.env.IT_DATA_DIR } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** The operator CLI against the running local stack. */
+const admin = (...args: string[]) => runAdmin(process.env.IT_DATA_DIR!, args);
 
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
+import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 
 /**
  * A local stack killed while a job is between two workflow steps, then started again on the same
@@ -21,18 +20,10 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function admin(...args: string[]): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/admin.ts', ...args, '--json'],
-      { cwd: PROJECT_ROOT, env: { ...process.env, LOCAL_DATA_DIR: dataDir } },
-      (error, stdout, stderr) =>
-        error
-          ? reject(new Error(`${error.message}\n${stderr}`))
-          : resolve(JSON.parse(stdout) as Record<string, unknown>),
-    );
-  });
+async function admin(...args: string[]): Promise<Record<string, unknown>> {
+  const { code, stdout, stderr } = await runAdmin(dataDir, [...args, '--json']);
+  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}:\n${stderr}`);
+  return JSON.parse(stdout) as Record<string, unknown>;
 }
 
 async function get(path: string, key: string) {

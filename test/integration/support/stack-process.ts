@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ export interface StackProcess {
   output: () => string;
 }
 
-export const PROJECT_ROOT = join(__dirname, '..', '..', '..');
+const PROJECT_ROOT = join(__dirname, '..', '..', '..');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -79,4 +79,16 @@ export async function stopStackProcess({ child }: Pick<StackProcess, 'child'>, s
   }
   child.stdout?.destroy();
   child.stderr?.destroy();
+}
+
+/** Runs the operator CLI exactly as an operator would, against the local stack of `dataDir`. */
+export function runAdmin(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/admin.ts', ...args],
+      { cwd: PROJECT_ROOT, env: { ...process.env, LOCAL_DATA_DIR: dataDir } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
