@@ -1,61 +1,24 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { hashSecret } from '#domain/access/api-keys';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ApiError } from '#platform/errors';
 import { operation as getMe } from '#contract/operations/getMe';
+import { callerEvent, tableKnowsCaller } from './support/api-caller';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
 
-const prefix = 'abcdefghjkmnpqrs';
-const secret = '0123456789abcdefghjkmnpqrstvwxyz';
-const key = `svc_test_${prefix}_${secret}`;
-
 const dynamo = mockClient(DynamoDBDocumentClient);
-
-function event(): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'GET /api/v1/developer/me',
-    rawPath: '/api/v1/developer/me',
-    rawQueryString: '',
-    headers: { authorization: `Bearer ${key}` },
-    isBase64Encoded: false,
-    requestContext: {
-      http: { method: 'GET', path: '/api/v1/developer/me' },
-    } as APIGatewayProxyEventV2['requestContext'],
-  };
-}
 
 async function invoke(operation: () => Promise<never>): Promise<APIGatewayProxyStructuredResultV2> {
   const { apiHandler } = await import('#http/api-handler');
   const handler = apiHandler(getMe, operation);
-  return (await handler(event(), {} as Context)) as APIGatewayProxyStructuredResultV2;
+  return (await handler(callerEvent('GET', '/me'), {} as Context)) as APIGatewayProxyStructuredResultV2;
 }
 
 beforeEach(() => {
   dynamo.reset();
-  dynamo.on(GetCommand, { Key: { pk: `APIKEY#${prefix}`, sk: 'APIKEY' } }).resolves({
-    Item: {
-      key_prefix: prefix,
-      organization_id: 9,
-      environment: 'test',
-      secret_hash: hashSecret(secret),
-      scopes: [],
-      status: 'active',
-      created_at: '2026-01-01T00:00:00Z',
-    },
-  });
-  dynamo.on(GetCommand, { Key: { pk: 'ORG#9', sk: 'ORG' } }).resolves({
-    Item: {
-      organization_id: 9,
-      plan: 'team',
-      api_access: true,
-      credits_balance: 0,
-      created_at: '2026-01-01T00:00:00Z',
-    },
-  });
+  tableKnowsCaller(dynamo);
   dynamo.on(UpdateCommand).resolves({ Attributes: { request_count: 1 } });
 });
 

@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { operation as getMe } from '#contract/operations/getMe';
-import { hashSecret } from '#domain/access/api-keys';
 import { admitRequest } from '#domain/access/rate-limits';
+import { callerEvent, tableKnowsCaller } from './support/api-caller';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -128,22 +128,7 @@ describe('refusing a request when the give-back fails', () => {
   });
 
   it('answers 429 with Retry-After and the rate-limit headers through the request pipeline', async () => {
-    const prefix = 'abcdefghjkmnpqrs';
-    const secret = '0123456789abcdefghjkmnpqrstvwxyz';
-    dynamo.on(GetCommand, { Key: { pk: `APIKEY#${prefix}`, sk: 'APIKEY' } }).resolves({
-      Item: {
-        key_prefix: prefix,
-        organization_id: 9,
-        environment: 'test',
-        secret_hash: hashSecret(secret),
-        scopes: [],
-        status: 'active',
-        created_at: '2026-01-01T00:00:00Z',
-      },
-    });
-    dynamo.on(GetCommand, { Key: { pk: 'ORG#9', sk: 'ORG' } }).resolves({
-      Item: { organization_id: 9, plan: 'team', api_access: true, created_at: '2026-01-01T00:00:00Z' },
-    });
+    tableKnowsCaller(dynamo);
     // The pipeline takes the counters at the real time, so the fake matches them by partition.
     dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
       if (input.ExpressionAttributeValues?.[':minus_one'] === -1) throw throttled();
@@ -162,20 +147,7 @@ describe('refusing a request when the give-back fails', () => {
       throw new Error('a refused request must not reach the operation');
     });
 
-    const response = (await handler(
-      {
-        version: '2.0',
-        routeKey: 'GET /api/v1/developer/me',
-        rawPath: '/api/v1/developer/me',
-        rawQueryString: '',
-        headers: { authorization: `Bearer svc_test_${prefix}_${secret}` },
-        isBase64Encoded: false,
-        requestContext: {
-          http: { method: 'GET', path: '/api/v1/developer/me' },
-        } as APIGatewayProxyEventV2['requestContext'],
-      },
-      {} as Context,
-    )) as APIGatewayProxyStructuredResultV2;
+    const response = (await handler(callerEvent('GET', '/me'), {} as Context)) as APIGatewayProxyStructuredResultV2;
 
     expect(response.statusCode).toBe(429);
     expect(JSON.parse(response.body as string)).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });

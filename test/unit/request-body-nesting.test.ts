@@ -1,42 +1,20 @@
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { operation as createAssetUploadUrl } from '#contract/operations/createAssetUploadUrl';
-import { hashSecret } from '#domain/access/api-keys';
 import { apiHandler, MAX_BODY_NESTING, type ApiRequest } from '#http/api-handler';
 import { ApiError } from '#platform/errors';
+import { callerEvent, tableKnowsCaller } from './support/api-caller';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
 process.env.LOG_LEVEL = 'silent';
 
-const prefix = 'abcdefghjkmnpqrs';
-const secret = '0123456789abcdefghjkmnpqrstvwxyz';
-
 const dynamo = mockClient(DynamoDBDocumentClient);
 
 beforeEach(() => {
   dynamo.reset();
-  dynamo.on(GetCommand, { Key: { pk: `APIKEY#${prefix}`, sk: 'APIKEY' } }).resolves({
-    Item: {
-      key_prefix: prefix,
-      organization_id: 9,
-      environment: 'test',
-      secret_hash: hashSecret(secret),
-      scopes: ['assets:create'],
-      status: 'active',
-      created_at: '2026-01-01T00:00:00Z',
-    },
-  });
-  dynamo.on(GetCommand, { Key: { pk: 'ORG#9', sk: 'ORG' } }).resolves({
-    Item: {
-      organization_id: 9,
-      plan: 'team',
-      api_access: true,
-      credits_balance: 0,
-      created_at: '2026-01-01T00:00:00Z',
-    },
-  });
+  tableKnowsCaller(dynamo, ['assets:create']);
   dynamo.on(UpdateCommand).resolves({ Attributes: { request_count: 1 } });
 });
 
@@ -56,18 +34,10 @@ async function send(body: string) {
     received.push(request.body);
     throw new ApiError('ASSET_UPLOAD_TOO_LARGE', 'The operation ran.');
   });
-  const event = {
-    version: '2.0',
-    routeKey: 'POST /api/v1/developer/assets/upload-url',
-    rawPath: '/api/v1/developer/assets/upload-url',
-    rawQueryString: '',
-    headers: { authorization: `Bearer svc_test_${prefix}_${secret}`, 'content-type': 'application/json' },
+  const event = callerEvent('POST', '/assets/upload-url', {
     body,
-    isBase64Encoded: false,
-    requestContext: {
-      http: { method: 'POST', path: '/api/v1/developer/assets/upload-url' },
-    } as APIGatewayProxyEventV2['requestContext'],
-  } satisfies APIGatewayProxyEventV2;
+    headers: { 'content-type': 'application/json' },
+  });
   const response = (await handler(event, {} as Context)) as APIGatewayProxyStructuredResultV2;
   return { response, error: JSON.parse(response.body as string).error as { code: string; message: string }, received };
 }
