@@ -166,20 +166,8 @@ export function planCopyParts(sizeBytes: number): CopyPart[] {
 export async function copyInspectedObject(source: InspectedObject, targetKey: string, contentType: string) {
   const parts = planCopyParts(source.sizeBytes);
   try {
-    if (parts.length === 1) {
-      await s3.send(
-        new CopyObjectCommand({
-          Bucket: mediaBucket(),
-          Key: targetKey,
-          CopySource: `${mediaBucket()}/${source.key}`,
-          CopySourceIfMatch: source.etag,
-          ContentType: contentType,
-          MetadataDirective: 'REPLACE',
-        }),
-      );
-    } else {
-      await copyInParts(source, targetKey, contentType, parts);
-    }
+    if (parts.length === 1) await copyObject({ bucket: mediaBucket(), ...source }, targetKey, contentType);
+    else await copyInParts(source, targetKey, contentType, parts);
   } catch (error) {
     throw asObjectChange(error, source.key);
   }
@@ -233,13 +221,21 @@ async function copyInParts(source: InspectedObject, targetKey: string, contentTy
   }
 }
 
-/** A server-side copy into the media bucket, with the content type the copy is stored with. */
-export async function copyObject(source: { bucket: string; key: string }, targetKey: string, contentType: string) {
+/**
+ * A server-side copy into the media bucket, with the content type the copy is stored with; of the
+ * version with `etag` only, when one is given.
+ */
+export async function copyObject(
+  source: { bucket: string; key: string; etag?: string },
+  targetKey: string,
+  contentType: string,
+) {
   await s3.send(
     new CopyObjectCommand({
       Bucket: mediaBucket(),
       Key: targetKey,
       CopySource: `${source.bucket}/${source.key}`,
+      CopySourceIfMatch: source.etag,
       ContentType: contentType,
       MetadataDirective: 'REPLACE',
     }),
