@@ -4,14 +4,10 @@ import { WORKFLOWS } from '#workflows';
 import { DataTable } from './constructs/data-table';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
+import { constructIdOf } from './constructs/construct-ids';
 import { Monitoring } from './constructs/monitoring';
 import { TaskFunctions } from './constructs/tasks';
-import {
-  DEFAULT_BEDROCK_REGION,
-  VIDEO_MODEL_ID,
-  WorkflowStateMachine,
-  workflowConstructId,
-} from './constructs/workflow';
+import { DEFAULT_BEDROCK_REGION, VIDEO_MODEL_ID, WorkflowStateMachine } from './constructs/workflow';
 
 /** Context key (`cdk synth -c bedrockRegion=…`) for the Bedrock region when the prop is not given. */
 export const BEDROCK_REGION_CONTEXT_KEY = 'bedrockRegion';
@@ -52,7 +48,7 @@ export class VideoApiStack extends Stack {
     this.media = new MediaBucket(this, 'Media');
     this.workflows = WORKFLOWS.map(
       (workflow) =>
-        new WorkflowStateMachine(this, `${workflowConstructId(workflow.name)}Workflow`, {
+        new WorkflowStateMachine(this, `${constructIdOf(workflow.name)}Workflow`, {
           workflow,
           table: this.table,
           media: this.media,
@@ -75,7 +71,7 @@ export class VideoApiStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: this.media.bucketName });
     for (const { workflow, stateMachine } of this.workflows) {
-      new CfnOutput(this, `${workflowConstructId(workflow.name)}StateMachineArn`, {
+      new CfnOutput(this, `${constructIdOf(workflow.name)}StateMachineArn`, {
         value: stateMachine.stateMachineArn,
         description: `The ${workflow.name} workflow (${workflow.definitionFile})`,
       });

@@ -7,6 +7,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
 import { ApiFunction } from './api-function';
+import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
@@ -52,11 +53,6 @@ const DEFAULT_THROTTLE: apigwv2.ThrottleSettings = { rateLimit: 100, burstLimit:
 
 const NO_AUTHORIZER_REASON =
   'Authentication (bearer API key), scopes and the per-key/per-organization rate limits run in the handler (lambdas/http/api-handler.ts): every response, 401 and 429 included, must carry the rate-limit headers and the error envelope of the spec, which an API Gateway authorizer cannot produce.';
-
-/** `getMe` → `GetMe`: construct ids derived from the route table, so no route needs its own code. */
-export function constructIdOf(operationId: string): string {
-  return operationId.charAt(0).toUpperCase() + operationId.slice(1);
-}
 
 /**
  * The v1 HTTP API built from the route table: one ApiFunction per route, the fallback function on

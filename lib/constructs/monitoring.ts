@@ -3,9 +3,10 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { DataTable } from './data-table';
-import { constructIdOf, type VideoHttpApi } from './http-api';
+import { constructIdOf } from './construct-ids';
+import type { VideoHttpApi } from './http-api';
 import type { TaskFunctions } from './tasks';
-import { workflowConstructId, type WorkflowStateMachine } from './workflow';
+import type { WorkflowStateMachine } from './workflow';
 
 export interface MonitoringProps {
   readonly api: VideoHttpApi;
@@ -45,14 +46,11 @@ export class Monitoring extends Construct {
       ...props.api.functions.entries(),
       ...props.workflows.flatMap(({ workflow, workers }) =>
         [...workers].map(([substitution, fn]): [string, lambda.IFunction] => [
-          `${workflowConstructId(workflow.name)}${substitution}`,
+          `${constructIdOf(workflow.name)}${substitution}`,
           fn,
         ]),
       ),
-      ...[...props.tasks.functions].map(([name, fn]): [string, lambda.IFunction] => [
-        `${workflowConstructId(name)}Task`,
-        fn,
-      ]),
+      ...[...props.tasks.functions].map(([name, fn]): [string, lambda.IFunction] => [`${constructIdOf(name)}Task`, fn]),
     ];
 
     const requests = api.metricCount({ period: PERIOD, statistic: 'Sum', label: 'requests' });
@@ -93,7 +91,7 @@ export class Monitoring extends Construct {
     this.executionsFailedAlarms = props.workflows.map(({ workflow, stateMachine }) =>
       stateMachine
         .metricFailed({ period: PERIOD, statistic: 'Sum' })
-        .createAlarm(this, `${workflowConstructId(workflow.name)}ExecutionsFailedAlarm`, {
+        .createAlarm(this, `${constructIdOf(workflow.name)}ExecutionsFailedAlarm`, {
           alarmDescription: `Executions of the ${workflow.name} workflow failed: its job may be stuck without a refund.`,
           threshold: 1,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

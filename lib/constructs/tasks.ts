@@ -4,11 +4,11 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { TASKS, type Task } from '#tasks';
+import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 import { NodeFunction, PROJECT_ROOT } from './node-function';
-import { workflowConstructId } from './workflow';
 
 /** Where task modules live; a task's `handler` names a module below it. */
 export const TASKS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'tasks');
@@ -37,7 +37,7 @@ export class TaskFunctions extends Construct {
     const functions = new Map<string, NodeFunction>();
     const rules = new Map<string, events.Rule>();
     for (const task of props.tasks ?? TASKS) {
-      const constructId = workflowConstructId(task.name);
+      const constructId = constructIdOf(task.name);
       const fn = new NodeFunction(this, `${constructId}Function`, {
         entry: path.join(TASKS_DIR, `${task.handler}.ts`),
         description: `Task ${task.name} (lambdas/tasks/${task.handler}.ts)`,

@@ -63,15 +63,6 @@ function settingEnvironment(setting: WorkerSetting, videoModel: VideoModel): Rec
   }
 }
 
-/** `video-job` → `VideoJob`. */
-export function workflowConstructId(name: string): string {
-  return name
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-}
-
 export interface WorkflowStateMachineProps {
   /** One entry of lambdas/workflows.ts. */
   readonly workflow: Workflow;
