@@ -38,6 +38,24 @@ function definedValues(values: Record<string, string | undefined> | undefined, l
 }
 
 /**
+ * Ajv's coercion reads a query value as JavaScript reads a number (`0x10`, ` 5`, `1e2`,
+ * `Infinity` all pass as integers); an integer parameter is written in decimal digits, so any
+ * other text is refused before coercion sees it.
+ */
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+function checkIntegerSyntax(schema: JsonSchema | undefined, query: Record<string, string>) {
+  const properties =
+    typeof schema === 'object' ? (schema.properties as Record<string, JsonSchema> | undefined) : undefined;
+  for (const [name, value] of Object.entries(query)) {
+    const property = properties?.[name];
+    if (typeof property === 'object' && property.type === 'integer' && !DECIMAL_INTEGER.test(value)) {
+      throw new ApiError('VALIDATION_FAILED', `Query parameter ${name} must be an integer`);
+    }
+  }
+}
+
+/**
  * Validates one request of the operation; throws `ApiError('VALIDATION_FAILED')` whose message
  * names the first offending field. Ajv stops at the first error (allErrors false) so a request
  * costs one pass.
@@ -48,7 +66,9 @@ export function validateRequest<Id extends OperationId>(
 ): ValidatedRequest<Id> {
   const { validators, schemas } = operation;
   const headers = check(schemas, 'headers', validators.headers, definedValues(input.headers, true));
-  const query = check(schemas, 'query', validators.query, definedValues(input.query));
+  const rawQuery = definedValues(input.query);
+  checkIntegerSyntax(schemas.query, rawQuery);
+  const query = check(schemas, 'query', validators.query, rawQuery);
   // Ajv writes defaults into the data; work on a copy so the caller's value stays as sent.
   const body = check(schemas, 'body', validators.body, operation.hasBody ? structuredClone(input.body) : undefined);
   return { body, query, headers };

@@ -428,6 +428,10 @@ describe('GET /jobs query (listJobs)', () => {
     [{ limit: '101' }, 'Query parameter limit must be at most 100'],
     [{ limit: 'ten' }, 'Query parameter limit must be an integer'],
     [{ limit: '2.5' }, 'Query parameter limit must be an integer'],
+    // Number syntaxes JavaScript reads but a decimal integer parameter is not written in.
+    ...['Infinity', '-Infinity', '1e2', '0x10', '0b1', ' 5', '5 ', '5.0', '+5', ''].map(
+      (limit): [Record<string, string>, string] => [{ limit }, 'Query parameter limit must be an integer'],
+    ),
     [{ type: 'image' }, 'Query parameter type must be one of video, split'],
     [
       { status: 'done' },
