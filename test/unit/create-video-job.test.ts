@@ -8,6 +8,7 @@ import {
   type CreateVideoJobRequest,
 } from '#domain/video-jobs/create-video-job';
 import { sortableId } from '#platform/ids';
+import { keyOf } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -15,7 +16,11 @@ process.env.AWS_REGION = 'us-east-1';
 const dynamo = mockClient(DynamoDBDocumentClient);
 
 const ORGANIZATION_ID = 7;
-const caller = { organization: { organizationId: ORGANIZATION_ID }, limits: TEAM_LIMITS } as unknown as Caller;
+const caller = {
+  apiKey: { keyPrefix: 'abcdefghjkmnpqrs' },
+  organization: { organizationId: ORGANIZATION_ID },
+  limits: TEAM_LIMITS,
+} as unknown as Caller;
 const sourceId = sortableId('asset_', Date.parse('2026-03-01T12:00:00.000Z'));
 
 function sourceImage(sizeBytes: number, status = 'uploaded') {
@@ -78,5 +83,17 @@ describe('the size of an image-to-video source', () => {
     await expect(createVideoJob(caller, { ...request, source_asset_id: sourceId }, undefined)).rejects.toThrow(
       'reached the create transaction',
     );
+  });
+});
+
+describe('the job a request creates', () => {
+  it("records the calling key as the job's creator, and counts the job in that key's usage", async () => {
+    await expect(createVideoJob(caller, request, undefined)).rejects.toThrow('reached the create transaction');
+
+    const items = dynamo.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems ?? [];
+    const sortKeys = items.map((item) => keyOf(item).sk);
+    const job = items.find((item) => keyOf(item).sk.startsWith('JOB#'));
+    expect(job!.Put!.Item).toMatchObject({ created_by_key: 'abcdefghjkmnpqrs' });
+    expect(sortKeys).toContainEqual(expect.stringMatching(/^USAGE#KEY#abcdefghjkmnpqrs#/));
   });
 });

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TEAM_LIMITS } from '#domain/access/organizations';
@@ -9,6 +8,7 @@ import {
   idempotencyRecordPut,
   requestFingerprint,
 } from '#platform/idempotency';
+import { itemAt, refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -84,6 +84,7 @@ describe('an idempotency record past its retention', () => {
       type: 'video' as const,
       price: 10,
       limits: TEAM_LIMITS,
+      createdByKey: 'abcdefghjkmnpqrs',
       input: {
         prompt: 'A',
         duration_seconds: 5 as const,
@@ -94,12 +95,6 @@ describe('an idempotency record past its retention', () => {
       metadata: null,
       idempotency: claim,
     };
-    const refusedOnTheRecord = new TransactionCanceledException({
-      message: 'Transaction cancelled',
-      $metadata: {},
-      CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
-    });
-
     it('creates a new job over an expired record, judged at the time of the request', async () => {
       dynamo.on(TransactWriteCommand).resolves({});
 
@@ -107,7 +102,7 @@ describe('an idempotency record past its retention', () => {
 
       expect(replayed).toBe(false);
       const items = dynamo.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems ?? [];
-      expect(items[2]!.Put).toMatchObject({
+      expect(itemAt(items, recordKey).Put).toMatchObject({
         Item: { ...recordKey, job_id: job.jobId },
         ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
         ExpressionAttributeValues: { ':now': nowSeconds },
@@ -115,7 +110,7 @@ describe('an idempotency record past its retention', () => {
     });
 
     it('replays a record the transaction found retained, judging it at the same time', async () => {
-      dynamo.on(TransactWriteCommand).rejects(refusedOnTheRecord);
+      dynamo.on(TransactWriteCommand).callsFake(refusedAt(recordKey));
       dynamo.on(GetCommand, { Key: recordKey }).resolves({ Item: storedRecord(nowSeconds + 60) });
       dynamo.on(GetCommand, { Key: { pk: 'ORG#7', sk: 'JOB#video_job_1' } }).resolves({
         Item: {

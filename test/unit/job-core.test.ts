@@ -1,6 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { JobType } from '#contract/types';
 import { generatedAssetPut } from '#domain/assets/asset-store';
@@ -9,6 +8,7 @@ import { createJob, finishJob } from '#domain/jobs/lifecycle';
 import { TEAM_LIMITS } from '#domain/access/organizations';
 import { requestFingerprint } from '#platform/idempotency';
 import { TransactionRefused } from '#platform/transactions';
+import { itemAt, keyOf, refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -34,9 +34,14 @@ function jobItem(type: JobType, overrides: Record<string, unknown> = {}) {
     credits: { estimated: 10, charged: 10, refunded: 0 },
     input,
     metadata: null,
+    created_by_key: 'abcdefghjkmnpqrs',
+    tracked: true,
     ...overrides,
   };
 }
+
+const JOB_KEY = { pk: 'ORG#7', sk: 'JOB#video_job_1' };
+const ORGANIZATION_KEY = { pk: 'ORG#7', sk: 'ORG' };
 
 function output(name: string, assetId: string): JobOutput {
   return {
@@ -61,15 +66,20 @@ function writtenItems() {
   return calls[0]!.args[0].input.TransactItems ?? [];
 }
 
-/** What DynamoDB throws when it cancels a transaction, one reason per item in order. */
-function cancelled(codes: string[], items: (Record<string, unknown> | undefined)[] = []) {
+/** What DynamoDB throws when concurrent transactions touch the same item: the first item conflicted. */
+function conflicted() {
   return new TransactionCanceledException({
     message: 'Transaction cancelled',
     $metadata: {},
-    CancellationReasons: codes.map((Code, index) => ({
-      Code,
-      ...(items[index] ? { Item: marshall(items[index]) } : {}),
-    })),
+    CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }, { Code: 'None' }],
+  });
+}
+
+/** The items of the transaction that are neither list entries nor usage counts, in order. */
+function withoutTracking(items: ReturnType<typeof writtenItems>) {
+  return items.filter((item) => {
+    const { pk, sk } = keyOf(item);
+    return !pk.includes('#JOBS') && !sk.startsWith('USAGE#');
   });
 }
 
@@ -93,16 +103,20 @@ describe('finishing a job', () => {
       NOW,
     );
 
-    const items = writtenItems();
-    expect(items).toHaveLength(5);
-    const [job, organization, event, video, thumbnail] = items;
+    const [job, organization, event, video, thumbnail, ...rest] = withoutTracking(writtenItems());
+    expect(rest).toEqual([]);
     expect(job!.Update).toMatchObject({
-      Key: { pk: 'ORG#7', sk: 'JOB#video_job_1' },
-      ConditionExpression: '#status IN (:queued, :processing)',
-      ExpressionAttributeValues: expect.objectContaining({ ':status': 'completed', ':asset': 'asset_video' }),
+      Key: JOB_KEY,
+      // Conditional on the status it was read in, so the counts move from the right one.
+      ConditionExpression: '#status = :seen',
+      ExpressionAttributeValues: expect.objectContaining({
+        ':seen': 'processing',
+        ':status': 'completed',
+        ':asset': 'asset_video',
+      }),
     });
     expect(organization!.Update).toMatchObject({
-      Key: { pk: 'ORG#7', sk: 'ORG' },
+      Key: ORGANIZATION_KEY,
       UpdateExpression: 'SET active_video_jobs = active_video_jobs - :one',
     });
     expect(event!.Put!.Item).toMatchObject({
@@ -143,7 +157,7 @@ describe('finishing a job', () => {
       NOW,
     );
 
-    const [, organization, event, ...outputs] = writtenItems();
+    const [, organization, event, ...outputs] = withoutTracking(writtenItems());
     expect(organization!.Update!.UpdateExpression).toBe('SET active_split_jobs = active_split_jobs - :one');
     expect(event!.Put!.Item!.payload.data.job).toEqual({
       id: 'split_job_1',
@@ -162,7 +176,7 @@ describe('finishing a job', () => {
 
     await finishJob(7, 'video_job_1', { status: 'failed', error }, NOW);
 
-    const [job, organization, event, ...rest] = writtenItems();
+    const [job, organization, event, ...rest] = withoutTracking(writtenItems());
     expect(rest).toEqual([]);
     expect(job!.Update!.ExpressionAttributeValues).toMatchObject({
       ':status': 'failed',
@@ -200,9 +214,12 @@ describe('finishing a job', () => {
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('takes a job that another finisher ended first, named by its reason, as done', async () => {
-    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
-    dynamo.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None', 'None']));
+  it('takes a job that another finisher ended first, named by its reason and read again, as done', async () => {
+    dynamo
+      .on(GetCommand)
+      .resolvesOnce({ Item: jobItem('video') })
+      .resolves({ Item: jobItem('video', { status: 'failed' }) });
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(JOB_KEY));
 
     await expect(
       finishJob(7, 'video_job_1', {
@@ -211,11 +228,13 @@ describe('finishing a job', () => {
         outputs: [output('video', 'asset_a'), output('thumbnail', 'asset_b')],
       }),
     ).resolves.toBeUndefined();
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(2);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
   it('does not swallow a refused output: the second output, not the job, is named', async () => {
     dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
-    dynamo.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'None', 'None', 'ConditionalCheckFailed']));
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt({ pk: 'ORG#7', sk: 'ASSET#asset_b' }));
 
     const refusal = finishJob(7, 'video_job_1', {
       status: 'completed',
@@ -231,10 +250,7 @@ describe('finishing a job', () => {
 
   it('retries a transaction that conflicted with a concurrent one', async () => {
     dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
-    dynamo
-      .on(TransactWriteCommand)
-      .rejectsOnce(cancelled(['TransactionConflict', 'None', 'None']))
-      .resolves({});
+    dynamo.on(TransactWriteCommand).rejectsOnce(conflicted()).resolves({});
 
     await finishJob(7, 'video_job_1', { status: 'expired', error: { code: 'X', message: 'y' } });
 
@@ -248,6 +264,7 @@ describe('creating a job', () => {
     type: 'video' as const,
     price: 10,
     limits: { ...TEAM_LIMITS, concurrent_video_jobs: 3 },
+    createdByKey: 'abcdefghjkmnpqrs',
     input: {
       prompt: 'A lighthouse',
       duration_seconds: 5 as const,
@@ -258,6 +275,7 @@ describe('creating a job', () => {
     metadata: { external_id: 'order-1' },
   };
   const claim = { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ prompt: 'A' }) };
+  const RECORD_KEY = { pk: 'ORG#7', sk: 'IDEMPOTENCY#createVideoJob#key-1' };
 
   it('charges, takes a slot, writes the job and the idempotency record in one transaction', async () => {
     dynamo.on(TransactWriteCommand).resolves({});
@@ -271,17 +289,23 @@ describe('creating a job', () => {
       credits: { estimated: 10, charged: 10, refunded: 0 },
     });
     expect(job.jobId).toMatch(/^video_job_/);
-    const [organization, jobPut, record] = writtenItems();
+    const items = writtenItems();
+    const [organization, jobPut, ...rest] = withoutTracking(items);
     expect(organization!.Update!.ConditionExpression).toBe(
       'credits_balance >= :price AND (attribute_not_exists(active_video_jobs) OR active_video_jobs < :cap)',
     );
     expect(jobPut!.Put!.Item).toMatchObject({
       sk: `JOB#${job.jobId}`,
-      gsi1pk: 'ORG#7#JOBS',
       external_id: 'order-1',
       input: request.input,
+      created_by_key: 'abcdefghjkmnpqrs',
+      tracked: true,
     });
-    expect(record!.Put!.Item).toMatchObject({ sk: 'IDEMPOTENCY#createVideoJob#key-1', job_id: job.jobId });
+    // The job list is its own items now, written in this transaction; the job is on no index of it.
+    expect(jobPut!.Put!.Item).not.toHaveProperty('gsi1pk');
+    expect(jobPut!.Put!.Item).not.toHaveProperty('gsi1sk');
+    expect(rest).toEqual([itemAt(items, RECORD_KEY)]);
+    expect(rest[0]!.Put!.Item).toMatchObject({ ...RECORD_KEY, job_id: job.jobId });
   });
 
   it.each([
@@ -294,7 +318,7 @@ describe('creating a job', () => {
       { 'Retry-After': '30' },
     ],
   ])('answers which limit refused the charge when %s', async (_, organization, code, message, headers) => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None'], [organization]));
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(ORGANIZATION_KEY, organization));
 
     await expect(createJob(request, NOW)).rejects.toMatchObject({
       code,
@@ -304,11 +328,11 @@ describe('creating a job', () => {
   });
 
   it('replays the job an Idempotency-Key created when the body is the same', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(RECORD_KEY));
     dynamo
-      .on(GetCommand, { Key: { pk: 'ORG#7', sk: 'IDEMPOTENCY#createVideoJob#key-1' } })
+      .on(GetCommand, { Key: RECORD_KEY })
       .resolves({ Item: { fingerprint: claim.fingerprint, job_id: 'video_job_1' } });
-    dynamo.on(GetCommand, { Key: { pk: 'ORG#7', sk: 'JOB#video_job_1' } }).resolves({ Item: jobItem('video') });
+    dynamo.on(GetCommand, { Key: JOB_KEY }).resolves({ Item: jobItem('video') });
 
     const { job, replayed } = await createJob({ ...request, idempotency: claim }, NOW);
 
@@ -317,7 +341,7 @@ describe('creating a job', () => {
   });
 
   it('refuses a reused Idempotency-Key with another body', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(RECORD_KEY));
     dynamo.on(GetCommand).resolves({ Item: { fingerprint: 'another body', job_id: 'video_job_1' } });
 
     await expect(createJob({ ...request, idempotency: claim }, NOW)).rejects.toMatchObject({

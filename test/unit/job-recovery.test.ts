@@ -10,6 +10,7 @@ import { reconcileJobs } from '#domain/jobs/reconciler';
 import { requestFingerprint } from '#platform/idempotency';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { workflowOfJobType } from '#workflows';
+import { refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -35,6 +36,8 @@ function jobItem(overrides: Record<string, unknown> = {}) {
     credits: { estimated: 10, charged: 10, refunded: 0 },
     input: { prompt: 'A lighthouse', duration_seconds: 5, aspect_ratio: '9:16', model: 'auto', mode: 'text_to_video' },
     metadata: null,
+    created_by_key: 'abcdefghjkmnpqrs',
+    tracked: true,
     ...overrides,
   };
 }
@@ -163,6 +166,7 @@ describe('submitting a job', () => {
     type: 'video' as const,
     price: 10,
     limits: TEAM_LIMITS,
+    createdByKey: 'abcdefghjkmnpqrs',
     input: jobItem().input as never,
     metadata: null,
     idempotency: { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ a: 1 }) },
@@ -170,14 +174,7 @@ describe('submitting a job', () => {
 
   /** The create transaction refused by the idempotency record; the record points at the job item. */
   function replayOf(item: ReturnType<typeof jobItem>) {
-    const { TransactionCanceledException } = jest.requireActual('@aws-sdk/client-dynamodb');
-    dynamo.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({
-        message: 'cancelled',
-        $metadata: {},
-        CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
-      }),
-    );
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt({ pk: 'ORG#7', sk: 'IDEMPOTENCY#createVideoJob#key-1' }));
     dynamo
       .on(GetCommand)
       .callsFake((input: { Key: { sk: string } }) =>

@@ -35,6 +35,8 @@ const job = (metadata: JobOf<'video'>['metadata']): JobOf<'video'> => ({
   outputAssetId: null,
   error: null,
   providerJobId: null,
+  createdByKey: 'abcdefghjkmnpqrs',
+  tracked: true,
 });
 
 const assetId = sortableId('asset_');

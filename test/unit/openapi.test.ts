@@ -339,6 +339,8 @@ describe('docs/openapi.yaml', () => {
         outputAssetId: 'asset_01h',
         error: null,
         providerJobId: 'provider-secret',
+        createdByKey: '0123456789abcdef',
+        tracked: true,
       };
       const validate = schema('VideoJob');
       expect(validate(presentVideoJob(job)) ? [] : validate.errors).toEqual([]);

@@ -1,10 +1,17 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { operation as getMe } from '#contract/operations/getMe';
-import { admitRequest } from '#domain/access/rate-limits';
+import { admitRequest, readRateLimitState, requestsInDays } from '#domain/access/rate-limits';
 import { callerEvent, tableKnowsCaller } from './support/api-caller';
+import { addedCounters } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -159,5 +166,109 @@ describe('refusing a request when the give-back fails', () => {
       'X-RateLimit-Remaining-Organization-Day': '9995',
     });
     lines.mockRestore();
+  });
+});
+
+describe("counting a key's requests in the organization's day", () => {
+  /** What the updates of one counter's item added, in call order. */
+  const additionsTo = (counter: { pk: string; sk: string }) =>
+    dynamo
+      .commandCalls(UpdateCommand)
+      .map((call) => call.args[0].input)
+      .filter((input) => input.Key?.pk === counter.pk && input.Key?.sk === counter.sk)
+      .map(addedCounters);
+
+  it("adds the request to the calling key's counter in the same update as the day's count", async () => {
+    counters({ minute: 'admit', day: 'admit' });
+
+    await admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+
+    expect(additionsTo(DAY_COUNTER)).toEqual([{ request_count: 1, key_abcdefghjkmnpqrs: 1 }]);
+    expect(additionsTo(MINUTE_COUNTER)).toEqual([{ request_count: 1 }]);
+  });
+
+  it("takes the request back from both of the day's counters when the minute refuses it", async () => {
+    counters({ minute: 'refuse', day: 'admit' });
+
+    const state = await admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+
+    expect(state.exceeded).toEqual(['minute']);
+    expect(additionsTo(DAY_COUNTER)).toEqual([
+      { request_count: 1, key_abcdefghjkmnpqrs: 1 },
+      { request_count: -1, key_abcdefghjkmnpqrs: -1 },
+    ]);
+  });
+});
+
+describe('reading the rate-limit windows', () => {
+  it('answers both windows as they stand, reading them consistently and counting nothing', async () => {
+    dynamo.on(BatchGetCommand).resolves({
+      Responses: {
+        table: [
+          { ...DAY_COUNTER, request_count: 40, key_abcdefghjkmnpqrs: 12 },
+          { ...MINUTE_COUNTER, request_count: 3 },
+        ],
+      },
+    });
+
+    const state = await readRateLimitState('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+
+    expect(state.minute).toMatchObject({ limit: 60, used: 3, remaining: 57 });
+    expect(state.day).toMatchObject({ limit: 10_000, used: 40, remaining: 9960 });
+    expect(dynamo.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems).toEqual({
+      table: { Keys: [MINUTE_COUNTER, DAY_COUNTER], ConsistentRead: true },
+    });
+    expect(dynamo.calls()).toHaveLength(1);
+  });
+
+  it('answers a window not yet counted as unused', async () => {
+    dynamo.on(BatchGetCommand).resolves({ Responses: { table: [] } });
+
+    const state = await readRateLimitState('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+
+    expect(state.minute).toMatchObject({ used: 0, remaining: 60 });
+    expect(state.day).toMatchObject({ used: 0, remaining: 10_000 });
+  });
+});
+
+describe('the requests of a range of days', () => {
+  /** Two pages of day windows, the second missing the key's counter (it made no request that day). */
+  function dayWindows() {
+    dynamo
+      .on(QueryCommand)
+      .resolvesOnce({
+        Items: [
+          { request_count: 40, key_abcdefghjkmnpqrs: 12 },
+          { request_count: 7, key_abcdefghjkmnpqrs: 7 },
+        ],
+        LastEvaluatedKey: { pk: 'RATE#ORG#9', sk: 'DAY#2026-03-02' },
+      })
+      .resolvesOnce({ Items: [{ request_count: 5 }] });
+  }
+
+  it("sums the organization's requests across every page of the range", async () => {
+    dayWindows();
+
+    await expect(requestsInDays(9, { firstDay: '2026-03-01', lastDay: '2026-03-03' })).resolves.toBe(52);
+
+    const queries = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(queries).toHaveLength(2);
+    expect(queries[0]).toMatchObject({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      ExpressionAttributeValues: { ':pk': 'RATE#ORG#9', ':first': 'DAY#2026-03-01', ':last': 'DAY#2026-03-03' },
+      ConsistentRead: true,
+    });
+    expect(queries[1]!.ExclusiveStartKey).toEqual({ pk: 'RATE#ORG#9', sk: 'DAY#2026-03-02' });
+  });
+
+  it("sums one key's counter across every page, a day without it counting none", async () => {
+    dayWindows();
+
+    await expect(
+      requestsInDays(9, { firstDay: '2026-03-01', lastDay: '2026-03-03' }, 'abcdefghjkmnpqrs'),
+    ).resolves.toBe(19);
+
+    const [query] = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(query!.ExpressionAttributeNames).toEqual({ '#count': 'key_abcdefghjkmnpqrs' });
   });
 });

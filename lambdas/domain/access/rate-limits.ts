@@ -1,4 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetConsistent } from '#platform/batch-get';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { log } from '#platform/log';
@@ -25,6 +26,11 @@ export interface RateLimitState {
 
 interface Window {
   key: { pk: string; sk: string };
+  /**
+   * A second counter the same update moves with `request_count`: in the organization's day, the
+   * calling key's requests, so usage per key agrees with the organization's to the request.
+   */
+  keyCounter?: string;
   limit: number;
   startMs: number;
   endMs: number;
@@ -42,10 +48,16 @@ function minuteWindow(keyPrefix: string, limit: number, nowMs: number): Window {
   };
 }
 
-function dayWindow(organizationId: number, limit: number, nowMs: number): Window {
+const dayPartition = (organizationId: number) => `RATE#ORG#${organizationId}`;
+const daySortKey = (day: string) => `DAY#${day}`;
+/** The attribute of a day window that counts one key's requests. */
+const keyRequestCounter = (keyPrefix: string) => `key_${keyPrefix}`;
+
+function dayWindow(organizationId: number, keyPrefix: string, limit: number, nowMs: number): Window {
   const startMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
   return {
-    key: { pk: `RATE#ORG#${organizationId}`, sk: `DAY#${new Date(startMs).toISOString().slice(0, 10)}` },
+    key: { pk: dayPartition(organizationId), sk: daySortKey(new Date(startMs).toISOString().slice(0, 10)) },
+    keyCounter: keyRequestCounter(keyPrefix),
     limit,
     startMs,
     endMs: startMs + DAY_MS,
@@ -62,15 +74,27 @@ function stateOf(window: Window, used: number): WindowState {
   };
 }
 
+/** `ADD` of `amount` to the window's counters, with the names the expression needs. */
+function counting(window: Window, amount: string) {
+  return window.keyCounter
+    ? {
+        add: `request_count ${amount}, #key ${amount}`,
+        names: { ExpressionAttributeNames: { '#key': window.keyCounter } },
+      }
+    : { add: `request_count ${amount}`, names: {} };
+}
+
 /** Counts one request in a window unless it is full; the condition makes overshoot impossible. */
 async function take(window: Window): Promise<{ admitted: boolean; used: number }> {
+  const { add, names } = counting(window, ':one');
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: window.key,
-        UpdateExpression: 'ADD request_count :one SET expires_at = if_not_exists(expires_at, :expires)',
+        UpdateExpression: `ADD ${add} SET expires_at = if_not_exists(expires_at, :expires)`,
         ConditionExpression: 'attribute_not_exists(request_count) OR request_count < :limit',
+        ...names,
         ExpressionAttributeValues: {
           ':one': 1,
           ':limit': window.limit,
@@ -90,11 +114,13 @@ async function take(window: Window): Promise<{ admitted: boolean; used: number }
 }
 
 async function giveBack(window: Window): Promise<void> {
+  const { add, names } = counting(window, ':minus_one');
   await dynamo.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: window.key,
-      UpdateExpression: 'ADD request_count :minus_one',
+      UpdateExpression: `ADD ${add}`,
+      ...names,
       ExpressionAttributeValues: { ':minus_one': -1 },
     }),
   );
@@ -131,7 +157,7 @@ export async function admitRequest(
   nowMs = Date.now(),
 ): Promise<RateLimitState> {
   const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
-  const day = dayWindow(organizationId, limits.perDay, nowMs);
+  const day = dayWindow(organizationId, keyPrefix, limits.perDay, nowMs);
   const [minuteTake, dayTake] = await Promise.allSettled([take(minute), take(day)]);
   if (minuteTake.status === 'rejected') {
     if (dayTake.status === 'fulfilled' && dayTake.value.admitted) await tryGiveBack(day);
@@ -171,4 +197,54 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
     'X-RateLimit-Remaining-Organization-Day': String(state.day.remaining),
     'X-RateLimit-Reset-Organization-Day': String(state.day.resetsAt),
   };
+}
+
+/**
+ * The two windows as they stand, without counting anything: for reporting another key's
+ * minute, or the organization's day, from a request already counted.
+ */
+export async function readRateLimitState(
+  keyPrefix: string,
+  organizationId: number,
+  limits: { perMinute: number; perDay: number },
+  nowMs = Date.now(),
+): Promise<Pick<RateLimitState, 'minute' | 'day'>> {
+  const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
+  const day = dayWindow(organizationId, keyPrefix, limits.perDay, nowMs);
+  const items = await batchGetConsistent([minute.key, day.key]);
+  const countOf = (window: Window) =>
+    Number(items.find((item) => item.pk === window.key.pk && item.sk === window.key.sk)?.request_count ?? 0);
+  return { minute: stateOf(minute, countOf(minute)), day: stateOf(day, countOf(day)) };
+}
+
+/**
+ * Requests counted in the organization's day windows from `firstDay` to `lastDay` (UTC,
+ * inclusive, `YYYY-MM-DD`); with `keyPrefix`, only that key's. Day windows are kept for 100 days.
+ */
+export async function requestsInDays(
+  organizationId: number,
+  range: { firstDay: string; lastDay: string },
+  keyPrefix?: string,
+): Promise<number> {
+  const counterName = keyPrefix ? keyRequestCounter(keyPrefix) : 'request_count';
+  const pages = paginateQuery(
+    { client: dynamo },
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      ExpressionAttributeNames: { '#count': counterName },
+      ExpressionAttributeValues: {
+        ':pk': dayPartition(organizationId),
+        ':first': daySortKey(range.firstDay),
+        ':last': daySortKey(range.lastDay),
+      },
+      ProjectionExpression: '#count',
+      ConsistentRead: true,
+    },
+  );
+  let total = 0;
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) total += Number(item[counterName] ?? 0);
+  }
+  return total;
 }

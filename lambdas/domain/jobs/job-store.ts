@@ -2,11 +2,22 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JobCredits } from '#contract/types';
+import { batchGetConsistent } from '#platform/batch-get';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { metadataAttributes, metadataFromItem, type StoredMetadata } from '#platform/metadata';
 import { TABLE_DESIGN } from '#platform/table-design';
 import type { TransactionItem } from '#platform/transactions';
-import type { AnyJob, Job, JobError, JobInputs, JobMetadata, JobOf, JobStatus, JobType } from './job';
+import {
+  isActive,
+  type AnyJob,
+  type Job,
+  type JobError,
+  type JobInputs,
+  type JobMetadata,
+  type JobOf,
+  type JobStatus,
+  type JobType,
+} from './job';
 
 /** The job item: the one module that knows its keys, attributes and update expressions. */
 
@@ -22,6 +33,9 @@ interface JobItemFields extends StoredMetadata<JobMetadata> {
   output_asset_id?: string | null;
   error?: JobError | null;
   provider_job_id?: string | null;
+  created_by_key?: string;
+  /** The job's list entries and usage counts exist; the migration tracks jobs written before them. */
+  tracked?: boolean;
 }
 
 type JobItemOf<T extends JobType> = JobItemFields & { type: T; input: JobInputs[T] };
@@ -29,11 +43,6 @@ type JobItem = JobItemOf<'video'> | JobItemOf<'split'>;
 
 export function jobKey(organizationId: number, jobId: string) {
   return { pk: `ORG#${organizationId}`, sk: `JOB#${jobId}` };
-}
-
-/** The unified job list reads this index: newest first within an organization. */
-function jobListKeys(organizationId: number, createdAt: string, jobId: string) {
-  return { gsi1pk: `ORG#${organizationId}#JOBS`, gsi1sk: `${createdAt}#${jobId}` };
 }
 
 /**
@@ -67,6 +76,8 @@ function fromItem(item: JobItem): Job {
     outputAssetId: item.output_asset_id ?? null,
     error: item.error ?? null,
     providerJobId: item.provider_job_id ?? null,
+    createdByKey: item.created_by_key ?? null,
+    tracked: item.tracked === true,
   };
   // One branch per type keeps each type paired with its own input.
   switch (item.type) {
@@ -93,6 +104,9 @@ function toItem<T extends JobType>(job: JobOf<T>): JobItemOf<T> {
     output_asset_id: job.outputAssetId,
     error: job.error,
     provider_job_id: job.providerJobId,
+    ...(job.createdByKey ? { created_by_key: job.createdByKey } : {}),
+    // Written only as true: the migration finds untracked jobs by the attribute's absence.
+    ...(job.tracked ? { tracked: true } : {}),
   };
 }
 
@@ -104,6 +118,17 @@ export async function findJob(organizationId: number, jobId: string): Promise<Jo
   return Item ? fromItem(Item as JobItem) : undefined;
 }
 
+/** Jobs of the organization by id (at most 100), read consistently; missing ones are left out, the order kept. */
+export async function findJobs(organizationId: number, jobIds: readonly string[]): Promise<Job[]> {
+  if (jobIds.length === 0) return [];
+  const items = (await batchGetConsistent(jobIds.map((jobId) => jobKey(organizationId, jobId)))) as JobItem[];
+  const byId = new Map(items.map((item) => [item.job_id, item]));
+  return jobIds.flatMap((jobId) => {
+    const item = byId.get(jobId);
+    return item ? [fromItem(item)] : [];
+  });
+}
+
 /** A new job's item, for the transaction that creates it; it fails if the id was ever used. */
 export function newJobPut(job: AnyJob): TransactionItem {
   return {
@@ -111,7 +136,6 @@ export function newJobPut(job: AnyJob): TransactionItem {
       TableName: tableName(),
       Item: {
         ...jobKey(job.organizationId, job.jobId),
-        ...jobListKeys(job.organizationId, job.createdAt, job.jobId),
         ...activeJobKeys(job.createdAt, job.jobId),
         ...toItem(job),
       },
@@ -125,12 +149,22 @@ export type JobEnding =
   { status: 'completed'; outputAssetId: string | null } | { status: 'failed' | 'expired'; error: JobError };
 
 /**
+ * The part of a status change's condition that keeps a job read untracked untracked: the
+ * migration may track it between the read and the write, and a change written without moving
+ * the entries and counts the migration just wrote would leave them in the old status.
+ */
+function stillUntracked(job: Pick<AnyJob, 'tracked'>): string {
+  return job.tracked ? '' : ' AND attribute_not_exists(tracked)';
+}
+
+/**
  * For the transaction that ends a job: its terminal state (with `refund`, the credits a failed or
- * expired job gets back), conditional on its being active, so a job ends at most once however
- * many finishers race.
+ * expired job gets back), conditional on its still being in the status it was read in (an
+ * active one), so a job ends at most once however many finishers race, and the counts that
+ * move with its status move from the right one.
  */
 export function jobEndingUpdate(
-  job: Pick<AnyJob, 'organizationId' | 'jobId'>,
+  job: Pick<AnyJob, 'organizationId' | 'jobId' | 'status' | 'tracked'>,
   ending: JobEnding,
   refund: number,
   now: Date,
@@ -150,13 +184,12 @@ export function jobEndingUpdate(
       TableName: tableName(),
       Key: jobKey(job.organizationId, job.jobId),
       UpdateExpression: update.expression,
-      ConditionExpression: '#status IN (:queued, :processing)',
+      ConditionExpression: `#status = :seen${stillUntracked(job)}`,
       ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
       ExpressionAttributeValues: {
         ':status': ending.status,
         ':now': now.toISOString(),
-        ':queued': 'queued',
-        ':processing': 'processing',
+        ':seen': job.status,
         ...update.values,
       },
     },
@@ -170,25 +203,48 @@ export class JobAlreadyFinished extends Error {
   }
 }
 
-/** queued → processing; repeated calls (a retried step) are harmless. */
-export async function markProcessing(organizationId: number, jobId: string, now = new Date()): Promise<Job> {
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: jobKey(organizationId, jobId),
-        UpdateExpression: 'SET #status = :processing, updated_at = :now',
-        ConditionExpression: '#status IN (:queued, :processing)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':processing': 'processing', ':queued': 'queued', ':now': now.toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem(Attributes as JobItem);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new JobAlreadyFinished(jobId);
-    throw error;
-  }
+/**
+ * For the migration's transaction that tracks a job written before list entries and usage
+ * counts existed: marks it tracked, gives an active one its active-jobs keys (it predates those
+ * too) and drops its old job-list keys of gsi1. Conditional on its being untracked and still in
+ * the status it was read in, since the entries and counts written with it are that status's.
+ */
+export function jobTrackingUpdate(
+  job: Pick<AnyJob, 'organizationId' | 'jobId' | 'status' | 'createdAt'>,
+): TransactionItem {
+  const activeKeys = isActive(job) ? activeJobKeys(job.createdAt, job.jobId) : {};
+  const sets = ['tracked = :tracked', ...Object.keys(activeKeys).map((name) => `${name} = :${name}`)];
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: jobKey(job.organizationId, job.jobId),
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE gsi1pk, gsi1sk`,
+      ConditionExpression: 'attribute_not_exists(tracked) AND #status = :seen',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':tracked': true,
+        ':seen': job.status,
+        ...Object.fromEntries(Object.entries(activeKeys).map(([name, value]) => [`:${name}`, value])),
+      },
+    },
+  };
+}
+
+/** For the transaction that starts a job's work: queued → processing, if it is still queued. */
+export function jobProcessingUpdate(
+  job: Pick<AnyJob, 'organizationId' | 'jobId' | 'tracked'>,
+  now: Date,
+): TransactionItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: jobKey(job.organizationId, job.jobId),
+      UpdateExpression: 'SET #status = :processing, updated_at = :now',
+      ConditionExpression: `#status = :queued${stillUntracked(job)}`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':processing': 'processing', ':queued': 'queued', ':now': now.toISOString() },
+    },
+  };
 }
 
 /** Remembers the provider's id of the work and the asset it will become, while the job is processing. */

@@ -33,6 +33,14 @@ interface JobFields {
   error: JobError | null;
   /** Internal: the id of the work at the provider that does it; never exposed. */
   providerJobId: string | null;
+  /** The public prefix of the API key that created the job; null for jobs from before keys were recorded. */
+  createdByKey: string | null;
+  /**
+   * The job has its entries in the job list and its counts in the usage aggregates, moved in
+   * every transaction that changes its status. Jobs written before those existed get them from
+   * the migration (scripts/admin.ts `migrate`); until then their changes leave both alone.
+   */
+  tracked: boolean;
 }
 
 /** A job of one type, its input typed by that type. */

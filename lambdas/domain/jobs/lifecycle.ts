@@ -6,22 +6,37 @@ import { sortableId } from '#platform/ids';
 import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
 import {
   isActive,
+  type AnyJob,
   jobOfType,
   type Job,
   type JobError,
   type JobInputs,
   type JobMetadata,
   type JobOf,
+  type JobStatus,
   type JobType,
 } from './job';
-import { findJob, jobEndingUpdate, newJobPut } from './job-store';
+import { jobListStatusChange, listedJob, newJobListEntries } from './job-list-entries';
+import { findJob, JobAlreadyFinished, jobEndingUpdate, jobProcessingUpdate, newJobPut } from './job-store';
 import { JOB_TYPES } from './job-types';
+import { jobUsageUpdates, type UsageChange } from '#domain/usage/usage-store';
 
 /**
- * The two transactions every job type goes through: the create (charge, concurrency slot, job,
- * idempotency record) and the finish (terminal status, slot released, refund, event, outputs).
- * Each is all or nothing, so credits, slots and jobs always agree.
+ * The transactions every job type goes through: the create (charge, concurrency slot, job,
+ * idempotency record), the start of its work (queued → processing) and the finish (terminal
+ * status, slot released, refund, event, outputs). Each also writes the job's list entries and
+ * usage counts. Each is all or nothing, so credits, slots, jobs, the job list and usage always
+ * agree.
  */
+
+/** The list entries and usage counts that move with a tracked job's status. */
+function statusChangeWrites(job: AnyJob, to: JobStatus, change: Omit<UsageChange, 'from' | 'to'> = {}) {
+  if (!job.tracked) return {};
+  return {
+    ...jobListStatusChange(listedJob(job), job.status, to),
+    ...jobUsageUpdates(job, { ...change, from: job.status, to }),
+  };
+}
 
 export interface NewJob<T extends JobType> {
   organizationId: number;
@@ -29,6 +44,8 @@ export interface NewJob<T extends JobType> {
   price: number;
   /** The organization's effective limits; its cap on active jobs of the type applies. */
   limits: Limits;
+  /** The public prefix of the API key creating it. */
+  createdByKey: string;
   input: JobInputs[T];
   metadata: JobMetadata | null;
   idempotency?: IdempotencyClaim;
@@ -60,10 +77,14 @@ export async function createJob<T extends JobType>(
     outputAssetId: null,
     error: null,
     providerJobId: null,
+    createdByKey: request.createdByKey,
+    tracked: true,
   };
   const items: Record<string, TransactionItem> = {
     organization: jobChargeUpdate(request.organizationId, request.type, request.price, concurrencyCap),
     job: newJobPut(job),
+    ...newJobListEntries(listedJob(job), job.status),
+    ...jobUsageUpdates(job, { created: true, charged: request.price, to: job.status }),
   };
   if (request.idempotency) {
     items.idempotency = idempotencyRecordPut(request.organizationId, request.idempotency, job.jobId, now);
@@ -144,30 +165,56 @@ function endingEvent(job: Job, outcome: JobOutcome): EventBody {
 }
 
 /**
+ * A status transaction refused on the job means its status moved since it was read (or it
+ * ended); reading it again and retrying is bounded by the statuses it can still pass through.
+ */
+const MAX_STATUS_ATTEMPTS = 4;
+
+/** queued → processing, once; a repeated call (a retried step) answers the processing job. */
+export async function markProcessing(organizationId: number, jobId: string, now = new Date()): Promise<Job> {
+  for (let attempt = 1; ; attempt += 1) {
+    const job = await findJob(organizationId, jobId);
+    if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
+    if (job.status === 'processing') return job;
+    if (job.status !== 'queued') throw new JobAlreadyFinished(jobId);
+    try {
+      await writeTransaction({ job: jobProcessingUpdate(job, now), ...statusChangeWrites(job, 'processing') });
+      return { ...job, status: 'processing', updatedAt: now.toISOString() };
+    } catch (error) {
+      if (!(error instanceof TransactionRefused && error.failed('job')) || attempt >= MAX_STATUS_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
  * The one way a job ends: in one transaction the job takes its terminal state, the
  * concurrency slot is released, a failed or expired job's charge is refunded, the event for
- * webhooks is written and so is every output. The condition on the job's status makes it
- * happen at most once; a job that has already ended is left as it is.
+ * webhooks is written and so is every output, and the job's list entries and usage counts move
+ * to the terminal status. The condition on the job's status makes it happen at most once; a job
+ * that has already ended is left as it is.
  */
 export async function finishJob(organizationId: number, jobId: string, outcome: JobOutcome, now = new Date()) {
-  const job = await findJob(organizationId, jobId);
-  if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
-  if (!isActive(job)) return;
-  const refund = outcome.status === 'completed' ? 0 : job.credits.charged;
-  const items: Record<string, TransactionItem> = {
-    job: jobEndingUpdate(job, outcome, refund, now),
-    organization: jobReleaseUpdate(organizationId, job.type, refund),
-    event: eventPut(newEvent(organizationId, endingEvent(job, outcome), now)),
-  };
-  for (const output of outcome.status === 'completed' ? outcome.outputs : []) {
-    const name = `output:${output.name}`;
-    if (name in items) throw new Error(`Job ${jobId} has two outputs named ${output.name}`);
-    items[name] = output.write;
-  }
-  try {
-    await writeTransaction(items);
-  } catch (error) {
-    if (error instanceof TransactionRefused && error.failed('job')) return;
-    throw error;
+  for (let attempt = 1; ; attempt += 1) {
+    const job = await findJob(organizationId, jobId);
+    if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
+    if (!isActive(job)) return;
+    const refund = outcome.status === 'completed' ? 0 : job.credits.charged;
+    const items: Record<string, TransactionItem> = {
+      job: jobEndingUpdate(job, outcome, refund, now),
+      organization: jobReleaseUpdate(organizationId, job.type, refund),
+      event: eventPut(newEvent(organizationId, endingEvent(job, outcome), now)),
+      ...statusChangeWrites(job, outcome.status, { refunded: refund }),
+    };
+    for (const output of outcome.status === 'completed' ? outcome.outputs : []) {
+      const name = `output:${output.name}`;
+      if (name in items) throw new Error(`Job ${jobId} has two outputs named ${output.name}`);
+      items[name] = output.write;
+    }
+    try {
+      await writeTransaction(items);
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionRefused && error.failed('job')) || attempt >= MAX_STATUS_ATTEMPTS) throw error;
+    }
   }
 }

@@ -70,6 +70,7 @@ export async function createVideoJob(
     type: 'video',
     price: videoJobPrice(request),
     limits: caller.limits,
+    createdByKey: caller.apiKey.keyPrefix,
     input: { ...accepted, mode: request.source_asset_id ? 'image_to_video' : 'text_to_video' },
     metadata: metadata ?? null,
     idempotency: idempotencyKey
