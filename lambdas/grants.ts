@@ -25,4 +25,6 @@ export type Grant =
   // StartExecution of the video job state machine, and its ARN in the environment.
   | 'states.video-job:start'
   // Start and read the configured video model's asynchronous invocations (Bedrock).
-  | 'bedrock.video-model:invoke';
+  | 'bedrock.video-model:invoke'
+  // GetSecretValue of the key that signs list cursors (current and previous versions), and its ARN in the environment.
+  | 'secrets.cursor-key:read';

@@ -89,6 +89,22 @@ export const ROUTES: readonly Route[] = [
     handler: 'video-jobs/get-result',
     grants: ['media.assets:get'],
   },
+  {
+    method: 'GET',
+    path: '/jobs',
+    operationId: 'listJobs',
+    scope: 'jobs:read',
+    handler: 'jobs/list',
+    grants: ['secrets.cursor-key:read'],
+  },
+  {
+    method: 'GET',
+    path: '/jobs/{id}',
+    operationId: 'getJob',
+    scope: 'jobs:read',
+    handler: 'jobs/get',
+    grants: [],
+  },
 ];
 
 export function routeByOperationId(operationId: OperationId): Route {

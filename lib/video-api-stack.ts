@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { WORKFLOWS } from '#workflows';
+import { CursorKey } from './constructs/cursor-key';
 import { DataTable } from './constructs/data-table';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
@@ -21,7 +22,7 @@ export interface VideoApiStackProps extends StackProps {
 }
 
 /**
- * The whole v1 service in one env-agnostic stack: table, media bucket, the workflows of
+ * The whole v1 service in one env-agnostic stack: table, media bucket, the key of list cursors, the workflows of
  * lambdas/workflows.ts (state machine and workers each), HTTP API with one function per route, the
  * tasks of lambdas/tasks.ts with their rules, and the dashboard and alarms over them.
  */
@@ -29,6 +30,7 @@ export class VideoApiStack extends Stack {
   public readonly table: DataTable;
   public readonly media: MediaBucket;
   public readonly workflows: readonly WorkflowStateMachine[];
+  public readonly cursorKey: CursorKey;
   public readonly httpApi: VideoHttpApi;
   public readonly tasks: TaskFunctions;
   public readonly monitoring: Monitoring;
@@ -58,7 +60,13 @@ export class VideoApiStack extends Stack {
     const stateMachines = Object.fromEntries(
       this.workflows.map(({ workflow, stateMachine }) => [workflow.name, stateMachine]),
     );
-    this.httpApi = new VideoHttpApi(this, 'HttpApi', { table: this.table, media: this.media, stateMachines });
+    this.cursorKey = new CursorKey(this, 'CursorKey');
+    this.httpApi = new VideoHttpApi(this, 'HttpApi', {
+      table: this.table,
+      media: this.media,
+      stateMachines,
+      cursorKey: this.cursorKey.secret,
+    });
     this.tasks = new TaskFunctions(this, 'Tasks', { table: this.table, media: this.media, stateMachines });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.httpApi,

@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
@@ -9,6 +10,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CURSOR_KEY_ENVIRONMENT } from '#platform/cursor-key-environment';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startS3AndSqs } from './emulators/s3-sqs';
@@ -26,12 +28,15 @@ const localStateMachineArn = (workflowName: string) =>
   `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
 
 /** The environment the deployed Lambdas get from CDK, pointed at the emulators instead of AWS. */
-function handlerEnvironment(endpoints: {
-  dynamodb: string;
-  s3: string;
-  sqs: string;
-  sfn: string;
-}): Record<string, string> {
+function handlerEnvironment(
+  endpoints: {
+    dynamodb: string;
+    s3: string;
+    sqs: string;
+    sfn: string;
+  },
+  cursorKey: string,
+): Record<string, string> {
   return {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -43,6 +48,7 @@ function handlerEnvironment(endpoints: {
     S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: LOCAL_TABLE_NAME,
     MEDIA_BUCKET_NAME: LOCAL_BUCKET_NAME,
+    [CURSOR_KEY_ENVIRONMENT.localKey]: cursorKey,
     // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
     VIDEO_PROVIDER: 'local',
     [RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds]:
@@ -125,6 +131,22 @@ async function ensureTable(client: DynamoDBClient): Promise<boolean> {
     }),
   );
   return true;
+}
+
+/**
+ * The local stand-in for the cursor key's secret: generated with the data dir and kept in it, so
+ * cursors survive a restart as they survive a redeploy in AWS.
+ */
+async function ensureCursorKey(root: string): Promise<string> {
+  const file = join(root, 'cursor-key');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = `local-${randomBytes(4).toString('hex')}:${randomBytes(32).toString('base64')}`;
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 async function ensureBucket(client: S3Client) {
@@ -222,12 +244,10 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       onExecutionEnded: tasks.onExecutionEnded,
     });
     stoppers.push(stepFunctions.stop);
-    const environment = handlerEnvironment({
-      dynamodb: dynamodb.endpoint,
-      s3: s3sqs.endpoint,
-      sqs: s3sqs.endpoint,
-      sfn: stepFunctions.endpoint,
-    });
+    const environment = handlerEnvironment(
+      { dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint, sfn: stepFunctions.endpoint },
+      await ensureCursorKey(root),
+    );
     Object.assign(process.env, environment);
 
     const fresh = await ensureTable(new DynamoDBClient({ endpoint: dynamodb.endpoint }));

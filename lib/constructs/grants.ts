@@ -1,9 +1,11 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import type { Grant } from '#grants';
+import { CURSOR_KEY_ENVIRONMENT } from '#platform/cursor-key-environment';
 import { WORKFLOWS } from '#workflows';
 import type { MediaBucket } from './media-bucket';
 
@@ -29,6 +31,15 @@ export interface GrantTarget {
   readonly stateMachines?: ApiStateMachines;
   /** Only workers call the video model. */
   readonly videoModel?: VideoModel;
+  /** The secret whose versions sign list cursors; only list routes read it. */
+  readonly cursorKey?: secretsmanager.ISecret;
+}
+
+/** Reads the cursor key's versions (GetSecretValue, DescribeSecret), and its ARN in the environment. */
+function readsCursorKey({ fn, who, cursorKey }: GrantTarget): void {
+  if (!cursorKey) throw new Error(`${who} needs the grant secrets.cursor-key:read, but no cursor key was given.`);
+  cursorKey.grantRead(fn);
+  fn.addEnvironment(CURSOR_KEY_ENVIRONMENT.secretArn, cursorKey.secretArn);
 }
 
 /**
@@ -121,6 +132,7 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
   'states.video-job:start': startsWorkflow('states.video-job:start'),
   'bedrock.video-model:invoke': invokesVideoModel,
+  'secrets.cursor-key:read': readsCursorKey,
 };
 
 export function applyGrants(grants: readonly Grant[], target: GrantTarget): void {

@@ -3,6 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
@@ -17,6 +18,8 @@ export interface VideoHttpApiProps {
   readonly media: MediaBucket;
   /** The workflows routes start; one a route needs but missing here fails the synthesis. */
   readonly stateMachines: ApiStateMachines;
+  /** The secret whose versions sign list cursors; one a route needs but missing here fails the synthesis. */
+  readonly cursorKey?: secretsmanager.ISecret;
   /** The route table to build; lambdas/routes.ts unless told (tests build synthetic tables). */
   readonly routes?: readonly Route[];
   /**
@@ -108,6 +111,7 @@ export class VideoHttpApi extends Construct {
         who: `Route ${route.method} ${route.path} (${route.operationId})`,
         media: props.media,
         stateMachines: props.stateMachines,
+        cursorKey: props.cursorKey,
       });
       const routes = this.api.addRoutes({
         path: `${API_PREFIX}${route.path}`,

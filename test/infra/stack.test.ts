@@ -71,20 +71,23 @@ describe('Lambda functions', () => {
     }
   });
 
-  test('every API function knows the table, the media bucket, its log level and loads source maps, and only starters know the video job state machine', () => {
+  test('every API function knows the table, the media bucket, its log level and loads source maps; only starters know the video job state machine, only readers the cursor key', () => {
     const tableRef = { Ref: logicalIdOf(stack.table.table) };
     const bucketRef = { Ref: logicalIdOf(stack.media.bucket) };
     const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
     for (const [name, resource] of apiFunctions) {
-      const startsVideoJobs = ROUTES.some(
-        (route) => route.operationId === name && route.grants.includes('states.video-job:start'),
-      );
+      const holds = (grant: Grant) =>
+        ROUTES.some((route) => route.operationId === name && route.grants.includes(grant));
+      const startsVideoJobs = holds('states.video-job:start');
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         TABLE_NAME: tableRef,
         MEDIA_BUCKET_NAME: bucketRef,
         LOG_LEVEL: 'info',
         ...(startsVideoJobs ? { [VIDEO_JOB_STATE_MACHINE_ARN_ENV]: { Ref: logicalIdOf(videoJob.stateMachine) } } : {}),
+        ...(holds('secrets.cursor-key:read')
+          ? { CURSOR_KEY_SECRET_ARN: { Ref: logicalIdOf(stack.cursorKey.secret) } }
+          : {}),
       });
     }
     expect(
@@ -361,6 +364,27 @@ describe('least privilege', () => {
         roles: [{ Ref: logicalIdOf(fn.role!) }],
       })),
     );
+  });
+});
+
+describe('the cursor key', () => {
+  test('is a generated secret that only GET /jobs may read, with its ARN in that function alone', () => {
+    const secretId = logicalIdOf(stack.cursorKey.secret);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
+    });
+    const readers = policyStatements(template).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('secretsmanager:')),
+    );
+    const listJobs = stack.httpApi.functions.get('listJobs')!;
+    expect(readers.map(({ roles }) => roles)).toEqual([[{ Ref: logicalIdOf(listJobs.role!) }]]);
+    expect(actionsOf(readers[0]!).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+    expect(resourcesOf(readers[0]!)).toEqual([{ Ref: secretId }]);
+    const withArn = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
+      ([, resource]) => resource.Properties.Environment?.Variables?.CURSOR_KEY_SECRET_ARN,
+    );
+    expect(withArn.map(([id]) => id)).toEqual([stack.getLogicalId(listJobs.node.defaultChild as never)]);
+    expect(withArn[0]![1].Properties.Environment.Variables.CURSOR_KEY_SECRET_ARN).toEqual({ Ref: secretId });
   });
 });
 

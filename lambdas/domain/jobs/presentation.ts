@@ -1,0 +1,31 @@
+import type { UnifiedJobDetail, UnifiedJobListItem } from '#contract/types';
+import type { Job } from './job';
+import { JOB_TYPES } from './job-types';
+
+/**
+ * A job of either type in the unified shape of /jobs: availability flags and API paths of the
+ * type's own routes, never a signed URL (those come only from the result routes).
+ */
+export function presentUnifiedJob(job: Job): UnifiedJobListItem {
+  const traits = JOB_TYPES[job.type];
+  const available = job.status === 'completed';
+  return {
+    id: job.jobId,
+    type: job.type,
+    status: job.status,
+    progress: job.progress,
+    credits: job.credits,
+    result: {
+      available,
+      asset_id: available ? job.outputAssetId : null,
+      clips_count: null,
+      result_url: traits.resultPath(job.jobId),
+      clips_url: traits.clipsPath(job.jobId),
+    },
+    error: job.error,
+  };
+}
+
+export function presentUnifiedJobDetail(job: Job): UnifiedJobDetail {
+  return { ...presentUnifiedJob(job), input: job.input };
+}

@@ -1,0 +1,4 @@
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
+/** One client per container. */
+export const secretsManager = new SecretsManagerClient({});
