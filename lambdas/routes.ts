@@ -105,6 +105,46 @@ export const ROUTES: readonly Route[] = [
     handler: 'jobs/get',
     grants: [],
   },
+  {
+    method: 'GET',
+    path: '/usage',
+    operationId: 'getUsage',
+    scope: 'usage:read',
+    handler: 'usage/summary',
+    grants: [],
+  },
+  {
+    method: 'GET',
+    path: '/usage/credits',
+    operationId: 'getUsageCredits',
+    scope: 'usage:read',
+    handler: 'usage/credits',
+    grants: [],
+  },
+  {
+    method: 'GET',
+    path: '/usage/rate-limits',
+    operationId: 'getUsageRateLimits',
+    scope: 'usage:read',
+    handler: 'usage/rate-limits',
+    grants: [],
+  },
+  {
+    method: 'GET',
+    path: '/usage/jobs',
+    operationId: 'getUsageJobs',
+    scope: 'usage:read',
+    handler: 'usage/jobs',
+    grants: [],
+  },
+  {
+    method: 'GET',
+    path: '/usage/webhooks',
+    operationId: 'getUsageWebhooks',
+    scope: 'usage:read',
+    handler: 'usage/webhooks',
+    grants: [],
+  },
 ];
 
 export function routeByOperationId(operationId: OperationId): Route {

@@ -94,6 +94,19 @@ export async function findUsableKey(presented: string, now = new Date()): Promis
   return fromItem(item);
 }
 
+/**
+ * The key of the organization that has this public prefix, whatever its status (a revoked or
+ * expired key keeps its history), or undefined when no key of the organization has it.
+ */
+export async function findKeyOfOrganization(prefix: string, organizationId: number): Promise<ApiKey | undefined> {
+  // Strongly consistent, so that a key created a moment ago is already known.
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: apiKeyKey(prefix), ConsistentRead: true }),
+  );
+  const item = Item as ApiKeyItem | undefined;
+  return item?.organization_id === organizationId ? fromItem(item) : undefined;
+}
+
 /** An expiry that does not parse counts as passed: a key is refused rather than valid forever. */
 function hasExpired(expiresAt: string, now: Date): boolean {
   const expiresAtMs = Date.parse(expiresAt);

@@ -1,0 +1,8 @@
+import { operation } from '#contract/operations/getUsage';
+import { usageSummary } from '#domain/usage/usage-reports';
+import { apiHandler } from '#http/api-handler';
+
+export const handler = apiHandler(operation, async ({ caller, query }) => ({
+  status: 200,
+  body: await usageSummary(caller, query),
+}));
