@@ -1,5 +1,5 @@
 /**
- * Operator CLI: organizations, plans, negotiated limits, credits and API keys.
+ * Operator CLI: organizations, plans, negotiated limits, credits and API keys, and the data migration.
  * Against the local stack by default (found through LOCAL_DATA_DIR); against a deployed stack
  * when TABLE_NAME is set (with the usual AWS credentials and region).
  */
@@ -19,7 +19,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json]
   org show --org N
   key create --org N [--env test|live] [--scopes all|s1,s2] [--expires-at ISO-8601]
   key revoke --key-prefix P
-  credits set --org N --balance N`;
+  credits set --org N --balance N
+  migrate            (tracks jobs written before the job list and usage aggregates: docs/data-model.md)`;
 
 async function connect() {
   if (process.env.TABLE_NAME) return;
@@ -68,7 +69,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     },
   });
   const command = positionals.join(' ');
-  const known = ['org create', 'org update', 'org show', 'key create', 'key revoke', 'credits set'];
+  const known = ['org create', 'org update', 'org show', 'key create', 'key revoke', 'credits set', 'migrate'];
   if (!known.includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
 
   await connect();
@@ -196,6 +197,11 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
         positiveInteger('balance', values.balance, { allowZero: true }),
       );
       return { organization_id: organization.organizationId, credits_balance: organization.creditsBalance };
+    }
+    case 'migrate': {
+      const { trackUntrackedJobs } = await import('#domain/jobs/job-migration');
+      const report = await trackUntrackedJobs();
+      return { jobs_examined: report.examined, jobs_tracked: report.tracked };
     }
   }
   throw new UsageError(USAGE);
