@@ -40,6 +40,16 @@ const SETTINGS = {
   getMe: { warmup: 200, requests: 500, concurrency: 8 },
   createVideoJob: { warmup: 5, requests: 100, concurrency: 4 },
   getVideoJob: { warmup: 10, requests: 200, concurrency: 8 },
+  // 10,000 jobs in one organization, 1 % of them failed; pages of 25 followed through their cursors.
+  listJobs: {
+    jobs: 10_000,
+    failedEvery: 100,
+    pageSize: 25,
+    warmup: 20,
+    requests: 300,
+    concurrency: 4,
+    seedConcurrency: 8,
+  },
   render: { runs: 3, durationSeconds: 5, pollMs: 100, timeoutMs: 120_000 },
   // Written to the emulator in 10 MiB parts: it refuses request bodies over 11 MiB, so no PUT to the upload URL.
   confirmLargeUpload: { sizeBytes: 160 * 1024 * 1024, writePartBytes: 10 * 1024 * 1024 },
@@ -502,6 +512,69 @@ async function main(): Promise<Figures> {
       sdk_calls: getJobCalls,
     };
 
+    // --- GET /jobs over 10,000 jobs: unfiltered, and filtered to the 1 % that failed.
+    const listing = SETTINGS.listJobs;
+    progress(`GET /jobs: seeding ${listing.jobs} jobs (1 in ${listing.failedEvery} failed)`);
+    const listOrganization = await createOrganization({
+      plan: 'custom',
+      credits: 0,
+      negotiatedLimits: { requests_per_minute_per_key: 1_000_000, requests_per_day_per_organization: 100_000_000 },
+    });
+    const { key: listKey } = await createApiKey({
+      organizationId: listOrganization.organizationId,
+      environment: 'test',
+      scopes: SCOPES,
+    });
+    await seedJobs(listOrganization.organizationId, listing);
+    const listJobsFigures = async (query: string) => {
+      // Each worker follows the cursors from the first page to the last, then starts again.
+      const cursors: (string | null)[] = [];
+      const page = async (worker: number) => {
+        const cursor = cursors[worker] ?? null;
+        const url = `${apiUrl}/jobs?limit=${listing.pageSize}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const reply = expectStatus(await call(url, 'GET', listKey), 200, `GET /jobs${query}`);
+        cursors[worker] = (
+          JSON.parse(reply.body) as { pagination: { next_cursor: string | null } }
+        ).pagination.next_cursor;
+        return reply;
+      };
+      await inParallel(listing.warmup, 1, () => page(0));
+      cursors.length = 0;
+      const snapshotBefore = snapshot();
+      const started = performance.now();
+      const replies = await inParallel(listing.requests, listing.concurrency, (index) =>
+        page(index % listing.concurrency),
+      );
+      const wall = performance.now() - started;
+      const calls = callsBetween(snapshotBefore, snapshot(), 'api', listing.requests);
+      const listOnly = beyond(calls, meCalls);
+      return {
+        requests: listing.requests,
+        concurrency: listing.concurrency,
+        ...latency(
+          replies.map((reply) => reply.ms),
+          wall,
+        ),
+        sdk_calls_per_request: sum(calls),
+        sdk_calls_by_command: byCommand(calls),
+        sdk_calls: calls,
+        list_calls_per_page: sum(listOnly),
+        list_sdk_calls_by_command: byCommand(listOnly),
+      };
+    };
+    progress(
+      `GET /jobs unfiltered: ${listing.requests} pages of ${listing.pageSize} at concurrency ${listing.concurrency}`,
+    );
+    const listAll = await listJobsFigures('');
+    progress(`GET /jobs?status=failed (1 %): ${listing.requests} pages at concurrency ${listing.concurrency}`);
+    const listFailed = await listJobsFigures('&status=failed');
+    const listJobs = {
+      jobs: listing.jobs,
+      page_size: listing.pageSize,
+      unfiltered: listAll,
+      status_failed: listFailed,
+    };
+
     // --- POST /assets/confirm-upload of a large upload: a copy in parts.
     const large = SETTINGS.confirmLargeUpload;
     progress(`POST /assets/confirm-upload of a ${megabytes(large.sizeBytes)} MiB upload`);
@@ -556,6 +629,7 @@ async function main(): Promise<Figures> {
       get_me: getMe,
       create_video_job: createVideoJob,
       get_video_job: getVideoJob,
+      list_jobs: listJobs,
       render: renderFigures,
       confirm_large_upload: confirmLargeUpload,
     };
@@ -572,6 +646,74 @@ async function main(): Promise<Figures> {
     agent.destroy();
     await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * Writes jobs as the create and finish transactions leave them (the job item and its list
+ * entries, built by the same functions), 25 items a BatchWriteItem, newest one second apart:
+ * creating 10,000 jobs through the API would take minutes of renders for the same rows.
+ */
+async function seedJobs(
+  organizationId: number,
+  { jobs, failedEvery, seedConcurrency }: { jobs: number; failedEvery: number; seedConcurrency: number },
+) {
+  const [
+    { dynamo, tableName },
+    { BatchWriteCommand },
+    { newJobPut },
+    { newJobListEntries, listedJob },
+    { sortableId },
+  ] = await Promise.all([
+    import('#platform/clients/dynamodb'),
+    import('@aws-sdk/lib-dynamodb'),
+    import('#domain/jobs/job-store'),
+    import('#domain/jobs/job-list-entries'),
+    import('#platform/ids'),
+  ]);
+  const items: Record<string, unknown>[] = [];
+  const startMs = Date.now() - jobs * 1000;
+  for (let index = 0; index < jobs; index += 1) {
+    const createdMs = startMs + index * 1000;
+    const createdAt = new Date(createdMs).toISOString();
+    const failed = index % failedEvery === 0;
+    const job = {
+      jobId: sortableId('video_job_', createdMs),
+      organizationId,
+      type: 'video' as const,
+      status: failed ? ('failed' as const) : ('completed' as const),
+      progress: failed ? 0 : 100,
+      createdAt,
+      updatedAt: createdAt,
+      credits: { estimated: 10, charged: 10, refunded: failed ? 10 : 0 },
+      input: {
+        prompt: `Seeded job ${index}`,
+        duration_seconds: 5 as const,
+        aspect_ratio: '9:16' as const,
+        model: 'auto' as const,
+        mode: 'text_to_video' as const,
+      },
+      metadata: null,
+      outputAssetId: null,
+      error: failed ? { code: 'GENERATION_FAILED', message: 'Seeded failure.' } : null,
+      providerJobId: null,
+      createdByKey: null,
+      tracked: true,
+    };
+    items.push(newJobPut(job).Put!.Item!);
+    for (const entry of Object.values(newJobListEntries(listedJob(job), job.status))) items.push(entry.Put!.Item!);
+  }
+  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, index) =>
+    items.slice(index * 25, index * 25 + 25),
+  );
+  await inParallel(batches.length, seedConcurrency, async (index) => {
+    let pending: Record<string, unknown>[] = (batches[index] ?? []).map((Item) => ({ PutRequest: { Item } }));
+    while (pending.length > 0) {
+      const { UnprocessedItems } = await dynamo.send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
+      );
+      pending = (UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
+    }
+  });
 }
 
 /** An upload's bytes where a PUT to its upload URL would put them: an MP4 header, then zeros. */
@@ -610,6 +752,12 @@ type Figures = Record<string, unknown> & {
     create_sdk_calls: Record<string, number>;
   };
   get_video_job: LatencyFigures;
+  list_jobs: {
+    jobs: number;
+    page_size: number;
+    unfiltered: ListFigures;
+    status_failed: ListFigures;
+  };
   confirm_large_upload: {
     size_bytes: number;
     copy_parts: number;
@@ -629,6 +777,8 @@ type Figures = Record<string, unknown> & {
     worker_sdk_calls: Record<string, number>;
   };
 };
+
+type ListFigures = LatencyFigures & { list_calls_per_page: number; list_sdk_calls_by_command: Record<string, number> };
 
 interface LatencyFigures {
   requests: number;
@@ -660,6 +810,8 @@ function report(figures: Figures): string {
       ['GET /me', figures.get_me],
       ['POST /video-jobs [fault:stall]', figures.create_video_job],
       ['GET /video-jobs/{id}', figures.get_video_job],
+      [`GET /jobs (${figures.list_jobs.jobs} jobs)`, figures.list_jobs.unfiltered],
+      ['GET /jobs?status=failed (1 %)', figures.list_jobs.status_failed],
     ] as [string, LatencyFigures][]
   ).map(([name, f]) =>
     [
@@ -694,6 +846,9 @@ function report(figures: Figures): string {
   lines.push(`By command: GET /me ${commands(figures.get_me.sdk_calls_by_command)}`);
   lines.push(`            POST /video-jobs ${commands(figures.create_video_job.sdk_calls_by_command)}`);
   lines.push(`            GET /video-jobs/{id} ${commands(figures.get_video_job.sdk_calls_by_command)}`);
+  lines.push(
+    `GET /jobs beyond authentication and rate limiting, per page: unfiltered ${commands(figures.list_jobs.unfiltered.list_sdk_calls_by_command)}; status=failed ${commands(figures.list_jobs.status_failed.list_sdk_calls_by_command)}`,
+  );
   lines.push('');
   breakdown(
     `SDK calls per GET /me (${figures.get_me.sdk_calls_per_request}; all authentication and rate limiting):`,
