@@ -153,8 +153,9 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 const FORMAT_NAMES: Record<string, string> = {
-  'date-time': 'an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
-  date: 'a date in the form YYYY-MM-DD',
+  // "Valid" because a well-formed day that does not exist (2026-02-30) is refused too.
+  'date-time': 'a valid ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
+  date: 'a valid date in the form YYYY-MM-DD',
   uri: 'an absolute URI',
 };
 

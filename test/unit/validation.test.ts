@@ -439,11 +439,11 @@ describe('GET /jobs query (listJobs)', () => {
     ],
     [
       { created_after: 'yesterday' },
-      'Query parameter created_after must be an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
+      'Query parameter created_after must be a valid ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
     ],
     [
       { created_before: '2025-01-01' },
-      'Query parameter created_before must be an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
+      'Query parameter created_before must be a valid ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:30:00Z',
     ],
     [{ sort: 'asc' }, "Unknown query parameter 'sort'"],
   ])('rejects %p', (query, message) => {
@@ -489,11 +489,11 @@ describe('usage query', () => {
   it.each<[Record<string, string>, string]>([
     [
       { period: 'custom', start_date: '2025-02-30', end_date: '2025-03-01' },
-      'Query parameter start_date must be a date in the form YYYY-MM-DD',
+      'Query parameter start_date must be a valid date in the form YYYY-MM-DD',
     ],
     [
       { period: 'custom', start_date: '2025-01-01', end_date: '2025-01-31T00:00:00Z' },
-      'Query parameter end_date must be a date in the form YYYY-MM-DD',
+      'Query parameter end_date must be a valid date in the form YYYY-MM-DD',
     ],
     [
       { period: 'this_year' },
