@@ -1,9 +1,9 @@
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { jobUsageUpdates } from '#domain/usage/usage-store';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
-import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { listedJob, newJobListEntries } from './job-list-entries';
-import { findJob, jobTrackingUpdate } from './job-store';
+import { jobTrackingUpdate } from './job-store';
+import { changeJobStatus, type StatusStep } from './lifecycle';
 
 /**
  * The migration of jobs written before the job list entries and the usage aggregates existed
@@ -21,15 +21,11 @@ export interface MigrationReport {
   tracked: number;
 }
 
-/** A job's status can move twice at most (queued → processing → ended) while it is tracked. */
-const MAX_ATTEMPTS = 4;
-
-async function trackJob(organizationId: number, jobId: string): Promise<boolean> {
-  for (let attempt = 1; ; attempt += 1) {
-    const job = await findJob(organizationId, jobId);
-    if (!job || job.tracked) return false;
-    try {
-      await writeTransaction({
+function trackJob(organizationId: number, jobId: string): Promise<boolean> {
+  return changeJobStatus(organizationId, jobId, (job): StatusStep<boolean> => {
+    if (!job || job.tracked) return { answer: false };
+    return {
+      write: {
         job: jobTrackingUpdate(job),
         ...newJobListEntries(listedJob(job), job.status),
         ...jobUsageUpdates(job, {
@@ -38,12 +34,10 @@ async function trackJob(organizationId: number, jobId: string): Promise<boolean>
           refunded: job.credits.refunded,
           to: job.status,
         }),
-      });
-      return true;
-    } catch (error) {
-      if (!(error instanceof TransactionRefused && error.failed('job')) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+      },
+      answer: true,
+    };
+  });
 }
 
 /**

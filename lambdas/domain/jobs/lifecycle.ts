@@ -164,26 +164,53 @@ function endingEvent(job: Job, outcome: JobOutcome): EventBody {
   };
 }
 
+/** What a status change decides from the job as read: a transaction and its answer, or just an answer. */
+export type StatusStep<T> = { write: Record<string, TransactionItem>; answer: T } | { answer: T };
+
 /**
- * A status transaction refused on the job means its status moved since it was read (or it
- * ended); reading it again and retrying is bounded by the statuses it can still pass through.
+ * A transaction refused on the job means its status moved since it was read (or it ended);
+ * reading it again and deciding again is bounded by the statuses it can still pass through.
  */
 const MAX_STATUS_ATTEMPTS = 4;
 
-/** queued → processing, once; a repeated call (a retried step) answers the processing job. */
-export async function markProcessing(organizationId: number, jobId: string, now = new Date()): Promise<Job> {
+/**
+ * Reads the job consistently, lets `decide` choose what to write for the status it is in, and
+ * writes it in one transaction whose job item is conditional on that status; when that
+ * condition fails, reads and decides again. Every change of a job's status goes through here.
+ */
+export async function changeJobStatus<T>(
+  organizationId: number,
+  jobId: string,
+  decide: (job: Job | undefined) => StatusStep<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
-    const job = await findJob(organizationId, jobId);
-    if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
-    if (job.status === 'processing') return job;
-    if (job.status !== 'queued') throw new JobAlreadyFinished(jobId);
+    const step = decide(await findJob(organizationId, jobId));
+    if (!('write' in step)) return step.answer;
     try {
-      await writeTransaction({ job: jobProcessingUpdate(job, now), ...statusChangeWrites(job, 'processing') });
-      return { ...job, status: 'processing', updatedAt: now.toISOString() };
+      await writeTransaction(step.write);
+      return step.answer;
     } catch (error) {
       if (!(error instanceof TransactionRefused && error.failed('job')) || attempt >= MAX_STATUS_ATTEMPTS) throw error;
     }
   }
+}
+
+function existing(job: Job | undefined, organizationId: number, jobId: string): Job {
+  if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
+  return job;
+}
+
+/** queued → processing, once; a repeated call (a retried step) answers the processing job. */
+export function markProcessing(organizationId: number, jobId: string, now = new Date()): Promise<Job> {
+  return changeJobStatus(organizationId, jobId, (read): StatusStep<Job> => {
+    const job = existing(read, organizationId, jobId);
+    if (job.status === 'processing') return { answer: job };
+    if (job.status !== 'queued') throw new JobAlreadyFinished(jobId);
+    return {
+      write: { job: jobProcessingUpdate(job, now), ...statusChangeWrites(job, 'processing') },
+      answer: { ...job, status: 'processing', updatedAt: now.toISOString() },
+    };
+  });
 }
 
 /**
@@ -193,11 +220,10 @@ export async function markProcessing(organizationId: number, jobId: string, now 
  * to the terminal status. The condition on the job's status makes it happen at most once; a job
  * that has already ended is left as it is.
  */
-export async function finishJob(organizationId: number, jobId: string, outcome: JobOutcome, now = new Date()) {
-  for (let attempt = 1; ; attempt += 1) {
-    const job = await findJob(organizationId, jobId);
-    if (!job) throw new Error(`Job ${jobId} of organization ${organizationId} does not exist`);
-    if (!isActive(job)) return;
+export function finishJob(organizationId: number, jobId: string, outcome: JobOutcome, now = new Date()): Promise<void> {
+  return changeJobStatus(organizationId, jobId, (read): StatusStep<void> => {
+    const job = existing(read, organizationId, jobId);
+    if (!isActive(job)) return { answer: undefined };
     const refund = outcome.status === 'completed' ? 0 : job.credits.charged;
     const items: Record<string, TransactionItem> = {
       job: jobEndingUpdate(job, outcome, refund, now),
@@ -210,11 +236,6 @@ export async function finishJob(organizationId: number, jobId: string, outcome: 
       if (name in items) throw new Error(`Job ${jobId} has two outputs named ${output.name}`);
       items[name] = output.write;
     }
-    try {
-      await writeTransaction(items);
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionRefused && error.failed('job')) || attempt >= MAX_STATUS_ATTEMPTS) throw error;
-    }
-  }
+    return { write: items, answer: undefined };
+  });
 }
