@@ -2,12 +2,10 @@ import type { Operations } from '#contract/types';
 import { ApiError } from '#platform/errors';
 import { cursorKeyRing } from '#platform/cursor-keys';
 import { openCursor, sealCursor, type CursorScope } from '#platform/cursors';
-import { isSortableId } from '#platform/ids';
 import { instantRoundedUp } from '#platform/instants';
 import type { Job } from './job';
 import { jobIdAt, queryJobPositions, type JobListFilter } from './job-list-entries';
-import { findJob, findJobs } from './job-store';
-import { JOB_TYPES } from './job-types';
+import { findJobs } from './job-store';
 
 type ListJobsQuery = Operations['listJobs']['query'];
 
@@ -74,12 +72,4 @@ export async function listJobs(organizationId: number, query: ListJobsQuery): Pr
     jobs: jobs.filter((job) => matches(job, filter)),
     nextCursor: more && last !== undefined ? sealCursor(keys, scope, last) : null,
   };
-}
-
-/** A job of either type by id; another organization's, or any id not of ours, is not found. */
-export async function getAnyJob(organizationId: number, jobId: string): Promise<Job> {
-  const ours = Object.values(JOB_TYPES).some((traits) => isSortableId(traits.idPrefix, jobId));
-  const job = ours ? await findJob(organizationId, jobId) : undefined;
-  if (!job) throw new ApiError('JOB_NOT_FOUND', `No job ${jobId} exists.`);
-  return job;
 }

@@ -36,3 +36,6 @@ export const JOB_TYPES: Readonly<Record<JobType, JobTypeTraits>> = {
     clipsPath: (jobId) => `${API_PREFIX}/split-jobs/${jobId}/clips`,
   },
 };
+
+/** Every job type, in the order reports list them. */
+export const JOB_TYPE_NAMES = Object.keys(JOB_TYPES) as JobType[];

@@ -10,6 +10,16 @@ import type {
 
 export type { JobError, JobMetadata, JobStatus, JobType };
 
+/** Every job status, in the order of the contract's enum. */
+export const JOB_STATUSES: readonly JobStatus[] = [
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+  'cancelled',
+  'expired',
+];
+
 /** Jobs in these states hold a concurrency slot and their charge. */
 export const ACTIVE_STATUSES: readonly JobStatus[] = ['queued', 'processing'];
 

@@ -1,8 +1,17 @@
 import { ApiError } from '#platform/errors';
 import { isSortableId } from '#platform/ids';
-import { jobOfType, type JobOf, type JobType } from './job';
+import { jobOfType, type Job, type JobOf, type JobType } from './job';
 import { findJob } from './job-store';
-import { JOB_TYPES } from './job-types';
+import { JOB_TYPE_NAMES, JOB_TYPES } from './job-types';
+
+/**
+ * The job, if `jobId` has the shape of an id of one of `types` (anything else names nothing of
+ * ours and is not looked up).
+ */
+async function findJobOfTypes(organizationId: number, jobId: string, types: readonly JobType[]) {
+  const ours = types.some((type) => isSortableId(JOB_TYPES[type].idPrefix, jobId));
+  return ours ? findJob(organizationId, jobId) : undefined;
+}
 
 /** Another organization's job, one of another type and a missing one all look the same: not found. */
 export async function getJobOfType<T extends JobType>(
@@ -10,9 +19,14 @@ export async function getJobOfType<T extends JobType>(
   jobId: string,
   type: T,
 ): Promise<JobOf<T>> {
-  const job = isSortableId(JOB_TYPES[type].idPrefix, jobId)
-    ? jobOfType(await findJob(organizationId, jobId), type)
-    : undefined;
+  const job = jobOfType(await findJobOfTypes(organizationId, jobId, [type]), type);
   if (!job) throw new ApiError('JOB_NOT_FOUND', `No ${type} job ${jobId} exists.`);
+  return job;
+}
+
+/** A job of either type by id; another organization's, or any id not of ours, is not found. */
+export async function getAnyJob(organizationId: number, jobId: string): Promise<Job> {
+  const job = await findJobOfTypes(organizationId, jobId, JOB_TYPE_NAMES);
+  if (!job) throw new ApiError('JOB_NOT_FOUND', `No job ${jobId} exists.`);
   return job;
 }

@@ -12,7 +12,7 @@ import { currentUsage } from '#domain/access/api-context';
 import { findKeyOfOrganization } from '#domain/access/api-keys';
 import type { Caller } from '#domain/access/authentication';
 import { readRateLimitState, requestsInDays, type WindowState } from '#domain/access/rate-limits';
-import { JOB_TYPES } from '#domain/jobs/job-types';
+import { JOB_TYPE_NAMES } from '#domain/jobs/job-types';
 import { webhookEndpointCounts } from '#domain/webhooks/endpoint-counts';
 import { ApiError } from '#platform/errors';
 import { resolvePeriod, type PeriodQuery } from './usage-period';
@@ -36,7 +36,7 @@ interface ApiKeyFilter {
 
 /** The job types a report covers: the one asked for, or every type. */
 function typesAskedFor(jobType: JobType | undefined): JobType[] {
-  return jobType ? [jobType] : (Object.keys(JOB_TYPES) as JobType[]);
+  return jobType ? [jobType] : JOB_TYPE_NAMES;
 }
 
 function perType<T>(types: readonly JobType[], entry: (type: JobType) => T): Partial<Record<JobType, T>> {

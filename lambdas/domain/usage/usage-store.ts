@@ -1,5 +1,6 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { JobStatus, JobType } from '#contract/types';
+import { JOB_STATUSES, type JobStatus, type JobType } from '#domain/jobs/job';
+import { JOB_TYPE_NAMES } from '#domain/jobs/job-types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import type { TransactionItem } from '#platform/transactions';
 
@@ -101,9 +102,6 @@ export interface JobTypeCounts {
   byStatus: Record<JobStatus, number>;
 }
 
-const JOB_STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled', 'expired'];
-const JOB_TYPES: readonly JobType[] = ['video', 'split'];
-
 /** Days are inclusive; `firstDay` and `lastDay` are `YYYY-MM-DD`. */
 export interface DayRange {
   firstDay: string;
@@ -140,7 +138,7 @@ function jobCountsOf(totals: Record<string, number>): Record<JobType, JobTypeCou
       JOB_STATUSES.map((status) => [status, totals[counter.inStatus(type, status)] ?? 0]),
     ) as Record<JobStatus, number>,
   });
-  return Object.fromEntries(JOB_TYPES.map((type) => [type, of(type)])) as Record<JobType, JobTypeCounts>;
+  return Object.fromEntries(JOB_TYPE_NAMES.map((type) => [type, of(type)])) as Record<JobType, JobTypeCounts>;
 }
 
 /**

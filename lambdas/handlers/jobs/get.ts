@@ -1,5 +1,5 @@
 import { operation } from '#contract/operations/getJob';
-import { getAnyJob } from '#domain/jobs/job-list';
+import { getAnyJob } from '#domain/jobs/jobs';
 import { presentUnifiedJobDetail } from '#domain/jobs/presentation';
 import { apiHandler } from '#http/api-handler';
 
