@@ -2,13 +2,18 @@ import type { UnifiedJobDetail, UnifiedJobListItem } from '#contract/types';
 import type { Job } from './job';
 import { JOB_TYPES } from './job-types';
 
+/** Whether the job's result routes can answer, and the asset it produced: what every job shape says of its result. */
+export function resultAvailability(job: Pick<Job, 'status' | 'outputAssetId'>) {
+  const available = job.status === 'completed';
+  return { available, asset_id: available ? job.outputAssetId : null };
+}
+
 /**
  * A job of either type in the unified shape of /jobs: availability flags and API paths of the
  * type's own routes, never a signed URL (those come only from the result routes).
  */
 export function presentUnifiedJob(job: Job): UnifiedJobListItem {
   const traits = JOB_TYPES[job.type];
-  const available = job.status === 'completed';
   return {
     id: job.jobId,
     type: job.type,
@@ -16,8 +21,7 @@ export function presentUnifiedJob(job: Job): UnifiedJobListItem {
     progress: job.progress,
     credits: job.credits,
     result: {
-      available,
-      asset_id: available ? job.outputAssetId : null,
+      ...resultAvailability(job),
       clips_count: null,
       result_url: traits.resultPath(job.jobId),
       clips_url: traits.clipsPath(job.jobId),

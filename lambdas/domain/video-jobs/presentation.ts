@@ -1,9 +1,10 @@
 import type { VideoJob } from '#contract/types';
 import type { JobOf } from '#domain/jobs/job';
+import { resultAvailability } from '#domain/jobs/presentation';
 
 /** The VideoJob object of the API: flags for the result, never a download URL. */
 export function presentVideoJob(job: JobOf<'video'>): VideoJob {
-  const available = job.status === 'completed';
+  const result = resultAvailability(job);
   return {
     id: job.jobId,
     type: 'video',
@@ -13,12 +14,7 @@ export function presentVideoJob(job: JobOf<'video'>): VideoJob {
     updated_at: job.updatedAt,
     credits: job.credits,
     input: job.input,
-    result: {
-      available,
-      asset_id: available ? job.outputAssetId : null,
-      clips_count: null,
-      download_url_available: available,
-    },
+    result: { ...result, clips_count: null, download_url_available: result.available },
     error: job.error,
     metadata: job.metadata,
   };
