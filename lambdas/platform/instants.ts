@@ -1,5 +1,12 @@
+export const DAY_MS = 86_400_000;
+
+/** The UTC day of an instant, `YYYY-MM-DD`: how day windows and daily aggregates are keyed. */
+export function utcDay(instant: number | string | Date): string {
+  return new Date(instant).toISOString().slice(0, 10);
+}
+
 /** 400 Gregorian years: 146,097 days exactly. */
-const GREGORIAN_CYCLE_MS = 146_097 * 86_400_000;
+const GREGORIAN_CYCLE_MS = 146_097 * DAY_MS;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**

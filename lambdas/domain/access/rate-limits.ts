@@ -2,10 +2,10 @@ import { paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetConsistent } from '#platform/batch-get';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { DAY_MS, utcDay } from '#platform/instants';
 import { log } from '#platform/log';
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 /** Daily counters double as request history for the usage routes (custom periods reach 90 days). */
 const DAY_COUNTER_RETENTION_MS = 100 * DAY_MS;
 
@@ -56,7 +56,7 @@ const keyRequestCounter = (keyPrefix: string) => `key_${keyPrefix}`;
 function dayWindow(organizationId: number, keyPrefix: string, limit: number, nowMs: number): Window {
   const startMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
   return {
-    key: { pk: dayPartition(organizationId), sk: daySortKey(new Date(startMs).toISOString().slice(0, 10)) },
+    key: { pk: dayPartition(organizationId), sk: daySortKey(utcDay(startMs)) },
     keyCounter: keyRequestCounter(keyPrefix),
     limit,
     startMs,

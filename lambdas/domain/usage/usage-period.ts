@@ -1,5 +1,6 @@
 import type { UsagePeriodName, UsagePeriodRange } from '#contract/types';
 import { ApiError } from '#platform/errors';
+import { DAY_MS, utcDay } from '#platform/instants';
 import type { DayRange } from './usage-store';
 
 /**
@@ -7,7 +8,6 @@ import type { DayRange } from './usage-store';
  * so that every rule can be tested against any instant.
  */
 
-const DAY_MS = 86_400_000;
 /** The spec's bound on a custom period, in days, both ends included. */
 export const MAX_CUSTOM_PERIOD_DAYS = 90;
 /**
@@ -29,22 +29,18 @@ export interface ResolvedPeriod {
   days: DayRange;
 }
 
-function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** Midnight UTC of a `YYYY-MM-DD` day, or undefined when the text names no real day. */
 function midnightOf(day: string): number | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
   const ms = Date.parse(`${day}T00:00:00Z`);
   // Date.parse rolls 2026-02-30 over into March; only a day that reads back unchanged is real.
-  return Number.isNaN(ms) || dayOf(ms) !== day ? undefined : ms;
+  return Number.isNaN(ms) || utcDay(ms) !== day ? undefined : ms;
 }
 
 function resolved(startMs: number, endMs: number): ResolvedPeriod {
   return {
     range: { start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
-    days: { firstDay: dayOf(startMs), lastDay: dayOf(endMs - DAY_MS) },
+    days: { firstDay: utcDay(startMs), lastDay: utcDay(endMs - DAY_MS) },
   };
 }
 

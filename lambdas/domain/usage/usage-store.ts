@@ -2,6 +2,7 @@ import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { JOB_STATUSES, type JobStatus, type JobType } from '#domain/jobs/job';
 import { JOB_TYPE_NAMES } from '#domain/jobs/job-types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { DAY_MS, utcDay } from '#platform/instants';
 import type { TransactionItem } from '#platform/transactions';
 
 /**
@@ -14,14 +15,8 @@ import type { TransactionItem } from '#platform/transactions';
  * delivery bursts never contend with job transactions.
  */
 
-const DAY_MS = 86_400_000;
 /** A year of history and a month to spare; custom periods reach back as far as that. */
 export const USAGE_RETENTION_DAYS = 400;
-
-/** The UTC day of an instant, `YYYY-MM-DD`. */
-export function utcDay(instant: string | Date): string {
-  return new Date(instant).toISOString().slice(0, 10);
-}
 
 function organizationDayKey(organizationId: number, day: string) {
   return { pk: `ORG#${organizationId}`, sk: `USAGE#DAY#${day}` };
