@@ -1,6 +1,5 @@
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TEAM_LIMITS } from '#domain/access/organizations';
 import { createJob } from '#domain/jobs/lifecycle';
 import {
   findIdempotencyRecord,
@@ -9,6 +8,7 @@ import {
   requestFingerprint,
 } from '#platform/idempotency';
 import { itemAt, refusedAt } from './support/transactions';
+import { newVideoJob } from './support/new-job';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -79,22 +79,10 @@ describe('an idempotency record past its retention', () => {
   });
 
   describe('in the create path', () => {
-    const request = {
-      organizationId: 7,
-      type: 'video' as const,
-      price: 10,
-      limits: TEAM_LIMITS,
-      createdByKey: 'abcdefghjkmnpqrs',
-      input: {
-        prompt: 'A',
-        duration_seconds: 5 as const,
-        aspect_ratio: '9:16' as const,
-        model: 'auto' as const,
-        mode: 'text_to_video' as const,
-      },
-      metadata: null,
+    const request = newVideoJob({
+      input: { prompt: 'A', duration_seconds: 5, aspect_ratio: '9:16', model: 'auto', mode: 'text_to_video' },
       idempotency: claim,
-    };
+    });
     it('creates a new job over an expired record, judged at the time of the request', async () => {
       dynamo.on(TransactWriteCommand).resolves({});
 

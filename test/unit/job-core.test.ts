@@ -9,6 +9,7 @@ import { TEAM_LIMITS } from '#domain/access/organizations';
 import { requestFingerprint } from '#platform/idempotency';
 import { TransactionRefused } from '#platform/transactions';
 import { itemAt, keyOf, refusedAt } from './support/transactions';
+import { newVideoJob } from './support/new-job';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -259,21 +260,10 @@ describe('finishing a job', () => {
 });
 
 describe('creating a job', () => {
-  const request = {
-    organizationId: 7,
-    type: 'video' as const,
-    price: 10,
+  const request = newVideoJob({
     limits: { ...TEAM_LIMITS, concurrent_video_jobs: 3 },
-    createdByKey: 'abcdefghjkmnpqrs',
-    input: {
-      prompt: 'A lighthouse',
-      duration_seconds: 5 as const,
-      aspect_ratio: '9:16' as const,
-      model: 'auto' as const,
-      mode: 'text_to_video' as const,
-    },
     metadata: { external_id: 'order-1' },
-  };
+  });
   const claim = { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ prompt: 'A' }) };
   const RECORD_KEY = { pk: 'ORG#7', sk: 'IDEMPOTENCY#createVideoJob#key-1' };
 

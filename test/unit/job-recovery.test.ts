@@ -1,7 +1,6 @@
 import { ExecutionAlreadyExists, SFNClient, SFNServiceException, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TEAM_LIMITS } from '#domain/access/organizations';
 import { endJobOfExecution } from '#domain/jobs/execution-endings';
 import { submitJob } from '#domain/jobs/executions';
 import { ACTIVE_JOB_SHARDS } from '#domain/jobs/job-store';
@@ -11,6 +10,7 @@ import { requestFingerprint } from '#platform/idempotency';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { workflowOfJobType } from '#workflows';
 import { refusedAt } from './support/transactions';
+import { newVideoJob } from './support/new-job';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -161,16 +161,8 @@ describe('the reconciler', () => {
 });
 
 describe('submitting a job', () => {
-  const request = {
-    organizationId: 7,
-    type: 'video' as const,
-    price: 10,
-    limits: TEAM_LIMITS,
-    createdByKey: 'abcdefghjkmnpqrs',
-    input: jobItem().input as never,
-    metadata: null,
-    idempotency: { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ a: 1 }) },
-  };
+  const claim = { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ a: 1 }) };
+  const request = newVideoJob({ input: jobItem().input as never, idempotency: claim });
 
   /** The create transaction refused by the idempotency record; the record points at the job item. */
   function replayOf(item: ReturnType<typeof jobItem>) {
@@ -179,7 +171,7 @@ describe('submitting a job', () => {
       .on(GetCommand)
       .callsFake((input: { Key: { sk: string } }) =>
         input.Key.sk.startsWith('IDEMPOTENCY#')
-          ? { Item: { fingerprint: request.idempotency.fingerprint, job_id: item.job_id, expires_at: 9e9 } }
+          ? { Item: { fingerprint: claim.fingerprint, job_id: item.job_id, expires_at: 9e9 } }
           : { Item: item },
       );
   }

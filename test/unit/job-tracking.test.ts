@@ -1,12 +1,12 @@
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TEAM_LIMITS } from '#domain/access/organizations';
 import type { JobStatus } from '#domain/jobs/job';
 import { listPartition } from '#domain/jobs/job-list-entries';
 import { findJob, JobAlreadyFinished } from '#domain/jobs/job-store';
 import { createJob, finishJob, markProcessing, type JobOutcome } from '#domain/jobs/lifecycle';
 import { TransactionRefused, type TransactionItem } from '#platform/transactions';
 import { addedCounters, itemAt, keyOf, refusedAt } from './support/transactions';
+import { CREATING_KEY, newVideoJob } from './support/new-job';
 
 /**
  * The job list's entries and the usage counts move in the same transactions as the job's
@@ -19,7 +19,7 @@ process.env.AWS_REGION = 'us-east-1';
 const dynamo = mockClient(DynamoDBDocumentClient);
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
-const KEY_PREFIX = 'abcdefghjkmnpqrs';
+const KEY_PREFIX = CREATING_KEY;
 const JOB_KEY = { pk: 'ORG#7', sk: 'JOB#video_job_1' };
 /** The job was created the day before it is worked on: its counts stay on its creation day. */
 const CREATED_AT = '2026-02-28T23:59:00.000Z';
@@ -114,21 +114,7 @@ beforeEach(() => {
 });
 
 describe('creating a job', () => {
-  const request = {
-    organizationId: 7,
-    type: 'video' as const,
-    price: 10,
-    limits: TEAM_LIMITS,
-    createdByKey: KEY_PREFIX,
-    input: {
-      prompt: 'A lighthouse',
-      duration_seconds: 5 as const,
-      aspect_ratio: '9:16' as const,
-      model: 'auto' as const,
-      mode: 'text_to_video' as const,
-    },
-    metadata: null,
-  };
+  const request = newVideoJob();
 
   beforeEach(() => {
     dynamo.on(TransactWriteCommand).resolves({});
