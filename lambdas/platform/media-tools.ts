@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * ffmpeg and ffprobe: where they are and how to run them. Their paths come from the environment:
+ * in AWS the CDK app points them at the media-tools layer (/opt/bin), locally the stack chooses
+ * the newest binary it finds (local/media-tools.ts). Functions never look for them on their own.
+ */
+
+export type MediaTool = 'ffmpeg' | 'ffprobe';
+
+export const MEDIA_TOOL_ENVIRONMENT: Readonly<Record<MediaTool, string>> = {
+  ffmpeg: 'FFMPEG_PATH',
+  ffprobe: 'FFPROBE_PATH',
+};
+
+export function mediaToolPath(tool: MediaTool): string {
+  const variable = MEDIA_TOOL_ENVIRONMENT[tool];
+  const path = process.env[variable];
+  if (!path) throw new Error(`${variable} is not set`);
+  return path;
+}
+
+export interface MediaToolRun {
+  /** Null when the process was killed (the timeout, or the abort signal). */
+  exitCode: number | null;
+  /** Everything it wrote to stdout, when `collectStdout` asked for it; otherwise empty. */
+  stdout: string;
+  /** The last few kilobytes of stderr: enough for an error message, bounded for a chatty tool. */
+  stderrTail: string;
+  timedOut: boolean;
+}
+
+export interface MediaToolOptions {
+  /** The process is killed after this long and the run reports `timedOut`. */
+  timeoutMs: number;
+  /** Called for every complete line of stdout (for `-progress pipe:1`, or a filter's `file=-`). */
+  onStdoutLine?: (line: string) => void;
+  collectStdout?: boolean;
+  /** Largest stdout kept when collecting; a tool that prints more fails the run. */
+  maxStdoutBytes?: number;
+}
+
+const STDERR_TAIL_CHARS = 4000;
+const DEFAULT_MAX_STDOUT_BYTES = 16 * 1024 * 1024;
+
+export class MediaToolError extends Error {
+  constructor(
+    readonly tool: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MediaToolError';
+  }
+}
+
+/** Runs the tool to its end; a spawn failure rejects, a non-zero exit is the caller's to judge. */
+export function runMediaTool(path: string, args: readonly string[], options: MediaToolOptions): Promise<MediaToolRun> {
+  const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
+  return new Promise((resolve, reject) => {
+    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdoutRest = '';
+    let stdout = '';
+    let stderrTail = '';
+    let timedOut = false;
+    let overflow = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (options.collectStdout) {
+        stdout += chunk;
+        if (stdout.length > maxStdout && !overflow) {
+          overflow = true;
+          child.kill('SIGKILL');
+        }
+      }
+      if (!options.onStdoutLine) return;
+      const lines = (stdoutRest + chunk).split('\n');
+      stdoutRest = lines.pop() ?? '';
+      for (const line of lines) options.onStdoutLine(line);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      if (stdoutRest && options.onStdoutLine) options.onStdoutLine(stdoutRest);
+      if (overflow) {
+        reject(new MediaToolError(path, `${path} wrote more than ${maxStdout} bytes to stdout`));
+        return;
+      }
+      resolve({ exitCode, stdout, stderrTail: stderrTail.trim(), timedOut });
+    });
+  });
+}
+
+/** The position `-progress pipe:1` reports on an `out_time=HH:MM:SS.micro` line, in seconds. */
+export function progressSeconds(line: string): number | undefined {
+  const time = /^out_time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(line.trim());
+  return time ? Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]) : undefined;
+}
