@@ -9,7 +9,7 @@ import { SCOPES, type Scope } from '#domain/access/scopes';
 // Types only: the modules themselves load after connect(), because their AWS clients read the
 // endpoints from the environment when they are created.
 import type { Environment } from '#domain/access/api-keys';
-import type { LimitName, Limits, Organization, Plan } from '#domain/access/organizations';
+import type { NegotiatedLimits, Organization, Plan } from '#domain/access/organizations';
 
 class UsageError extends Error {}
 
@@ -84,11 +84,11 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     return values.plan as Plan;
   };
   const limits = () => {
-    const parsed: Partial<Limits> = {};
+    const parsed: NegotiatedLimits = {};
     for (const pair of values.limit ?? []) {
       const [name, value] = pair.split('=');
-      if (!name || !(organizations.LIMIT_NAMES as readonly string[]).includes(name)) {
-        throw new UsageError(`--limit NAME must be one of ${organizations.LIMIT_NAMES.join(', ')}; got '${pair}'`);
+      if (!name || !(organizations.NEGOTIABLE_NAMES as readonly string[]).includes(name)) {
+        throw new UsageError(`--limit NAME must be one of ${organizations.NEGOTIABLE_NAMES.join(', ')}; got '${pair}'`);
       }
       const number = positiveInteger(`limit ${name}`, value);
       if (name === 'max_asset_upload_size_bytes' && number > organizations.MAX_SINGLE_UPLOAD_BYTES) {
@@ -96,7 +96,12 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
           `max_asset_upload_size_bytes cannot exceed ${organizations.MAX_SINGLE_UPLOAD_BYTES} (the largest single S3 upload)`,
         );
       }
-      parsed[name as LimitName] = number;
+      if (name === organizations.MAX_CLIPS_SETTING && number > organizations.MAX_CLIPS_PER_SPLIT_JOB) {
+        throw new UsageError(
+          `${organizations.MAX_CLIPS_SETTING} cannot exceed ${organizations.MAX_CLIPS_PER_SPLIT_JOB} (the largest max_clips a request may give)`,
+        );
+      }
+      parsed[name as keyof NegotiatedLimits] = number;
     }
     return parsed;
   };
@@ -107,6 +112,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     credits_balance: organization.creditsBalance,
     negotiated_limits: organization.negotiatedLimits,
     limits: organizations.effectiveLimits(organization),
+    max_clips_per_split_job: organizations.maxClipsPerSplitJob(organization),
     active_api_keys: organization.activeApiKeys,
     active_video_jobs: organization.activeVideoJobs,
     active_split_jobs: organization.activeSplitJobs,

@@ -33,6 +33,18 @@ export const TEAM_LIMITS: Limits = {
   max_asset_upload_size_bytes: 2147483648,
 };
 
+/**
+ * The most clips one split job may ask for: negotiable like the limits, but not one of them, since
+ * the contract fixes the limits that GET /me reports. The request range is 1 to 10.
+ */
+export const MAX_CLIPS_SETTING = 'max_clips_per_split_job';
+export const TEAM_MAX_CLIPS_PER_SPLIT_JOB = 5;
+export const MAX_CLIPS_PER_SPLIT_JOB = 10;
+
+/** What may be negotiated for a Custom organization: its limits and its clip cap. */
+export type NegotiatedLimits = Partial<Limits> & { [MAX_CLIPS_SETTING]?: number };
+export const NEGOTIABLE_NAMES: readonly (keyof NegotiatedLimits)[] = [...LIMIT_NAMES, MAX_CLIPS_SETTING];
+
 /** S3 refuses a single PUT above 5 GiB, so no negotiated upload limit may exceed it. */
 export const MAX_SINGLE_UPLOAD_BYTES = 5 * 1024 ** 3;
 
@@ -41,7 +53,7 @@ export interface Organization {
   plan: Plan;
   apiAccess: boolean;
   /** Negotiated values; they apply only while the plan is `custom`. */
-  negotiatedLimits: Partial<Limits>;
+  negotiatedLimits: NegotiatedLimits;
   creditsBalance: number;
   activeVideoJobs: number;
   activeSplitJobs: number;
@@ -63,7 +75,17 @@ export function organizationKey(organizationId: number) {
 const ORGANIZATION_SEQUENCE_KEY = { pk: 'SEQUENCE', sk: 'ORGANIZATION' };
 
 export function effectiveLimits(organization: Pick<Organization, 'plan' | 'negotiatedLimits'>): Limits {
-  return organization.plan === 'custom' ? { ...TEAM_LIMITS, ...organization.negotiatedLimits } : { ...TEAM_LIMITS };
+  const limits = { ...TEAM_LIMITS };
+  if (organization.plan !== 'custom') return limits;
+  for (const name of LIMIT_NAMES) limits[name] = organization.negotiatedLimits[name] ?? limits[name];
+  return limits;
+}
+
+/** The most clips a split job of the organization may ask for. */
+export function maxClipsPerSplitJob(organization: Pick<Organization, 'plan' | 'negotiatedLimits'>): number {
+  return organization.plan === 'custom'
+    ? (organization.negotiatedLimits[MAX_CLIPS_SETTING] ?? TEAM_MAX_CLIPS_PER_SPLIT_JOB)
+    : TEAM_MAX_CLIPS_PER_SPLIT_JOB;
 }
 
 /** The organization item's count of its active (queued or processing) jobs of each type. */
@@ -76,7 +98,7 @@ interface OrganizationItem {
   organization_id: number;
   plan: Plan;
   api_access: boolean;
-  negotiated_limits?: Partial<Limits>;
+  negotiated_limits?: NegotiatedLimits;
   credits_balance?: number;
   active_video_jobs?: number;
   active_split_jobs?: number;
@@ -109,7 +131,7 @@ export interface NewOrganization {
   plan: Plan;
   apiAccess?: boolean;
   credits?: number;
-  negotiatedLimits?: Partial<Limits>;
+  negotiatedLimits?: NegotiatedLimits;
 }
 
 export async function createOrganization(input: NewOrganization, now = new Date()): Promise<Organization> {
@@ -146,7 +168,7 @@ export async function createOrganization(input: NewOrganization, now = new Date(
 export interface OrganizationChanges {
   plan?: Plan;
   apiAccess?: boolean;
-  negotiatedLimits?: Partial<Limits>;
+  negotiatedLimits?: NegotiatedLimits;
 }
 
 /** Applies operator changes; negotiated limits are merged into those already set. */
