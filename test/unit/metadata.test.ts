@@ -35,6 +35,7 @@ const job = (metadata: JobOf<'video'>['metadata']): JobOf<'video'> => ({
   outputAssetId: null,
   error: null,
   providerJobId: null,
+  clipsCount: null,
   createdByKey: 'abcdefghjkmnpqrs',
   tracked: true,
 });
@@ -52,6 +53,7 @@ const asset = (metadata: Asset['metadata']): Asset => ({
   createdAt: '2026-03-01T12:00:00.000Z',
   objectKey: `incoming/7/${assetId}`,
   failure: null,
+  videoProbe: null,
 });
 
 beforeEach(() => {

@@ -52,6 +52,7 @@ describe('presigned download URL', () => {
     createdAt: '2026-01-01T00:00:00.000Z',
     objectKey: 'assets/7/asset_1',
     failure: null,
+    videoProbe: null,
   };
 
   it('lives for the documented 15 minutes and names the original file', async () => {

@@ -6,6 +6,7 @@ import { isSortableId } from '#platform/ids';
 import { metadataAttributes, metadataFromItem, type StoredMetadata } from '#platform/metadata';
 import type { TransactionItem } from '#platform/transactions';
 import type { MediaType } from './media-signatures';
+import type { VideoProbe } from './video-probe';
 
 /** The asset item: the one module that knows its keys, attributes and update expressions. */
 
@@ -30,6 +31,8 @@ export interface Asset {
   /** Internal: where the bytes are. Never leaves the service. */
   objectKey: string;
   failure: AssetFailure | null;
+  /** Internal: what ffprobe found in a confirmed video, once a split job asked (the bytes never change). */
+  videoProbe: VideoProbe | null;
 }
 
 interface AssetItem extends StoredMetadata<Metadata> {
@@ -43,6 +46,7 @@ interface AssetItem extends StoredMetadata<Metadata> {
   created_at: string;
   object_key: string;
   failure?: AssetFailure | null;
+  video_probe?: VideoProbe;
 }
 
 export function assetKey(organizationId: number, assetId: string) {
@@ -62,6 +66,7 @@ function fromItem(item: AssetItem): Asset {
     createdAt: item.created_at,
     objectKey: item.object_key,
     failure: item.failure ?? null,
+    videoProbe: item.video_probe ?? null,
   };
 }
 
@@ -146,8 +151,10 @@ export async function markAssetUploaded(asset: Asset, objectKey: string): Promis
  * The record of a file the service itself wrote under assets/ (a rendered video), for the
  * transaction that finishes the job that made it.
  */
-export function generatedAssetPut(asset: Omit<Asset, 'status' | 'purpose' | 'failure'>): TransactionItem {
-  const item = toItem({ ...asset, status: 'uploaded', purpose: 'general', failure: null });
+export function generatedAssetPut(
+  asset: Omit<Asset, 'status' | 'purpose' | 'failure' | 'videoProbe'>,
+): TransactionItem {
+  const item = toItem({ ...asset, status: 'uploaded', purpose: 'general', failure: null, videoProbe: null });
   return {
     Put: {
       TableName: tableName(),
@@ -155,4 +162,18 @@ export function generatedAssetPut(asset: Omit<Asset, 'status' | 'purpose' | 'fai
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
+}
+
+/** Keeps what ffprobe found in a confirmed asset, so later jobs on it need not probe it again. */
+export async function recordVideoProbe(asset: Asset, probe: VideoProbe): Promise<void> {
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: assetKey(asset.organizationId, asset.assetId),
+      UpdateExpression: 'SET video_probe = :probe',
+      ConditionExpression: '#status = :uploaded',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':probe': probe, ':uploaded': 'uploaded' },
+    }),
+  );
 }

@@ -11,6 +11,10 @@ export const MEDIA_PREFIXES = {
   assets: 'assets/',
   /** Where the video provider writes its output, until it is copied under assets/. */
   renders: 'renders/',
+  /** A split job's clips: video, thumbnail and captions of each, kept like assets. */
+  clips: 'clips/',
+  /** A job's intermediate files (source analyses, transcripts), expired after WORK_RETENTION_DAYS. */
+  work: 'work/',
 } as const;
 export type MediaPrefix = keyof typeof MEDIA_PREFIXES;
 
@@ -20,6 +24,20 @@ export const storedObjectKey = (organizationId: number, assetId: string) =>
   `${MEDIA_PREFIXES.assets}${organizationId}/${assetId}`;
 export const renderObjectKey = (organizationId: number, jobId: string) =>
   `${MEDIA_PREFIXES.renders}${organizationId}/${jobId}/output.mp4`;
+
+export type ClipFile = 'video' | 'thumbnail' | 'captions';
+const CLIP_FILE_NAMES: Readonly<Record<ClipFile, string>> = {
+  video: 'clip.mp4',
+  thumbnail: 'thumbnail.jpg',
+  captions: 'captions.vtt',
+};
+export const clipObjectKey = (organizationId: number, jobId: string, clipId: string, file: ClipFile) =>
+  `${MEDIA_PREFIXES.clips}${organizationId}/${jobId}/${clipId}/${CLIP_FILE_NAMES[file]}`;
+export const workObjectKey = (organizationId: number, jobId: string, name: string) =>
+  `${MEDIA_PREFIXES.work}${organizationId}/${jobId}/${name}`;
+
+/** Intermediate files outlive the longest job by days, for investigating a failed one. */
+export const WORK_RETENTION_DAYS = 7;
 
 /** Unconfirmed uploads are forgotten after two days: the record's TTL, and the bucket's rule under incoming/. */
 export const PENDING_ASSET_RETENTION_SECONDS = 2 * 86_400;

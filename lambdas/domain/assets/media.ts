@@ -13,6 +13,8 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { mediaBucket, s3 } from '#platform/clients/s3';
 import { ApiError } from '#platform/errors';
 import { log } from '#platform/log';
@@ -60,13 +62,33 @@ export async function presignDownload(asset: Asset, now = new Date()) {
         : `Asset ${asset.assetId} has not been confirmed yet.`,
     );
   }
+  return presignFileDownload(asset, now);
+}
+
+/**
+ * A GET URL for ffmpeg or ffprobe to read a stored object with ranged requests. S3 checks the
+ * expiry on every request, and a long analysis makes requests for up to 15 minutes.
+ */
+export const MEDIA_TOOL_URL_TTL_SECONDS = 3600;
+
+export function presignMediaToolRead(objectKey: string): Promise<string> {
+  return getSignedUrl(s3, new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey }), {
+    expiresIn: MEDIA_TOOL_URL_TTL_SECONDS,
+  });
+}
+
+/** A download URL for a file the service wrote (a clip, its thumbnail or captions), named for the client. */
+export async function presignFileDownload(
+  file: { objectKey: string; filename: string; contentType: string },
+  now = new Date(),
+) {
   const url = await getSignedUrl(
     s3,
     new GetObjectCommand({
       Bucket: mediaBucket(),
-      Key: asset.objectKey,
-      ResponseContentDisposition: contentDisposition(asset.filename),
-      ResponseContentType: asset.contentType,
+      Key: file.objectKey,
+      ResponseContentDisposition: contentDisposition(file.filename),
+      ResponseContentType: file.contentType,
     }),
     { expiresIn: DOWNLOAD_URL_TTL_SECONDS },
   );
@@ -244,4 +266,37 @@ export async function copyObject(
 
 export async function deleteObject(objectKey: string) {
   await s3.send(new DeleteObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
+}
+
+/** Uploads a file the service made (a rendered clip) from disk, streamed; answers its size. */
+export async function putFile(objectKey: string, path: string, contentType: string): Promise<number> {
+  const { size } = await stat(path);
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: mediaBucket(),
+      Key: objectKey,
+      Body: createReadStream(path),
+      ContentLength: size,
+      ContentType: contentType,
+    }),
+  );
+  return size;
+}
+
+/** Intermediate results between workflow steps, too large for the execution's state. */
+export async function putJson(objectKey: string, value: unknown): Promise<void> {
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: mediaBucket(),
+      Key: objectKey,
+      Body: JSON.stringify(value),
+      ContentType: 'application/json',
+    }),
+  );
+}
+
+export async function getJson<T>(objectKey: string): Promise<T> {
+  const { Body } = await s3.send(new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
+  if (!Body) throw new Error(`${objectKey} has no body`);
+  return JSON.parse(await Body.transformToString('utf8')) as T;
 }

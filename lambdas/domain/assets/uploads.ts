@@ -45,6 +45,7 @@ export async function createUpload(
     createdAt: now.toISOString(),
     objectKey: incomingObjectKey(organizationId, assetId),
     failure: null,
+    videoProbe: null,
   };
   const uploadUrl = await presignUpload(asset.objectKey, request.content_type, request.size_bytes);
   await putPendingAsset(asset, Math.floor(now.getTime() / 1000) + PENDING_ASSET_RETENTION_SECONDS);
