@@ -696,6 +696,7 @@ async function seedJobs(
       outputAssetId: null,
       error: failed ? { code: 'GENERATION_FAILED', message: 'Seeded failure.' } : null,
       providerJobId: null,
+      clipsCount: null,
       createdByKey: null,
       tracked: true,
     };

@@ -167,7 +167,21 @@ describe('creating a job', () => {
 
   it('counts a split job in counters of its own type', async () => {
     await createJob(
-      { ...request, type: 'split', price: 4, input: { source_asset_id: 'asset_source' }, createdByKey: 'splitkey' },
+      {
+        ...request,
+        type: 'split',
+        price: 4,
+        input: {
+          source_asset_id: 'asset_source',
+          target_platforms: [],
+          clip_length_preset: 'auto',
+          aspect_ratio: '9:16',
+          caption_style: 'clean',
+          clip_style: 'balanced',
+          max_clips: 5,
+        },
+        createdByKey: 'splitkey',
+      },
       NOW,
     );
 

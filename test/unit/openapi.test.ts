@@ -9,7 +9,7 @@ import { ROUTES } from '#routes';
 import { describeApiContext } from '#domain/access/api-context';
 import { TEAM_LIMITS } from '#domain/access/organizations';
 import type { Caller } from '#domain/access/authentication';
-import type { Job } from '#domain/jobs/job';
+import type { JobOf } from '#domain/jobs/job';
 import { presentVideoJob } from '#domain/video-jobs/presentation';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed YAML is walked dynamically
@@ -325,7 +325,7 @@ describe('docs/openapi.yaml', () => {
     });
 
     it('describes a video job as the video job routes present it', () => {
-      const job: Job = {
+      const job: JobOf<'video'> = {
         jobId: 'video_job_01h',
         organizationId: 7,
         type: 'video',
@@ -339,6 +339,7 @@ describe('docs/openapi.yaml', () => {
         outputAssetId: 'asset_01h',
         error: null,
         providerJobId: 'provider-secret',
+        clipsCount: null,
         createdByKey: '0123456789abcdef',
         tracked: true,
       };

@@ -33,6 +33,8 @@ interface JobItemFields extends StoredMetadata<JobMetadata> {
   output_asset_id?: string | null;
   error?: JobError | null;
   provider_job_id?: string | null;
+  /** A completed split job's completed clips. */
+  clips_count?: number;
   created_by_key?: string;
   /** The job's list entries and usage counts exist; the migration tracks jobs written before them. */
   tracked?: boolean;
@@ -68,7 +70,8 @@ function fromItem(item: JobItem): Job {
     jobId: item.job_id,
     organizationId: item.organization_id,
     status: item.status,
-    progress: item.progress,
+    // Split jobs advance progress by fractions of a point as parts of the work finish.
+    progress: Math.floor(item.progress),
     createdAt: item.created_at,
     updatedAt: item.updated_at,
     credits: item.credits,
@@ -76,6 +79,7 @@ function fromItem(item: JobItem): Job {
     outputAssetId: item.output_asset_id ?? null,
     error: item.error ?? null,
     providerJobId: item.provider_job_id ?? null,
+    clipsCount: item.clips_count ?? null,
     createdByKey: item.created_by_key ?? null,
     tracked: item.tracked === true,
   };
@@ -104,6 +108,7 @@ function toItem<T extends JobType>(job: JobOf<T>): JobItemOf<T> {
     output_asset_id: job.outputAssetId,
     error: job.error,
     provider_job_id: job.providerJobId,
+    ...(job.clipsCount === null ? {} : { clips_count: job.clipsCount }),
     ...(job.createdByKey ? { created_by_key: job.createdByKey } : {}),
     // Written only as true: the migration finds untracked jobs by the attribute's absence.
     ...(job.tracked ? { tracked: true } : {}),
@@ -146,7 +151,8 @@ export function newJobPut(job: AnyJob): TransactionItem {
 
 /** How a job ends, as its item records it. */
 export type JobEnding =
-  { status: 'completed'; outputAssetId: string | null } | { status: 'failed' | 'expired'; error: JobError };
+  | { status: 'completed'; outputAssetId: string | null; clipsCount?: number }
+  | { status: 'failed' | 'expired'; error: JobError };
 
 /**
  * The part of a status change's condition that keeps a job read untracked untracked: the
@@ -158,8 +164,8 @@ function stillUntracked(job: Pick<AnyJob, 'tracked'>): string {
 }
 
 /**
- * For the transaction that ends a job: its terminal state (with `refund`, the credits a failed or
- * expired job gets back), conditional on its still being in the status it was read in (an
+ * For the transaction that ends a job: its terminal state (with `refund`, the credits it gets
+ * back: all of a failed or expired job's, a split job's share for its failed clips), conditional on its still being in the status it was read in (an
  * active one), so a job ends at most once however many finishers race, and the counts that
  * move with its status move from the right one.
  */
@@ -172,8 +178,14 @@ export function jobEndingUpdate(
   const update =
     ending.status === 'completed'
       ? {
-          expression: `SET #status = :status, progress = :hundred, updated_at = :now, output_asset_id = :asset, #error = :none ${LEAVE_ACTIVE_JOBS}`,
-          values: { ':hundred': 100, ':asset': ending.outputAssetId, ':none': null },
+          expression: `SET #status = :status, progress = :hundred, updated_at = :now, output_asset_id = :asset, #error = :none, credits.refunded = :refund${ending.clipsCount === undefined ? '' : ', clips_count = :clips'} ${LEAVE_ACTIVE_JOBS}`,
+          values: {
+            ':hundred': 100,
+            ':asset': ending.outputAssetId,
+            ':none': null,
+            ':refund': refund,
+            ...(ending.clipsCount === undefined ? {} : { ':clips': ending.clipsCount }),
+          },
         }
       : {
           expression: `SET #status = :status, updated_at = :now, #error = :error, credits.refunded = :refund ${LEAVE_ACTIVE_JOBS}`,
@@ -264,6 +276,33 @@ export async function recordProviderJob(
       ExpressionAttributeValues: { ':provider': providerJobId, ':asset': outputAssetId, ':processing': 'processing' },
     }),
   );
+}
+
+/**
+ * Adds `points` to the progress of a processing job, for work done in parallel parts that each
+ * know only their own share; never past 99, which only the finish moves to 100.
+ */
+export async function advanceProgress(organizationId: number, jobId: string, points: number, now = new Date()) {
+  if (points <= 0) return;
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(organizationId, jobId),
+        UpdateExpression: 'SET progress = progress + :points, updated_at = :now',
+        ConditionExpression: '#status = :processing AND progress <= :ceiling',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':points': points,
+          ':ceiling': 99 - points,
+          ':processing': 'processing',
+          ':now': now.toISOString(),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** Progress only moves forward, and only while the job is processing. */

@@ -43,6 +43,8 @@ interface JobFields {
   error: JobError | null;
   /** Internal: the id of the work at the provider that does it; never exposed. */
   providerJobId: string | null;
+  /** A completed split job's completed clips; null for every other job. */
+  clipsCount: number | null;
   /** The public prefix of the API key that created the job; null for jobs from before keys were recorded. */
   createdByKey: string | null;
   /**

@@ -77,6 +77,7 @@ export async function createJob<T extends JobType>(
     outputAssetId: null,
     error: null,
     providerJobId: null,
+    clipsCount: null,
     createdByKey: request.createdByKey,
     tracked: true,
   };
@@ -137,7 +138,15 @@ export interface JobOutput {
 }
 
 export type JobOutcome =
-  | { status: 'completed'; outputAssetId: string | null; outputs: readonly JobOutput[] }
+  | {
+      status: 'completed';
+      outputAssetId: string | null;
+      outputs: readonly JobOutput[];
+      /** A split job's completed clips. */
+      clipsCount?: number;
+      /** Credits given back although the job completed: a split job's share for its failed clips. */
+      refund?: number;
+    }
   | { status: 'failed' | 'expired'; error: JobError };
 
 function endingEvent(job: Job, outcome: JobOutcome): EventBody {
@@ -224,7 +233,10 @@ export function finishJob(organizationId: number, jobId: string, outcome: JobOut
   return changeJobStatus(organizationId, jobId, (read): StatusStep<void> => {
     const job = existing(read, organizationId, jobId);
     if (!isActive(job)) return { answer: undefined };
-    const refund = outcome.status === 'completed' ? 0 : job.credits.charged;
+    const refund = Math.min(
+      job.credits.charged,
+      outcome.status === 'completed' ? (outcome.refund ?? 0) : job.credits.charged,
+    );
     const items: Record<string, TransactionItem> = {
       job: jobEndingUpdate(job, outcome, refund, now),
       organization: jobReleaseUpdate(organizationId, job.type, refund),

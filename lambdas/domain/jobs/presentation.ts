@@ -3,9 +3,9 @@ import type { Job } from './job';
 import { JOB_TYPES } from './job-types';
 
 /** Whether the job's result routes can answer, and the asset it produced: what every job shape says of its result. */
-export function resultAvailability(job: Pick<Job, 'status' | 'outputAssetId'>) {
+export function resultAvailability(job: Pick<Job, 'status' | 'outputAssetId' | 'clipsCount'>) {
   const available = job.status === 'completed';
-  return { available, asset_id: available ? job.outputAssetId : null };
+  return { available, asset_id: available ? job.outputAssetId : null, clips_count: available ? job.clipsCount : null };
 }
 
 /**
@@ -22,7 +22,6 @@ export function presentUnifiedJob(job: Job): UnifiedJobListItem {
     credits: job.credits,
     result: {
       ...resultAvailability(job),
-      clips_count: null,
       result_url: traits.resultPath(job.jobId),
       clips_url: traits.clipsPath(job.jobId),
     },

@@ -14,7 +14,7 @@ export function presentVideoJob(job: JobOf<'video'>): VideoJob {
     updated_at: job.updatedAt,
     credits: job.credits,
     input: job.input,
-    result: { ...result, clips_count: null, download_url_available: result.available },
+    result: { ...result, download_url_available: result.available },
     error: job.error,
     metadata: job.metadata,
   };
