@@ -1,0 +1,413 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import {
+  analyseSegment,
+  analysisSegments,
+  MIN_SCENE_CUT_GAP_SECONDS,
+  mergeSegmentAnalyses,
+  parseMetadataPrint,
+  progressListener,
+  segmentAnalysisFromMetadata,
+} from '#domain/split-jobs/analysis';
+import {
+  ANALYSIS_WINDOW_SECONDS,
+  LOUDNESS_FLOOR_DB,
+  SILENCE_THRESHOLD_DB,
+  type SegmentAnalysis,
+  type SourceAnalysis,
+  type TimeRange,
+} from '#domain/split-jobs/source-analysis';
+import { MediaToolError } from '#platform/media-tools';
+import { resolveMediaTool } from '../../local/media-tools';
+
+const round3 = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+/** What `metadata=print` / `ametadata=print` write for frames at the given times, one key each. */
+const printed = (key: string, frames: [number, string][]) =>
+  frames
+    .map(([time, value], frame) => `frame:${frame}    pts:${frame}       pts_time:${time}\n${key}=${value}\n`)
+    .join('');
+
+const SCENE = 'lavfi.scene_score';
+const RMS = 'lavfi.astats.Overall.RMS_level';
+
+/** `count` frames `step` seconds apart from `from`, each with the value given for its time. */
+const frames = (from: number, count: number, step: number, value: (time: number) => string): [number, string][] =>
+  Array.from({ length: count }, (_, index) => {
+    const time = round3(from + index * step);
+    return [time, value(time)];
+  });
+
+describe('metadata print parsing', () => {
+  it('reads the value of the key for each frame, at the frame time, with -inf for digital silence', () => {
+    const text = [
+      'frame:0    pts:0       pts_time:0',
+      'lavfi.astats.Overall.RMS_level=-23.5',
+      'frame:1    pts:800     pts_time:0.1',
+      'lavfi.astats.Overall.RMS_level=-inf',
+      'lavfi.astats.Overall.Peak_level=-3.0',
+      'frame:2    pts:1600    pts_time:0.2',
+      'lavfi.astats.Overall.Peak_level=-3.0',
+      'frame:3    pts:2400    pts_time:0.3',
+      'lavfi.astats.Overall.RMS_level=nan',
+      'frame:4    pts:3200    pts_time:0.4',
+      'lavfi.astats.Overall.RMS_level=-12',
+      '',
+    ].join('\n');
+    expect(parseMetadataPrint(text, RMS)).toEqual([
+      { timeSeconds: 0, value: -23.5 },
+      { timeSeconds: 0.1, value: -Infinity },
+      { timeSeconds: 0.4, value: -12 },
+    ]);
+  });
+
+  it('ignores values printed before any frame line', () => {
+    expect(parseMetadataPrint(`${SCENE}=0.9\n${printed(SCENE, [[1.5, '0.25']])}`, SCENE)).toEqual([
+      { timeSeconds: 1.5, value: 0.25 },
+    ]);
+  });
+});
+
+describe('a segment analysis from printed metadata', () => {
+  const range: TimeRange = { startSeconds: 100, endSeconds: 106 };
+  // 10 frames a second; cuts at 2.0 and 2.5 (too close: one cut) and at 4.0.
+  const sceneText = printed(
+    SCENE,
+    frames(0, 60, 0.1, (time) => ([2, 2.5, 4].includes(time) ? '0.8' : time >= 3 && time < 3.5 ? '0.2' : '0.01')),
+  );
+  // Tone at -20 dB, silent over [1.0, 1.5) (five steps, a silence) and [3.0, 3.2) (two steps, a pause).
+  const loudnessText = printed(
+    RMS,
+    frames(0, 60, 0.1, (time) => ((time >= 1 && time < 1.5) || (time >= 3 && time < 3.2) ? '-inf' : '-20')),
+  );
+  const analysis = segmentAnalysisFromMetadata({ range, hasAudio: true, sceneText, loudnessText });
+
+  it('places cuts in source time, one per burst of high scores', () => {
+    expect(analysis.sceneCuts).toEqual([102, 104]);
+  });
+
+  it('finds silences of at least the minimum length, in source time, to the loudness step', () => {
+    expect(analysis.silences).toEqual([{ startSeconds: 101, endSeconds: 101.5 }]);
+  });
+
+  it('averages loudness steps per window as power, with silence at the floor', () => {
+    expect(analysis.loudnessDb).toHaveLength(6 / ANALYSIS_WINDOW_SECONDS);
+    expect(analysis.loudnessDb[0]).toBeCloseTo(-20, 3);
+    expect(analysis.loudnessDb[2]).toBe(LOUDNESS_FLOOR_DB);
+    // [3.0, 3.5): two silent steps of five leave 3/5 of the power: −20 + 10·log10(0.6).
+    expect(analysis.loudnessDb[6]).toBeCloseTo(-22.218, 3);
+  });
+
+  it('gives each window the mean scene score of its frames', () => {
+    expect(analysis.motion[0]).toBeCloseTo(0.01, 3);
+    expect(analysis.motion[4]).toBeCloseTo((0.8 + 4 * 0.01) / 5, 3);
+    expect(analysis.motion[6]).toBeCloseTo(0.2, 3);
+  });
+
+  it('has floor loudness and no silences without audio, whatever was printed', () => {
+    const silent = segmentAnalysisFromMetadata({ range, hasAudio: false, sceneText, loudnessText });
+    expect(silent.loudnessDb).toEqual(new Array(12).fill(LOUDNESS_FLOOR_DB));
+    expect(silent.silences).toEqual([]);
+    expect(silent.sceneCuts).toEqual([102, 104]);
+  });
+
+  it('gives a partial last window its own value', () => {
+    const partial = segmentAnalysisFromMetadata({
+      range: { startSeconds: 0, endSeconds: 1.2 },
+      hasAudio: true,
+      sceneText: printed(
+        SCENE,
+        frames(0, 12, 0.1, () => '0.1'),
+      ),
+      loudnessText: printed(
+        RMS,
+        frames(0, 12, 0.1, () => '-30'),
+      ),
+    });
+    expect(partial.loudnessDb).toHaveLength(3);
+    expect(partial.loudnessDb[2]).toBeCloseTo(-30, 3);
+    expect(partial.motion).toEqual([0.1, 0.1, 0.1]);
+  });
+});
+
+describe('progress', () => {
+  it('reports growing seconds analysed, never past the range', () => {
+    const reported: number[] = [];
+    const listen = progressListener(30, (seconds) => reported.push(seconds));
+    for (const line of [
+      'frame=10',
+      'out_time=00:00:05.000000',
+      'out_time=00:00:04.000000',
+      'out_time=N/A',
+      'out_time=00:00:12.500000',
+      'out_time=00:00:31.000000',
+      'progress=end',
+    ]) {
+      listen(line);
+    }
+    expect(reported).toEqual([5, 12.5, 30]);
+  });
+});
+
+describe('analysis segments', () => {
+  const durations = fc.integer({ min: 1, max: 6 * 3600 * 1000 }).map((milliseconds) => milliseconds / 1000);
+  const maxima = fc.integer({ min: 1, max: 3600 });
+
+  it('cover the source with consecutive ranges, each at most the maximum and starting on the window grid', () => {
+    fc.assert(
+      fc.property(durations, maxima, (duration, maxSegment) => {
+        const segments = analysisSegments(duration, maxSegment);
+        expect(segments[0]!.startSeconds).toBe(0);
+        expect(segments.at(-1)!.endSeconds).toBe(duration);
+        const misfits = segments.filter(
+          (segment, index) =>
+            !(
+              segment.endSeconds > segment.startSeconds &&
+              segment.endSeconds - segment.startSeconds <= maxSegment &&
+              Number.isInteger(segment.startSeconds / ANALYSIS_WINDOW_SECONDS) &&
+              (index === 0 || segment.startSeconds === segments[index - 1]!.endSeconds)
+            ),
+        );
+        expect(misfits).toEqual([]);
+      }),
+    );
+  });
+
+  it('are as few as the maximum allows and differ by at most one window', () => {
+    fc.assert(
+      fc.property(durations, maxima, (duration, maxSegment) => {
+        const segments = analysisSegments(duration, maxSegment);
+        const windows = Math.ceil(duration / ANALYSIS_WINDOW_SECONDS);
+        expect(segments).toHaveLength(Math.ceil(windows / Math.floor(maxSegment / ANALYSIS_WINDOW_SECONDS)));
+        const full = segments.slice(0, -1).map((segment) => segment.endSeconds - segment.startSeconds);
+        const spread = full.length > 0 ? Math.max(...full) - Math.min(...full) : 0;
+        expect(spread).toBeLessThanOrEqual(ANALYSIS_WINDOW_SECONDS);
+      }),
+    );
+  });
+
+  it('are none for an empty source', () => {
+    expect(analysisSegments(0, 600)).toEqual([]);
+  });
+});
+
+/** The part of a whole-source analysis a segment analysis of `range` would report. */
+function slice(source: SourceAnalysis, range: TimeRange): SegmentAnalysis {
+  const first = range.startSeconds / ANALYSIS_WINDOW_SECONDS;
+  const end = Math.ceil(range.endSeconds / ANALYSIS_WINDOW_SECONDS);
+  const inRange = (seconds: number) => seconds >= range.startSeconds && seconds < range.endSeconds;
+  return {
+    ...range,
+    loudnessDb: source.loudnessDb.slice(first, end),
+    motion: source.motion.slice(first, end),
+    sceneCuts: source.sceneCuts.filter(inRange),
+    silences: source.silences
+      .filter((silence) => silence.startSeconds < range.endSeconds && silence.endSeconds > range.startSeconds)
+      .map((silence) => ({
+        startSeconds: Math.max(silence.startSeconds, range.startSeconds),
+        endSeconds: Math.min(silence.endSeconds, range.endSeconds),
+      })),
+    hasAudio: source.hasAudio,
+  };
+}
+
+const sources: fc.Arbitrary<SourceAnalysis> = fc.integer({ min: 1_000, max: 2 * 3600 * 1000 }).chain((milliseconds) => {
+  const durationSeconds = milliseconds / 1000;
+  const windows = Math.ceil(durationSeconds / ANALYSIS_WINDOW_SECONDS);
+  const times = fc.array(fc.integer({ min: 0, max: milliseconds - 1 }), { maxLength: 100 });
+  return fc.record({
+    durationSeconds: fc.constant(durationSeconds),
+    loudnessDb: fc.constant(Array.from({ length: windows }, (_, index) => -20 - (index % 50))),
+    motion: fc.constant(Array.from({ length: windows }, (_, index) => (index % 10) / 10)),
+    sceneCuts: times.map((cuts) =>
+      [...new Set(cuts.map((at) => Math.floor(at / 1000 / MIN_SCENE_CUT_GAP_SECONDS)))]
+        .sort((a, b) => a - b)
+        .map((slot) => slot * MIN_SCENE_CUT_GAP_SECONDS),
+    ),
+    // Silences at least 0.25 s apart: closer ones at a seam would be joined, as a real seam blurs them.
+    silences: times.map((edges) => {
+      const sorted = [...new Set(edges.map((at) => Math.floor(at / 250) * 250))].sort((a, b) => a - b);
+      return sorted
+        .flatMap((at, index) => (index % 2 === 0 && sorted[index + 1] !== undefined ? [[at, sorted[index + 1]!]] : []))
+        .map(([start, end]) => ({ startSeconds: start! / 1000, endSeconds: end! / 1000 }));
+    }),
+    hasAudio: fc.boolean(),
+  });
+});
+
+describe('merging segment analyses', () => {
+  it('gives back the whole-source analysis from its segments, silences joined across seams', () => {
+    fc.assert(
+      fc.property(sources, fc.integer({ min: 10, max: 600 }), (source, maxSegment) => {
+        const segments = analysisSegments(source.durationSeconds, maxSegment).map((range) => slice(source, range));
+        expect(mergeSegmentAnalyses(segments)).toEqual(source);
+      }),
+    );
+  });
+
+  it('keeps one of two cuts found either side of a seam', () => {
+    const [first, second] = analysisSegments(20, 10).map((range): SegmentAnalysis => ({
+      ...range,
+      loudnessDb: new Array(20).fill(-20),
+      motion: new Array(20).fill(0),
+      sceneCuts: [],
+      silences: [],
+      hasAudio: true,
+    }));
+    const merged = mergeSegmentAnalyses([
+      { ...first!, sceneCuts: [3, 9.9] },
+      { ...second!, sceneCuts: [10.3, 15] },
+    ]);
+    expect(merged.sceneCuts).toEqual([3, 9.9, 15]);
+    expect(merged.durationSeconds).toBe(20);
+  });
+
+  it('refuses segments that leave a gap, overlap or are out of order', () => {
+    const segment = (startSeconds: number, endSeconds: number): SegmentAnalysis => ({
+      startSeconds,
+      endSeconds,
+      loudnessDb: [],
+      motion: [],
+      sceneCuts: [],
+      silences: [],
+      hasAudio: false,
+    });
+    expect(() => mergeSegmentAnalyses([segment(0, 10), segment(10.5, 20)])).toThrow(RangeError);
+    expect(() => mergeSegmentAnalyses([segment(0, 10), segment(9.5, 20)])).toThrow(RangeError);
+    expect(() => mergeSegmentAnalyses([segment(10, 20), segment(0, 10)])).toThrow(RangeError);
+    expect(() => mergeSegmentAnalyses([segment(0, 10.2), segment(10.2, 20)])).toThrow(RangeError);
+    expect(() => mergeSegmentAnalyses([])).toThrow(RangeError);
+  });
+});
+
+describe('analysing a real video with ffmpeg', () => {
+  const CUTS = [8, 15, 23, 31];
+  const SILENCES: TimeRange[] = [
+    { startSeconds: 5, endSeconds: 7 },
+    { startSeconds: 20, endSeconds: 23.5 },
+    { startSeconds: 33, endSeconds: 34 },
+  ];
+  const TOLERANCE_SECONDS = 0.3;
+  let directory: string;
+  let ffmpegPath: string;
+  let withAudio: string;
+  let withoutAudio: string;
+
+  beforeAll(async () => {
+    ffmpegPath = (await resolveMediaTool('ffmpeg')).path;
+    directory = await mkdtemp(join(tmpdir(), 'source-analysis-test-'));
+    withAudio = join(directory, 'scenes.mp4');
+    withoutAudio = join(directory, 'scenes-silent.mp4');
+    const colours = ['red', 'blue', 'green', 'white', 'magenta'];
+    const shotEnds = [...CUTS, 40];
+    const shots = colours.map(
+      (colour, index) =>
+        `color=c=${colour}:s=640x360:r=25:d=${shotEnds[index]! - (shotEnds[index - 1] ?? 0)}[v${index}]`,
+    );
+    const muted = SILENCES.map(({ startSeconds, endSeconds }) => `between(t\\,${startSeconds}\\,${endSeconds})`).join(
+      '+',
+    );
+    const graph = [
+      ...shots,
+      `${colours.map((_, index) => `[v${index}]`).join('')}concat=n=${colours.length}:v=1:a=0[video]`,
+      `sine=frequency=440:sample_rate=48000:duration=40,volume=enable=${muted}:volume=0[audio]`,
+    ].join(';');
+    const encode = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+    const run = promisify(execFile);
+    await run(ffmpegPath, [
+      '-v',
+      'error',
+      '-filter_complex',
+      graph,
+      '-map',
+      '[video]',
+      '-map',
+      '[audio]',
+      ...encode,
+      '-c:a',
+      'aac',
+      withAudio,
+    ]);
+    await run(ffmpegPath, ['-v', 'error', '-i', withAudio, '-map', '0:v', '-c', 'copy', withoutAudio]);
+  });
+
+  afterAll(async () => {
+    if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  const expectNear = (found: number[], expected: number[]) => {
+    expect(found).toHaveLength(expected.length);
+    found.forEach((seconds, index) =>
+      expect(Math.abs(seconds - expected[index]!)).toBeLessThanOrEqual(TOLERANCE_SECONDS),
+    );
+  };
+  const edges = (silences: TimeRange[]) => silences.flatMap((silence) => [silence.startSeconds, silence.endSeconds]);
+
+  it('finds every cut and every silence edge of the whole source, and reports progress to its end', async () => {
+    const progress: number[] = [];
+    const analysis = await analyseSegment({
+      ffmpegPath,
+      input: withAudio,
+      range: { startSeconds: 0, endSeconds: 40 },
+      hasAudio: true,
+      timeoutMs: 30_000,
+      onProgress: (seconds) => progress.push(seconds),
+    });
+    expectNear(analysis.sceneCuts, CUTS);
+    expectNear(edges(analysis.silences), edges(SILENCES));
+    expect(analysis.loudnessDb).toHaveLength(80);
+    expect(analysis.loudnessDb[2 / ANALYSIS_WINDOW_SECONDS]).toBeGreaterThan(SILENCE_THRESHOLD_DB);
+    expect(analysis.loudnessDb[6 / ANALYSIS_WINDOW_SECONDS]).toBeLessThan(SILENCE_THRESHOLD_DB);
+    expect(analysis.motion[15 / ANALYSIS_WINDOW_SECONDS]).toBeGreaterThan(0.1);
+    expect(analysis.motion[12 / ANALYSIS_WINDOW_SECONDS]).toBeLessThan(0.01);
+    expect(progress.at(-1)).toBe(40);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('reports a range that starts later in source time', async () => {
+    const analysis = await analyseSegment({
+      ffmpegPath,
+      input: withAudio,
+      range: { startSeconds: 12, endSeconds: 40 },
+      hasAudio: true,
+      timeoutMs: 30_000,
+    });
+    expect(analysis).toMatchObject({ startSeconds: 12, endSeconds: 40 });
+    expectNear(analysis.sceneCuts, [15, 23, 31]);
+    expectNear(edges(analysis.silences), [20, 23.5, 33, 34]);
+    expect(analysis.loudnessDb).toHaveLength(56);
+    expect(analysis.loudnessDb[(21 - 12) / ANALYSIS_WINDOW_SECONDS]).toBeLessThan(SILENCE_THRESHOLD_DB);
+  });
+
+  it('analyses the picture of a source without audio', async () => {
+    const analysis = await analyseSegment({
+      ffmpegPath,
+      input: withoutAudio,
+      range: { startSeconds: 0, endSeconds: 40 },
+      hasAudio: false,
+      timeoutMs: 30_000,
+    });
+    expectNear(analysis.sceneCuts, CUTS);
+    expect(analysis.silences).toEqual([]);
+    expect(analysis.loudnessDb).toEqual(new Array(80).fill(LOUDNESS_FLOOR_DB));
+  });
+
+  it('fails with a MediaToolError that does not repeat the presigned URL', async () => {
+    const input = 'http://127.0.0.1:9/source.mp4?X-Amz-Signature=secret-signature';
+    const failure = analyseSegment({
+      ffmpegPath,
+      input,
+      range: { startSeconds: 0, endSeconds: 10 },
+      hasAudio: true,
+      timeoutMs: 10_000,
+    }).catch((error: unknown) => error);
+    const error = await failure;
+    expect(error).toBeInstanceOf(MediaToolError);
+    expect((error as Error).message).not.toContain('secret-signature');
+    expect((error as Error).message).toContain('0–10 s');
+  });
+});
