@@ -1,0 +1,280 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  clipEncodingArgs,
+  renderClip,
+  thumbnailArgs,
+  type ClipRenderRequest,
+  type RenderedClip,
+} from '#domain/split-jobs/clip-rendering';
+import { MediaToolError } from '#platform/media-tools';
+import { resolveMediaTool } from '../../local/media-tools';
+
+const run = promisify(execFile);
+// Real ffmpeg renders take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
+jest.setTimeout(60_000);
+
+type EncodingRequest = Parameters<typeof clipEncodingArgs>[0];
+
+function encodingRequest(overrides: Partial<EncodingRequest> = {}): EncodingRequest {
+  return {
+    input: 'https://media.example/source.mp4?X-Amz-Signature=secret',
+    range: { startSeconds: 12.5, endSeconds: 42.5 },
+    aspectRatio: '9:16',
+    source: { width: 1280, height: 720, hasAudio: true },
+    outputDirectory: '/tmp/clip-1',
+    ...overrides,
+  };
+}
+
+function valueAfter(args: string[], flag: string): string {
+  const value = args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
+  if (value === undefined) throw new Error(`No value after ${flag}`);
+  return value;
+}
+
+describe('clipEncodingArgs', () => {
+  it('seeks in the input and reads only the range, so the cut starts at 0 and is frame-accurate', () => {
+    const args = clipEncodingArgs(encodingRequest());
+    const input = args.indexOf('-i');
+    expect(args.indexOf('-ss')).toBeLessThan(input);
+    expect(args.indexOf('-t')).toBeLessThan(input);
+    expect(valueAfter(args, '-ss')).toBe('12.500');
+    expect(valueAfter(args, '-t')).toBe('30.000');
+    expect(valueAfter(args, '-i')).toBe('https://media.example/source.mp4?X-Amz-Signature=secret');
+  });
+
+  it('scales a source of the target aspect ratio straight to the target size', () => {
+    const args = clipEncodingArgs(encodingRequest({ aspectRatio: '16:9' }));
+    expect(valueAfter(args, '-filter_complex')).toBe(
+      "[0:v]select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.03125)',scale=1280:720,setsar=1,format=yuv420p[v]",
+    );
+  });
+
+  it('treats aspect ratios within 2% as the same, and farther ones as different', () => {
+    const graphFor = (width: number, height: number) =>
+      valueAfter(
+        clipEncodingArgs(encodingRequest({ aspectRatio: '16:9', source: { width, height, hasAudio: true } })),
+        '-filter_complex',
+      );
+    // 1920x1066 is 1.3% wider than 16:9, 1920x1036 is 4.3% wider.
+    expect(graphFor(1920, 1066)).toContain(',scale=1280:720,');
+    expect(graphFor(1920, 1066)).not.toContain('boxblur');
+    expect(graphFor(1920, 1036)).toContain('boxblur');
+  });
+
+  it('fits a landscape source into a portrait frame over a blurred fill made at an eighth of the size', () => {
+    const graph = valueAfter(clipEncodingArgs(encodingRequest()), '-filter_complex');
+    expect(graph.split(';')).toEqual([
+      "[0:v]select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.03125)',split=2[background][foreground]",
+      '[background]scale=90:160:force_original_aspect_ratio=increase,crop=90:160,boxblur=10:2,scale=720:1280,setsar=1[blurred]',
+      '[foreground]scale=720:-2,setsar=1[fitted]',
+      '[blurred][fitted]overlay=(W-w)/2:(H-h)/2,format=yuv420p[v]',
+    ]);
+  });
+
+  it('fits a portrait source into a landscape or square frame by its height', () => {
+    const portrait = { width: 1080, height: 1920, hasAudio: true };
+    for (const [aspectRatio, fit, background] of [
+      ['16:9', 'scale=-2:720', 'crop=160:90'],
+      ['1:1', 'scale=-2:720', 'crop=90:90'],
+    ] as const) {
+      const graph = valueAfter(clipEncodingArgs(encodingRequest({ aspectRatio, source: portrait })), '-filter_complex');
+      expect(graph).toContain(`[foreground]${fit},`);
+      expect(graph).toContain(background);
+    }
+  });
+
+  it('encodes H.264 with the index first, AAC stereo at 48 kHz, and no source metadata', () => {
+    const args = clipEncodingArgs(encodingRequest()).join(' ');
+    expect(args).toContain('-map [v] -vsync vfr -c:v libx264 -preset veryfast -crf 23 -profile:v high');
+    expect(args).toContain('-map 0:a:0 -c:a aac -b:a 128k -ac 2 -ar 48000');
+    expect(args).toContain('-map_metadata -1');
+    expect(args).toContain('-movflags +faststart');
+    expect(args).toContain('-progress pipe:1');
+    expect(args.endsWith(' /tmp/clip-1/clip.mp4')).toBe(true);
+  });
+
+  it('maps no audio for a silent source', () => {
+    const args = clipEncodingArgs(encodingRequest({ source: { width: 1280, height: 720, hasAudio: false } }));
+    expect(args).not.toContain('0:a:0');
+    expect(args).not.toContain('-c:a');
+  });
+});
+
+describe('thumbnailArgs', () => {
+  it('picks one frame from two seconds around the middle of the clip', () => {
+    const args = thumbnailArgs('/tmp/clip-1/clip.mp4', '/tmp/clip-1/thumbnail.jpg', 30);
+    expect(args.join(' ')).toContain(
+      '-ss 14.000 -t 2.000 -i /tmp/clip-1/clip.mp4 -vf thumbnail=60 -frames:v 1 -q:v 3 /tmp/clip-1/thumbnail.jpg',
+    );
+  });
+
+  it('starts at 0 for a clip shorter than the span', () => {
+    expect(valueAfter(thumbnailArgs('clip.mp4', 'thumbnail.jpg', 1.2), '-ss')).toBe('0.000');
+  });
+});
+
+/** Top-level ISO BMFF box types in file order. */
+async function topLevelBoxes(path: string): Promise<string[]> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const header = Buffer.alloc(16);
+    const types: string[] = [];
+    for (let offset = 0; offset < size;) {
+      await file.read(header, 0, 16, offset);
+      const shortSize = header.readUInt32BE(0);
+      types.push(header.toString('latin1', 4, 8));
+      const boxSize = shortSize === 1 ? Number(header.readBigUInt64BE(8)) : shortSize === 0 ? size - offset : shortSize;
+      if (boxSize < 8) throw new Error(`Box of ${boxSize} bytes at ${offset}`);
+      offset += boxSize;
+    }
+    return types;
+  } finally {
+    await file.close();
+  }
+}
+
+interface ProbedStream {
+  codec_type: string;
+  codec_name: string;
+  width?: number;
+  height?: number;
+  channels?: number;
+  sample_rate?: string;
+}
+
+async function probe(path: string): Promise<{ streams: ProbedStream[]; format: { duration?: string } }> {
+  const ffprobe = await resolveMediaTool('ffprobe');
+  const { stdout } = await run(ffprobe.path, [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_streams',
+    '-show_format',
+    path,
+  ]);
+  return JSON.parse(stdout) as { streams: ProbedStream[]; format: { duration?: string } };
+}
+
+describe('renderClip with the real ffmpeg', () => {
+  let workDir: string;
+  let ffmpegPath: string;
+  let withAudio: string;
+  let silent: string;
+
+  async function generateSource(path: string, seconds: number, audio: boolean) {
+    const video = ['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`];
+    const sound = audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`] : [];
+    await run(ffmpegPath, [
+      ...['-hide_banner', '-loglevel', 'error', '-y', ...video, ...sound],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...(audio ? ['-c:a', 'aac'] : []), path],
+    ]);
+  }
+
+  async function render(name: string, overrides: Partial<ClipRenderRequest>): Promise<RenderedClip> {
+    const outputDirectory = join(workDir, name);
+    await mkdir(outputDirectory);
+    return renderClip({
+      ffmpegPath,
+      input: withAudio,
+      range: { startSeconds: 3, endSeconds: 9 },
+      aspectRatio: '9:16',
+      source: { width: 640, height: 360, hasAudio: true },
+      outputDirectory,
+      timeoutMs: 30_000,
+      ...overrides,
+    });
+  }
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'clip-rendering-test-'));
+    ffmpegPath = (await resolveMediaTool('ffmpeg')).path;
+    withAudio = join(workDir, 'with-audio.mp4');
+    silent = join(workDir, 'silent.mp4');
+    await Promise.all([generateSource(withAudio, 12, true), generateSource(silent, 4, false)]);
+  });
+
+  afterAll(async () => {
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['9:16', 720, 1280],
+    ['1:1', 720, 720],
+  ] as const)(
+    'renders six seconds to %s: H.264 and AAC, exact size, index first, a JPEG thumbnail',
+    async (aspectRatio, width, height) => {
+      const progress: number[] = [];
+      const rendered = await render(aspectRatio.replace(':', 'x'), {
+        aspectRatio,
+        onProgress: (fraction) => progress.push(fraction),
+      });
+
+      expect(rendered.durationSeconds).toBe(6);
+      const { streams, format } = await probe(rendered.videoPath);
+      const video = streams.find((stream) => stream.codec_type === 'video');
+      const audio = streams.find((stream) => stream.codec_type === 'audio');
+      expect(video).toMatchObject({ codec_name: 'h264', width, height });
+      expect(audio).toMatchObject({ codec_name: 'aac', channels: 2, sample_rate: '48000' });
+      expect(Math.abs(Number(format.duration) - 6)).toBeLessThanOrEqual(0.1);
+
+      const boxes = await topLevelBoxes(rendered.videoPath);
+      expect(boxes.indexOf('moov')).toBeGreaterThanOrEqual(0);
+      expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+      expect(boxes).not.toContain('moof');
+
+      const thumbnail = await readFile(rendered.thumbnailPath);
+      expect([...thumbnail.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+      expect((await probe(rendered.thumbnailPath)).streams[0]).toMatchObject({ codec_name: 'mjpeg', width, height });
+
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress.every((fraction, index) => fraction >= (progress[index - 1] ?? 0) && fraction <= 1)).toBe(true);
+      expect(progress.at(-1)).toBeGreaterThan(0.95);
+    },
+  );
+
+  it('renders a source without sound to a clip without an audio stream', async () => {
+    const rendered = await render('silent', {
+      input: silent,
+      range: { startSeconds: 1, endSeconds: 3 },
+      aspectRatio: '16:9',
+      source: { width: 640, height: 360, hasAudio: false },
+    });
+    const { streams } = await probe(rendered.videoPath);
+    expect(streams.map((stream) => stream.codec_type)).toEqual(['video']);
+    expect(streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
+    expect(rendered.durationSeconds).toBe(2);
+  });
+
+  it('reports the encoded length when the source ends inside the range', async () => {
+    const rendered = await render('past-the-end', {
+      input: silent,
+      range: { startSeconds: 2, endSeconds: 10 },
+      aspectRatio: '16:9',
+      source: { width: 640, height: 360, hasAudio: false },
+    });
+    expect(rendered.durationSeconds).toBeGreaterThan(1.8);
+    expect(rendered.durationSeconds).toBeLessThan(2.1);
+  });
+
+  it('fails with a MediaToolError that does not repeat the presigned URL', async () => {
+    const input = 'http://127.0.0.1:9/source.mp4?X-Amz-Signature=very-secret';
+    const failure = await render('unreachable', { input }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MediaToolError);
+    expect((failure as Error).message).toMatch(/^Rendering the clip failed/);
+    expect((failure as Error).message).not.toContain('very-secret');
+    expect((failure as Error).message).not.toContain('127.0.0.1');
+  });
+
+  it('fails with a MediaToolError when ffmpeg runs out of time', async () => {
+    await expect(render('slow', { timeoutMs: 1 })).rejects.toThrow(
+      new MediaToolError('ffmpeg', 'Rendering the clip timed out after 1 ms'),
+    );
+  });
+});
