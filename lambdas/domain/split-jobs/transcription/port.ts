@@ -1,0 +1,42 @@
+/**
+ * The transcription port: what the split job workflow needs from a speech-to-text service. In AWS
+ * the adapter is Amazon Transcribe (amazon-transcribe.ts); locally there is none (no-transcription.ts),
+ * so clips have no captions and no transcript-based titles.
+ */
+
+/** One spoken word (or a punctuation mark attached to the word before it), times in source seconds. */
+export interface TranscriptWord {
+  text: string;
+  startSeconds: number;
+  endSeconds: number;
+}
+
+export interface Transcript {
+  /** BCP 47 tag of the language spoken (as detected, or as asked), when known. */
+  language: string | null;
+  /** In spoken order; punctuation is part of the word it follows (`"world."`). */
+  words: TranscriptWord[];
+}
+
+export interface TranscriptionRequest {
+  /** Names the transcription at the provider: the same job id always names the same one. */
+  jobId: string;
+  /** The source video in the media bucket; `contentType` is its MIME type, which decides whether the provider can read it. */
+  source: { bucket: string; key: string; contentType: string };
+  /** BCP 47 tag from the request; identified by the provider when absent. */
+  language?: string;
+  /** Where the provider may write its output (a scratch object of the job). */
+  output: { bucket: string; key: string };
+}
+
+export type TranscriptionStart = { state: 'started'; transcriptionId: string } | { state: 'unavailable' };
+
+export type TranscriptionStatus =
+  { state: 'in_progress' } | { state: 'completed'; transcript: Transcript } | { state: 'failed'; message: string };
+
+export interface TranscriptionProvider {
+  readonly kind: string;
+  /** Starts (or finds, for the same job) the transcription; `unavailable` when there is none to run. */
+  start(request: TranscriptionRequest): Promise<TranscriptionStart>;
+  poll(transcriptionId: string): Promise<TranscriptionStatus>;
+}
