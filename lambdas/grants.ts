@@ -5,7 +5,8 @@
  * `<resource>:<action>`, with a dot in the resource, so that no grant reads like an API key scope.
  *
  * Media bucket layout: `incoming/` holds uploads until confirmed, `assets/` confirmed and
- * generated assets, `renders/` the video provider's scratch output.
+ * generated assets, `renders/` the video provider's scratch output, `clips/` split jobs' clips,
+ * `work/` jobs' intermediate files.
  */
 export type Grant =
   // PutObject under incoming/: signs the upload URL, whose holder then writes with these rights.
@@ -22,8 +23,20 @@ export type Grant =
   | 'media.renders:get'
   // PutObject under renders/: the provider writes its output with the rights of its caller.
   | 'media.renders:put'
+  // GetObject under clips/: the download URLs of clips, thumbnails and captions.
+  | 'media.clips:get'
+  // PutObject under clips/: a rendered clip's files.
+  | 'media.clips:put'
+  // GetObject under work/: a job's intermediate files (analyses, transcripts).
+  | 'media.work:get'
+  // PutObject under work/: the same, and a transcription's output written with the caller's rights.
+  | 'media.work:put'
   // StartExecution of the video job state machine, and its ARN in the environment.
   | 'states.video-job:start'
+  // StartExecution of the split job state machine, and its ARN in the environment.
+  | 'states.split-job:start'
+  // Start and read Amazon Transcribe transcription jobs.
+  | 'transcribe.jobs:run'
   // Start and read the configured video model's asynchronous invocations (Bedrock).
   | 'bedrock.video-model:invoke'
   // GetSecretValue of the key that signs list cursors (current and previous versions), and its ARN in the environment.

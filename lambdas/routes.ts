@@ -20,6 +20,8 @@ export interface Route {
   readonly scope: Scope | null;
   readonly handler: string;
   readonly grants: readonly Grant[];
+  /** The handler runs ffmpeg or ffprobe (lambdas/platform/media-tools.ts): in AWS, with the media-tools layer. */
+  readonly mediaTools?: true;
 }
 
 export const API_PREFIX = '/api/v1/developer';
@@ -88,6 +90,40 @@ export const ROUTES: readonly Route[] = [
     scope: 'video:read',
     handler: 'video-jobs/get-result',
     grants: ['media.assets:get'],
+  },
+  {
+    method: 'POST',
+    path: '/split-jobs',
+    operationId: 'createSplitJob',
+    scope: 'split:create',
+    handler: 'split-jobs/create',
+    // Probes the source with ffprobe through a presigned URL.
+    grants: ['media.assets:get', 'states.split-job:start'],
+    mediaTools: true,
+  },
+  {
+    method: 'GET',
+    path: '/split-jobs/{id}',
+    operationId: 'getSplitJob',
+    scope: 'split:read',
+    handler: 'split-jobs/get',
+    grants: [],
+  },
+  {
+    method: 'GET',
+    path: '/split-jobs/{id}/clips',
+    operationId: 'getSplitJobClips',
+    scope: 'split:read',
+    handler: 'split-jobs/get-clips',
+    grants: ['media.clips:get'],
+  },
+  {
+    method: 'GET',
+    path: '/split-jobs/{id}/result',
+    operationId: 'getSplitJobResult',
+    scope: 'split:read',
+    handler: 'split-jobs/get-result',
+    grants: ['media.clips:get'],
   },
   {
     method: 'GET',

@@ -21,7 +21,9 @@ export type WorkerSetting =
   // VIDEO_PROVIDER, and for Bedrock BEDROCK_REGION and BEDROCK_VIDEO_MODEL_ID.
   | 'video-provider'
   // VIDEO_RENDER_POLL_SECONDS and VIDEO_RENDER_DEADLINE_SECONDS (lambdas/domain/video-jobs/render-schedule.ts).
-  | 'render-schedule';
+  | 'render-schedule'
+  // TRANSCRIPTION_PROVIDER (lambdas/domain/split-jobs/transcription/factory.ts).
+  | 'transcription';
 
 export interface Worker {
   /** Module under lambdas/workers that exports `handler`. */
@@ -30,6 +32,10 @@ export interface Worker {
   readonly memoryMb: number;
   readonly timeoutSeconds: number;
   readonly settings: readonly WorkerSetting[];
+  /** Runs ffmpeg or ffprobe (lambdas/platform/media-tools.ts): in AWS, with the media-tools layer. */
+  readonly mediaTools?: true;
+  /** Lambda's /tmp, when the default 512 MB is too small. */
+  readonly ephemeralStorageMb?: number;
 }
 
 export interface Workflow {
@@ -87,6 +93,83 @@ export const WORKFLOWS: readonly Workflow[] = [
         handler: 'video-jobs/finish-job',
         grants: ['media.renders:get', 'media.assets:put'],
         // A server-side CopyObject of the finished video (tens of MB) and one transaction.
+        memoryMb: 512,
+        timeoutSeconds: 60,
+        settings: [],
+      },
+    },
+  },
+  {
+    name: 'split-job',
+    jobType: 'split',
+    definitionFile: 'state-machines/split-job.asl.json',
+    arnEnvironmentVariable: 'SPLIT_JOB_STATE_MACHINE_ARN',
+    startGrant: 'states.split-job:start',
+    // Analysis of a 3-hour source in parallel segments (each under 15 minutes), a transcription
+    // given up after an hour, rendering, and the retries of each: well inside four hours.
+    executionTimeoutSeconds: 14400,
+    executionInput: jobExecutionInput,
+    workers: {
+      PrepareSplitFunction: {
+        handler: 'split-jobs/prepare',
+        // Transcribe reads the source and writes its output with this function's rights.
+        grants: ['media.assets:get', 'media.work:put', 'transcribe.jobs:run'],
+        // ffprobe over a presigned URL (only when the asset was never probed) and a few table calls.
+        memoryMb: 1024,
+        timeoutSeconds: 60,
+        settings: ['transcription'],
+        mediaTools: true,
+      },
+      AnalyseSegmentFunction: {
+        handler: 'split-jobs/analyse-segment',
+        grants: ['media.assets:get', 'media.work:put'],
+        // One ffmpeg decoding pass over up to 20 minutes of source, read through a presigned URL:
+        // 3008 MB buys about two vCPUs for the decoder; nothing is written to /tmp but small
+        // metadata files.
+        memoryMb: 3008,
+        timeoutSeconds: 900,
+        settings: [],
+        mediaTools: true,
+      },
+      PollTranscriptionFunction: {
+        handler: 'split-jobs/poll-transcription',
+        grants: ['transcribe.jobs:run', 'media.work:get', 'media.work:put'],
+        // Holds a transcript of up to 20 MB while it converts it.
+        memoryMb: 512,
+        timeoutSeconds: 60,
+        settings: ['transcription'],
+      },
+      ChooseClipsFunction: {
+        handler: 'split-jobs/choose-clips',
+        grants: ['media.work:get'],
+        // Merges the analyses (a few MB for three hours) and scores candidate windows.
+        memoryMb: 1024,
+        timeoutSeconds: 120,
+        settings: [],
+      },
+      RenderClipFunction: {
+        handler: 'split-jobs/render-clip',
+        grants: ['media.assets:get', 'media.work:get', 'media.clips:put'],
+        // One clip of at most 90 s encoded with x264 at up to 1280 px: two vCPUs, and /tmp for the
+        // MP4 (tens of MB) and its thumbnail.
+        memoryMb: 3008,
+        timeoutSeconds: 600,
+        settings: [],
+        mediaTools: true,
+        ephemeralStorageMb: 2048,
+      },
+      FailClipFunction: {
+        handler: 'split-jobs/fail-clip',
+        grants: [],
+        // One conditional update.
+        memoryMb: 256,
+        timeoutSeconds: 30,
+        settings: [],
+      },
+      FinishSplitFunction: {
+        handler: 'split-jobs/finish',
+        grants: [],
+        // A query of at most ten clips, their updates and one transaction.
         memoryMb: 512,
         timeoutSeconds: 60,
         settings: [],

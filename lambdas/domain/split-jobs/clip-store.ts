@@ -1,0 +1,237 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { JobError } from '#domain/jobs/job';
+import { jobKey } from '#domain/jobs/job-store';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
+
+/**
+ * The clip item: the one module that knows its keys, attributes and updates. A split job's clips
+ * sit beside the job in its organization's partition (`JOB#<job id>#CLIP#<rank>`), so one Query
+ * reads them all in rank order.
+ */
+
+export type ClipStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+/** Where a completed clip's files are (media-layout.ts); captions only when there are some. */
+export interface ClipFiles {
+  video: string;
+  thumbnail: string;
+  captions: string | null;
+}
+
+export interface Clip {
+  clipId: string;
+  organizationId: number;
+  jobId: string;
+  /** 1 for the best score. */
+  rank: number;
+  status: ClipStatus;
+  title: string | null;
+  startSeconds: number;
+  endSeconds: number;
+  score: number;
+  files: ClipFiles | null;
+  /** The rendered clip's own duration, once completed. */
+  renderedSeconds: number | null;
+  error: JobError | null;
+}
+
+interface ClipItem {
+  clip_id: string;
+  organization_id: number;
+  job_id: string;
+  rank: number;
+  status: ClipStatus;
+  title: string | null;
+  start_seconds: number;
+  end_seconds: number;
+  score: number;
+  files?: ClipFiles;
+  rendered_seconds?: number;
+  error?: JobError;
+  updated_at: string;
+}
+
+const rankText = (rank: number) => String(rank).padStart(2, '0');
+
+const clipSortKeyPrefix = (jobId: string) => `JOB#${jobId}#CLIP#`;
+
+function clipKey(organizationId: number, jobId: string, rank: number) {
+  return { pk: jobKey(organizationId, jobId).pk, sk: `${clipSortKeyPrefix(jobId)}${rankText(rank)}` };
+}
+
+/** `clip_<the job id's unique part>_<rank>`: stable, so a retried choice writes the same clips. */
+export function clipIdOf(jobId: string, rank: number): string {
+  return `clip_${jobId.replace(/^split_job_/, '')}_${rankText(rank)}`;
+}
+
+function rankOf(clipId: string): number {
+  return Number(clipId.slice(clipId.lastIndexOf('_') + 1));
+}
+
+function fromItem(item: ClipItem): Clip {
+  return {
+    clipId: item.clip_id,
+    organizationId: item.organization_id,
+    jobId: item.job_id,
+    rank: item.rank,
+    status: item.status,
+    title: item.title,
+    startSeconds: item.start_seconds,
+    endSeconds: item.end_seconds,
+    score: item.score,
+    files: item.files ?? null,
+    renderedSeconds: item.rendered_seconds ?? null,
+    error: item.error ?? null,
+  };
+}
+
+export interface ChosenClipRecord {
+  title: string | null;
+  startSeconds: number;
+  endSeconds: number;
+  score: number;
+}
+
+/**
+ * Writes the chosen clips, ranked in the order given, as pending, while the job is processing.
+ * A retried step finds them written and answers the clips as they are.
+ */
+export async function putChosenClips(
+  organizationId: number,
+  jobId: string,
+  chosen: readonly ChosenClipRecord[],
+  now = new Date(),
+): Promise<Clip[]> {
+  const items: Record<string, TransactionItem> = {
+    job: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: jobKey(organizationId, jobId),
+        ConditionExpression: '#status = :processing',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':processing': 'processing' },
+      },
+    },
+  };
+  chosen.forEach((clip, index) => {
+    const rank = index + 1;
+    const item: ClipItem = {
+      clip_id: clipIdOf(jobId, rank),
+      organization_id: organizationId,
+      job_id: jobId,
+      rank,
+      status: 'pending',
+      title: clip.title,
+      start_seconds: clip.startSeconds,
+      end_seconds: clip.endSeconds,
+      score: clip.score,
+      updated_at: now.toISOString(),
+    };
+    items[`clip:${rank}`] = {
+      Put: {
+        TableName: tableName(),
+        Item: { ...clipKey(organizationId, jobId, rank), ...item },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  });
+  try {
+    await writeTransaction(items);
+  } catch (error) {
+    if (!(error instanceof TransactionRefused) || error.failed('job')) throw error;
+    const written = await findClips(organizationId, jobId);
+    if (written.length === 0) throw error;
+    return written;
+  }
+  return findClips(organizationId, jobId);
+}
+
+/** Every clip of the job, in rank order, read consistently. */
+export async function findClips(organizationId: number, jobId: string): Promise<Clip[]> {
+  const clips: Clip[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': jobKey(organizationId, jobId).pk, ':prefix': clipSortKeyPrefix(jobId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    clips.push(...((page.Items ?? []) as ClipItem[]).map(fromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return clips;
+}
+
+export async function findClip(organizationId: number, jobId: string, clipId: string): Promise<Clip | undefined> {
+  const { Item } = await dynamo.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: clipKey(organizationId, jobId, rankOf(clipId)),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? fromItem(Item as ClipItem) : undefined;
+}
+
+/** Sets the clip's fields if it is in one of `from`; answers whether it was. */
+async function updateClip(
+  clip: Pick<Clip, 'organizationId' | 'jobId' | 'clipId'>,
+  from: readonly ClipStatus[],
+  set: Record<string, unknown>,
+  now: Date,
+): Promise<boolean> {
+  const fields = { ...set, updated_at: now.toISOString() };
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: clipKey(clip.organizationId, clip.jobId, rankOf(clip.clipId)),
+        UpdateExpression: `SET ${Object.keys(fields)
+          .map((name) => `#${name} = :${name}`)
+          .join(', ')}`,
+        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          ...Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])),
+          ...Object.fromEntries(from.map((status, index) => [`:from${index}`, status])),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** pending → processing; a retried render (already processing) goes on. Answers false for an ended clip. */
+export function markClipProcessing(clip: Clip, now = new Date()): Promise<boolean> {
+  return updateClip(clip, ['pending', 'processing'], { status: 'processing' }, now);
+}
+
+export function markClipCompleted(clip: Clip, files: ClipFiles, renderedSeconds: number, now = new Date()) {
+  return updateClip(
+    clip,
+    ['pending', 'processing'],
+    { status: 'completed', files, rendered_seconds: renderedSeconds },
+    now,
+  );
+}
+
+/** Any clip not yet ended becomes failed with the error; an ended one is left as it is. */
+export function markClipFailed(
+  clip: Pick<Clip, 'organizationId' | 'jobId' | 'clipId'>,
+  error: JobError,
+  now = new Date(),
+) {
+  return updateClip(clip, ['pending', 'processing'], { status: 'failed', error }, now);
+}

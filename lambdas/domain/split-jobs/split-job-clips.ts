@@ -1,0 +1,38 @@
+import type { ClipsResponse, SplitJobResult } from '#contract/types';
+import { getJobOfType } from '#domain/jobs/jobs';
+import { ApiError } from '#platform/errors';
+import { findClips } from './clip-store';
+import { presentClip } from './presentation';
+
+/** GET /split-jobs/{id}/clips: every clip chosen so far, in rank order, in any job status. */
+export async function getSplitJobClips(organizationId: number, jobId: string): Promise<ClipsResponse> {
+  const job = await getJobOfType(organizationId, jobId, 'split');
+  const clips = await findClips(organizationId, jobId);
+  const now = new Date();
+  return { job_id: job.jobId, clips: await Promise.all(clips.map((clip) => presentClip(clip, job, now))) };
+}
+
+/** GET /split-jobs/{id}/result: a completed job's completed clips; 409 while it runs or when it did not complete. */
+export async function getSplitJobResult(organizationId: number, jobId: string): Promise<SplitJobResult> {
+  const job = await getJobOfType(organizationId, jobId, 'split');
+  if (job.status === 'queued' || job.status === 'processing') {
+    throw new ApiError(
+      'JOB_NOT_READY',
+      `Split job ${jobId} is ${job.status} (${job.progress}% done); poll it and try again when completed.`,
+    );
+  }
+  if (job.status !== 'completed') {
+    throw new ApiError(
+      'JOB_FAILED',
+      `Split job ${jobId} ended ${job.status} and has no result${job.error ? `: ${job.error.message}` : '.'}`,
+    );
+  }
+  const now = new Date();
+  const completed = (await findClips(organizationId, jobId)).filter((clip) => clip.status === 'completed');
+  return {
+    job_id: job.jobId,
+    status: job.status,
+    clips_count: completed.length,
+    clips: await Promise.all(completed.map((clip) => presentClip(clip, job, now))),
+  };
+}

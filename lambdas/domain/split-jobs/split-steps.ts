@@ -1,0 +1,370 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findAsset } from '#domain/assets/asset-store';
+import { getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/media';
+import { clipObjectKey, workObjectKey } from '#domain/assets/media-layout';
+import { isActive, type JobError, type JobOf } from '#domain/jobs/job';
+import { JOB_ERRORS } from '#domain/jobs/job-errors';
+import { advanceProgress, findJob, JobAlreadyFinished, recordProgress } from '#domain/jobs/job-store';
+import { finishJob, markProcessing } from '#domain/jobs/lifecycle';
+import { mediaBucket } from '#platform/clients/s3';
+import { log } from '#platform/log';
+import { MediaToolError, mediaToolPath } from '#platform/media-tools';
+import type { JobExecutionInput } from '#workflows';
+import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
+import { clipCaptions } from './captions';
+import { chooseClips } from './clip-selection';
+import { renderClip } from './clip-rendering';
+import {
+  findClip,
+  findClips,
+  markClipCompleted,
+  markClipFailed,
+  markClipProcessing,
+  putChosenClips,
+} from './clip-store';
+import { probedSource } from './create-split-job';
+import { failedClipsRefund } from './split-pricing';
+import type { SegmentAnalysis, TimeRange } from './source-analysis';
+import type { Transcript, TranscriptionProvider } from './transcription/port';
+
+/**
+ * The steps of the split job state machine (state-machines/split-job.asl.json), one per worker:
+ * prepare (start the job, probe the source, plan the analysis, start a transcription), analyse
+ * each time segment (a Map), wait for the transcript, choose the clips, render each clip (a Map,
+ * a Catch per clip), finish. Large intermediate results go to work/ in the media bucket; the
+ * execution's state carries only what routes it.
+ */
+
+/** The longest time range one analysis invocation decodes: at most minutes even for 4K sources, well inside 15. */
+export const ANALYSIS_SEGMENT_SECONDS = 20 * 60;
+/** Each analysis and render step kills its ffmpeg in time to record the failure before Lambda's timeout. */
+export const ANALYSIS_TIMEOUT_MS = 13 * 60_000;
+export const RENDER_TIMEOUT_MS = 8 * 60_000;
+/** Transcription is polled this often, and given up (clips then have no captions or titles) after the deadline. */
+export const TRANSCRIPTION_POLL_SECONDS = 15;
+export const TRANSCRIPTION_DEADLINE_SECONDS = 60 * 60;
+
+/** Shares of the progress bar: preparing, analysing, choosing, rendering; finishing brings it to 100. */
+const PROGRESS = { prepared: 2, analysis: 38, chosen: 45, rendering: 54 } as const;
+/** Progress writes during an analysis are at least this far apart. */
+const PROGRESS_INTERVAL_MS = 3000;
+
+export interface SplitSource {
+  duration_seconds: number;
+  width: number;
+  height: number;
+  has_audio: boolean;
+}
+
+export interface AnalysisSegment {
+  index: number;
+  start_seconds: number;
+  end_seconds: number;
+}
+
+export interface TranscriptionState {
+  state: 'in_progress' | 'completed' | 'none';
+  transcription_id?: string;
+  poll_seconds: number;
+  /** Unix milliseconds after which a transcription still running is given up. */
+  deadline_at: number;
+}
+
+export interface SplitState extends JobExecutionInput {
+  outcome?: 'ready' | 'chosen' | 'finished' | 'failed' | 'crashed' | 'completed';
+  source?: SplitSource;
+  segments?: AnalysisSegment[];
+  transcription?: TranscriptionState;
+  clips?: { clip_id: string }[];
+  /** Whether the clips get captions: a transcript was made. */
+  has_transcript?: boolean;
+  error?: JobError;
+}
+
+/** What each analysis invocation gets: one Map item. */
+export interface SegmentTask extends JobExecutionInput {
+  segment: AnalysisSegment;
+  source: SplitSource;
+}
+
+/** What each render invocation gets: one Map item. */
+export interface ClipTask extends JobExecutionInput {
+  clip_id: string;
+  source: SplitSource;
+  has_transcript: boolean;
+}
+
+export const SPLIT_ERRORS = {
+  sourceUnavailable: { code: 'SOURCE_UNAVAILABLE', message: 'The source video is no longer available.' },
+  sourceUnreadable: {
+    code: 'SOURCE_UNREADABLE',
+    message: 'The source video could not be decoded; the job failed and its credits were refunded.',
+  },
+  clipRenderFailed: { code: 'CLIP_RENDER_FAILED', message: 'This clip could not be rendered.' },
+  noClipRendered: {
+    code: 'NO_CLIP_RENDERED',
+    message: 'No clip could be rendered; the job failed and its credits were refunded.',
+  },
+} as const satisfies Record<string, JobError>;
+
+const analysisKey = (state: JobExecutionInput, index: number) =>
+  workObjectKey(state.organization_id, state.job_id, `analysis-${index}.json`);
+const transcriptOutputKey = (state: JobExecutionInput) =>
+  workObjectKey(state.organization_id, state.job_id, 'transcribe-output.json');
+const transcriptKey = (state: JobExecutionInput) =>
+  workObjectKey(state.organization_id, state.job_id, 'transcript.json');
+
+const base = (state: JobExecutionInput) => ({ organization_id: state.organization_id, job_id: state.job_id });
+
+async function splitJob(state: JobExecutionInput): Promise<JobOf<'split'> | undefined> {
+  const job = await findJob(state.organization_id, state.job_id);
+  if (job && job.type !== 'split') throw new Error(`Job ${job.jobId} is a ${job.type} job, not a split job`);
+  return job;
+}
+
+/** Prepare: queued → processing, the source probed (once per asset), the analysis planned, a transcription started. */
+export async function prepareSplit(
+  transcription: TranscriptionProvider,
+  state: SplitState,
+  now = Date.now(),
+): Promise<SplitState> {
+  let job;
+  try {
+    job = await markProcessing(state.organization_id, state.job_id);
+  } catch (error) {
+    if (error instanceof JobAlreadyFinished) return { ...base(state), outcome: 'finished' };
+    throw error;
+  }
+  if (job.type !== 'split') throw new Error(`Job ${job.jobId} is a ${job.type} job, not a split job`);
+  const asset = await findAsset(job.organizationId, job.input.source_asset_id);
+  if (!asset || asset.status !== 'uploaded') {
+    return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
+  }
+  const probe = await probedSource(asset).catch((error: unknown) => {
+    log('warn', 'The split source could not be probed', { jobId: job.jobId, error: String(error) });
+    return undefined;
+  });
+  if (!probe) return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnreadable };
+  const started = probe.hasAudio
+    ? await transcription.start({
+        jobId: job.jobId,
+        source: { bucket: mediaBucket(), key: asset.objectKey, contentType: asset.contentType },
+        language: job.input.language,
+        output: { bucket: mediaBucket(), key: transcriptOutputKey(state) },
+      })
+    : ({ state: 'unavailable' } as const);
+  await recordProgress(job.organizationId, job.jobId, PROGRESS.prepared);
+  return {
+    ...base(state),
+    outcome: 'ready',
+    source: {
+      duration_seconds: probe.durationSeconds,
+      width: probe.width,
+      height: probe.height,
+      has_audio: probe.hasAudio,
+    },
+    segments: analysisSegments(probe.durationSeconds, ANALYSIS_SEGMENT_SECONDS).map((range, index) => ({
+      index,
+      start_seconds: range.startSeconds,
+      end_seconds: range.endSeconds,
+    })),
+    transcription:
+      started.state === 'started'
+        ? {
+            state: 'in_progress',
+            transcription_id: started.transcriptionId,
+            poll_seconds: TRANSCRIPTION_POLL_SECONDS,
+            deadline_at: now + TRANSCRIPTION_DEADLINE_SECONDS * 1000,
+          }
+        : { state: 'none', poll_seconds: TRANSCRIPTION_POLL_SECONDS, deadline_at: now },
+  };
+}
+
+async function sourceUrl(state: JobExecutionInput): Promise<string> {
+  const job = await splitJob(state);
+  if (!job) throw new Error(`Job ${state.job_id} does not exist`);
+  const asset = await findAsset(job.organizationId, job.input.source_asset_id);
+  if (!asset) throw new Error(`The source of job ${job.jobId} is gone`);
+  return presignMediaToolRead(asset.objectKey);
+}
+
+/**
+ * One time segment of the source, analysed in one ffmpeg pass and kept under work/. Its share of
+ * the progress bar is its share of the source. A source ffmpeg cannot decode throws
+ * MediaToolError, which the state machine turns into a failed job.
+ */
+export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: number }> {
+  const range: TimeRange = { startSeconds: task.segment.start_seconds, endSeconds: task.segment.end_seconds };
+  const pointsPerSecond = PROGRESS.analysis / task.source.duration_seconds;
+  let reportedSeconds = 0;
+  let reportedAt = Date.now();
+  let pending = Promise.resolve();
+  const analysis = await analyseSegment({
+    ffmpegPath: mediaToolPath('ffmpeg'),
+    input: await sourceUrl(task),
+    range,
+    hasAudio: task.source.has_audio,
+    timeoutMs: ANALYSIS_TIMEOUT_MS,
+    onProgress: (analysedSeconds) => {
+      if (Date.now() - reportedAt < PROGRESS_INTERVAL_MS) return;
+      const points = (analysedSeconds - reportedSeconds) * pointsPerSecond;
+      reportedSeconds = analysedSeconds;
+      reportedAt = Date.now();
+      pending = pending.then(() => advanceProgress(task.organization_id, task.job_id, points)).catch(() => {});
+    },
+  });
+  await pending;
+  await advanceProgress(
+    task.organization_id,
+    task.job_id,
+    (range.endSeconds - range.startSeconds - reportedSeconds) * pointsPerSecond,
+  );
+  await putJson(analysisKey(task, task.segment.index), analysis);
+  return { index: task.segment.index };
+}
+
+/** Waits on the transcription: its words kept under work/ when done; given up on failure or past the deadline. */
+export async function pollTranscription(
+  transcription: TranscriptionProvider,
+  state: SplitState,
+  now = Date.now(),
+): Promise<SplitState> {
+  const current = state.transcription;
+  if (!current || current.state !== 'in_progress' || !current.transcription_id) return state;
+  const status = await transcription.poll(current.transcription_id);
+  if (status.state === 'completed') {
+    await putJson(transcriptKey(state), status.transcript);
+    return { ...state, transcription: { ...current, state: 'completed' } };
+  }
+  if (status.state === 'failed' || now >= current.deadline_at) {
+    log('warn', 'Transcription gave no transcript; the clips will have no captions or titles', {
+      jobId: state.job_id,
+      reason: status.state === 'failed' ? status.message : 'deadline passed',
+    });
+    return { ...state, transcription: { ...current, state: 'none' } };
+  }
+  return state;
+}
+
+async function transcriptOf(state: JobExecutionInput, hasTranscript: boolean): Promise<Transcript | null> {
+  return hasTranscript ? getJson<Transcript>(transcriptKey(state)) : null;
+}
+
+/** Choose: the analyses merged, the clips chosen and written as pending, one render task each. */
+export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
+  const job = await splitJob(state);
+  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  const segments = await Promise.all(
+    (state.segments ?? []).map((segment) => getJson<SegmentAnalysis>(analysisKey(state, segment.index))),
+  );
+  const transcript = await transcriptOf(state, state.transcription?.state === 'completed');
+  const { clips } = chooseClips(mergeSegmentAnalyses(segments), transcript, {
+    preset: job.input.clip_length_preset,
+    clipStyle: job.input.clip_style,
+    platforms: job.input.target_platforms,
+    maxClips: job.input.max_clips,
+  });
+  const written = await putChosenClips(job.organizationId, job.jobId, clips);
+  await recordProgress(job.organizationId, job.jobId, PROGRESS.chosen);
+  return {
+    ...state,
+    outcome: 'chosen',
+    segments: undefined,
+    clips: written.map((clip) => ({ clip_id: clip.clipId })),
+    has_transcript: transcript !== null,
+  };
+}
+
+/**
+ * Render one clip: cut and framed from the source, its thumbnail and (with a transcript) its
+ * captions, uploaded under clips/, then the clip marked completed. A clip ffmpeg cannot render
+ * throws; the Map's Catch marks it failed and the other clips go on.
+ */
+export async function renderSplitClip(task: ClipTask, now = new Date()): Promise<{ clip_id: string; status: string }> {
+  const job = await splitJob(task);
+  const clip = await findClip(task.organization_id, task.job_id, task.clip_id);
+  if (!job || !clip) throw new Error(`Clip ${task.clip_id} of job ${task.job_id} does not exist`);
+  if (!isActive(job) || !(await markClipProcessing(clip, now))) return { clip_id: clip.clipId, status: clip.status };
+  const directory = await mkdtemp(join(tmpdir(), 'clip-'));
+  try {
+    const range = { startSeconds: clip.startSeconds, endSeconds: clip.endSeconds };
+    const rendered = await renderClip({
+      ffmpegPath: mediaToolPath('ffmpeg'),
+      input: await sourceUrl(task),
+      range,
+      aspectRatio: job.input.aspect_ratio,
+      source: { width: task.source.width, height: task.source.height, hasAudio: task.source.has_audio },
+      outputDirectory: directory,
+      timeoutMs: RENDER_TIMEOUT_MS,
+    });
+    const captions = clipCaptions(await transcriptOf(task, task.has_transcript), range, job.input.caption_style);
+    const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
+      clipObjectKey(task.organization_id, task.job_id, clip.clipId, file);
+    await putFile(keyOf('video'), rendered.videoPath, 'video/mp4');
+    await putFile(keyOf('thumbnail'), rendered.thumbnailPath, 'image/jpeg');
+    if (captions !== null) {
+      const captionsPath = join(directory, 'captions.vtt');
+      await writeFile(captionsPath, captions, 'utf8');
+      await putFile(keyOf('captions'), captionsPath, 'text/vtt');
+    }
+    await markClipCompleted(
+      clip,
+      { video: keyOf('video'), thumbnail: keyOf('thumbnail'), captions: captions === null ? null : keyOf('captions') },
+      rendered.durationSeconds,
+    );
+    await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / job.input.max_clips);
+    return { clip_id: clip.clipId, status: 'completed' };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** The Map's Catch: the clip that could not be rendered is failed; its job goes on. */
+export async function failSplitClip(task: ClipTask & { failure?: { Error?: string } }) {
+  log('warn', 'A clip could not be rendered', { jobId: task.job_id, clipId: task.clip_id, error: task.failure?.Error });
+  await markClipFailed(
+    { organizationId: task.organization_id, jobId: task.job_id, clipId: task.clip_id },
+    SPLIT_ERRORS.clipRenderFailed,
+  );
+  return { clip_id: task.clip_id, status: 'failed' };
+}
+
+/**
+ * Finish (and FinishCrashed): ends the job. After rendering: completed when at least one clip
+ * completed, the failed clips' share refunded; failed and refunded in full when none did. On a
+ * failure before that, failed with its error. Clips left unfinished are failed first. Safe to run
+ * again for the same job.
+ */
+export async function finishSplitJob(state: SplitState): Promise<SplitState> {
+  const { organization_id: organizationId, job_id: jobId } = state;
+  const job = await splitJob(state);
+  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  const clips = await findClips(organizationId, jobId);
+  const unfinishedError = state.outcome === 'chosen' ? SPLIT_ERRORS.clipRenderFailed : JOB_ERRORS.internal;
+  for (const clip of clips) {
+    if (clip.status === 'pending' || clip.status === 'processing') await markClipFailed(clip, unfinishedError);
+  }
+  const completed = clips.filter((clip) => clip.status === 'completed').length;
+  if (state.outcome === 'chosen' && completed > 0) {
+    await finishJob(organizationId, jobId, {
+      status: 'completed',
+      outputAssetId: null,
+      outputs: [],
+      clipsCount: completed,
+      refund: failedClipsRefund(job.credits.charged, clips.length - completed, clips.length),
+    });
+    return { ...base(state), outcome: 'completed' };
+  }
+  const error =
+    state.outcome === 'chosen'
+      ? SPLIT_ERRORS.noClipRendered
+      : state.outcome === 'crashed' || !state.error
+        ? JOB_ERRORS.internal
+        : state.error;
+  await finishJob(organizationId, jobId, { status: 'failed', error });
+  return { ...base(state), outcome: 'failed' };
+}
+
+export { MediaToolError };
