@@ -5,6 +5,7 @@ import { CursorKey } from './constructs/cursor-key';
 import { DataTable } from './constructs/data-table';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
+import { MediaToolsLayer } from './constructs/media-tools-layer';
 import { constructIdOf } from './constructs/construct-ids';
 import { Monitoring } from './constructs/monitoring';
 import { TaskFunctions } from './constructs/tasks';
@@ -48,6 +49,7 @@ export class VideoApiStack extends Stack {
 
     this.table = new DataTable(this, 'Data');
     this.media = new MediaBucket(this, 'Media');
+    const mediaTools = new MediaToolsLayer(this, 'MediaTools');
     this.workflows = WORKFLOWS.map(
       (workflow) =>
         new WorkflowStateMachine(this, `${constructIdOf(workflow.name)}Workflow`, {
@@ -55,6 +57,7 @@ export class VideoApiStack extends Stack {
           table: this.table,
           media: this.media,
           videoModel: { region: bedrockRegion, modelId: VIDEO_MODEL_ID },
+          mediaTools,
         }),
     );
     const stateMachines = Object.fromEntries(
@@ -66,6 +69,7 @@ export class VideoApiStack extends Stack {
       media: this.media,
       stateMachines,
       cursorKey: this.cursorKey.secret,
+      mediaTools,
     });
     this.tasks = new TaskFunctions(this, 'Tasks', { table: this.table, media: this.media, stateMachines });
     this.monitoring = new Monitoring(this, 'Monitoring', {

@@ -12,7 +12,9 @@ import {
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CURSOR_KEY_ENVIRONMENT } from '#platform/cursor-key-environment';
 import { TABLE_DESIGN } from '#platform/table-design';
+import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/provider-setting';
 import { startDynamoDb } from './emulators/dynamodb';
+import { mediaToolEnvironment } from './media-tools';
 import { startS3AndSqs } from './emulators/s3-sqs';
 import { startStepFunctions, type ExecutionStatusChangeEvent } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
@@ -51,6 +53,8 @@ function handlerEnvironment(
     [CURSOR_KEY_ENVIRONMENT.localKey]: cursorKey,
     // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
     VIDEO_PROVIDER: 'local',
+    // No speech-to-text service runs here: split jobs' clips get no captions or titles.
+    [TRANSCRIPTION_PROVIDER_ENV]: 'none',
     [RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds]:
       process.env[RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds] ?? '2',
     [RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds]: process.env[RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds] ?? '300',
@@ -244,10 +248,13 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       onExecutionEnded: tasks.onExecutionEnded,
     });
     stoppers.push(stepFunctions.stop);
-    const environment = handlerEnvironment(
-      { dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint, sfn: stepFunctions.endpoint },
-      await ensureCursorKey(root),
-    );
+    const environment = {
+      ...handlerEnvironment(
+        { dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint, sfn: stepFunctions.endpoint },
+        await ensureCursorKey(root),
+      ),
+      ...(await mediaToolEnvironment()),
+    };
     Object.assign(process.env, environment);
 
     const fresh = await ensureTable(new DynamoDBClient({ endpoint: dynamodb.endpoint }));

@@ -108,6 +108,42 @@ function invokesVideoModel({ fn, who, videoModel }: GrantTarget): void {
 }
 
 /**
+ * Amazon Transcribe's jobs are named by the caller (the split job's id), so the grant names this
+ * account's transcription jobs in the stack's region, for starting and reading them only.
+ */
+function runsTranscriptions({ fn }: GrantTarget): void {
+  const jobsArn = Stack.of(fn).formatArn({
+    service: 'transcribe',
+    resource: 'transcription-job',
+    resourceName: '*',
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob'],
+      resources: [jobsArn],
+    }),
+  );
+  NagSuppressions.addResourceSuppressions(
+    fn.role!,
+    [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "Each transcription job is named after the split job that starts it, known only at run time, so the grant names this account's transcription jobs in the region (transcription-job/*), for StartTranscriptionJob and GetTranscriptionJob only.",
+        appliesTo: [
+          {
+            regex:
+              '/^Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job\\/\\*$/',
+          },
+        ],
+      },
+    ],
+    true,
+  );
+}
+
+/**
  * The narrowest policy for each grant of lambdas/grants.ts. A Record, so a new grant does not
  * type-check until it says here what it allows.
  */
@@ -130,7 +166,14 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   // Bedrock writes the async invoke output with the caller's permissions, so this grant is what
   // lets the render land under renders/.
   'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
+  'media.clips:get': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:GetObject']),
+  'media.clips:put': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:PutObject']),
+  'media.work:get': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:GetObject']),
+  // Amazon Transcribe writes its output with the caller's permissions, as Bedrock does under renders/.
+  'media.work:put': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:PutObject']),
   'states.video-job:start': startsWorkflow('states.video-job:start'),
+  'states.split-job:start': startsWorkflow('states.split-job:start'),
+  'transcribe.jobs:run': runsTranscriptions,
   'bedrock.video-model:invoke': invokesVideoModel,
   'secrets.cursor-key:read': readsCursorKey,
 };

@@ -10,6 +10,7 @@ import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
 import { ApiFunction } from './api-function';
 import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
+import type { MediaToolsLayer } from './media-tools-layer';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 
@@ -20,6 +21,8 @@ export interface VideoHttpApiProps {
   readonly stateMachines: ApiStateMachines;
   /** The secret whose versions sign list cursors; one a route needs but missing here fails the synthesis. */
   readonly cursorKey?: secretsmanager.ISecret;
+  /** ffmpeg and ffprobe for the routes that run them (`mediaTools` in the route table). */
+  readonly mediaTools?: MediaToolsLayer;
   /** The route table to build; lambdas/routes.ts unless told (tests build synthetic tables). */
   readonly routes?: readonly Route[];
   /**
@@ -105,7 +108,9 @@ export class VideoHttpApi extends Construct {
     for (const route of props.routes ?? ROUTES) {
       const routeKey = `${route.method} ${API_PREFIX}${route.path}`;
       const constructId = constructIdOf(route.operationId);
-      const fn = this.newFunction(`${constructId}Function`, route.handler, `${routeKey} (${route.operationId})`);
+      const fn = this.newFunction(`${constructId}Function`, route.handler, `${routeKey} (${route.operationId})`, {
+        mediaTools: route.mediaTools ? this.mediaToolsFor(route) : undefined,
+      });
       applyGrants(route.grants, {
         fn,
         who: `Route ${route.method} ${route.path} (${route.operationId})`,
@@ -146,11 +151,26 @@ export class VideoHttpApi extends Construct {
     this.functions = functions;
   }
 
+  private mediaToolsFor(route: Route): MediaToolsLayer {
+    if (!this.props.mediaTools) {
+      throw new Error(
+        `Route ${route.method} ${route.path} runs ffmpeg or ffprobe, but no media-tools layer was given.`,
+      );
+    }
+    return this.props.mediaTools;
+  }
+
   /** Every function reads and writes the table: authentication and rate limits run in each. */
-  private newFunction(id: string, handlerModule: string, description: string): ApiFunction {
+  private newFunction(
+    id: string,
+    handlerModule: string,
+    description: string,
+    options: { mediaTools?: MediaToolsLayer } = {},
+  ): ApiFunction {
     const fn = new ApiFunction(this, id, {
       handlerModule,
       description,
+      mediaTools: options.mediaTools,
       tableName: this.props.table.tableName,
       mediaBucketName: this.props.media.bucketName,
       logLevel: this.props.logLevel,

@@ -4,7 +4,12 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { MEDIA_PREFIXES, PENDING_ASSET_RETENTION_SECONDS, type MediaPrefix } from '#domain/assets/media-layout';
+import {
+  MEDIA_PREFIXES,
+  PENDING_ASSET_RETENTION_SECONDS,
+  WORK_RETENTION_DAYS,
+  type MediaPrefix,
+} from '#domain/assets/media-layout';
 
 /**
  * How long an unconfirmed upload may stay under incoming/: the lifetime the asset record written
@@ -74,6 +79,7 @@ export class MediaBucket extends Construct {
           expiration: INCOMING_UPLOAD_LIFETIME,
         },
         { id: 'expire-render-outputs', prefix: MEDIA_PREFIXES.renders, expiration: RENDER_OUTPUT_LIFETIME },
+        { id: 'expire-job-work-files', prefix: MEDIA_PREFIXES.work, expiration: Duration.days(WORK_RETENTION_DAYS) },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });

@@ -1,11 +1,12 @@
 import * as path from 'node:path';
-import { RemovalPolicy, type Duration } from 'aws-cdk-lib';
+import { RemovalPolicy, Size, type Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { MEDIA_TOOLS_ARCHITECTURE, type MediaToolsLayer } from './media-tools-layer';
 
 /** The repository root: esbuild's working directory and the root every entry must sit under. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -25,12 +26,16 @@ export interface NodeFunctionProps {
   readonly logLevel?: string;
   /** Variables beyond the ones every function gets. */
   readonly environment?: Record<string, string>;
+  /** ffmpeg and ffprobe, for a function that runs them: the layer, and the x86-64 it is built for. */
+  readonly mediaTools?: MediaToolsLayer;
+  /** Lambda's /tmp; 512 MB unless told. */
+  readonly ephemeralStorageMb?: number;
 }
 
 /** What a route handler or a workflow worker states about itself; the rest follows from its kind. */
 export interface HandlerModuleProps extends Pick<
   NodeFunctionProps,
-  'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'environment'
+  'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'environment' | 'mediaTools'
 > {
   /** Module exporting `handler`, as the route table or the workflow list names it (`me/get`). */
   readonly handlerModule: string;
@@ -39,7 +44,7 @@ export interface HandlerModuleProps extends Pick<
 /**
  * Every Lambda default, shared by the API functions and the workflow workers, so their own classes
  * state only handler folder, memory and timeout: Node 22 on Graviton (about 20% cheaper per ms
- * than x86 for the same work), active X-Ray tracing, its own log group with a retention, and its
+ * than x86 for the same work; functions running ffmpeg use x86-64, see media-tools-layer.ts), active X-Ray tracing, its own log group with a retention, and its
  * own role whose only built-in permission is writing to that log group (no
  * AWSLambdaBasicExecutionRole, which allows writing to every log group in the account).
  */
@@ -63,9 +68,10 @@ export class NodeFunction extends NodejsFunction {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
+      architecture: props.mediaTools ? MEDIA_TOOLS_ARCHITECTURE : lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      ephemeralStorageSize: props.ephemeralStorageMb ? Size.mebibytes(props.ephemeralStorageMb) : undefined,
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,
@@ -95,6 +101,8 @@ export class NodeFunction extends NodejsFunction {
         mainFields: ['module', 'main'],
       },
     });
+
+    props.mediaTools?.attachTo(this);
 
     // `this.logGroup` (inherited) returns this group; the role may write to it and nowhere else.
     logGroup.grantWrite(this);

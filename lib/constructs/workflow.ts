@@ -5,11 +5,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/provider-setting';
 import { RENDER_SCHEDULE, RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
 import { definitionWithWorkers, type Workflow, type WorkerSetting } from '#workflows';
 import { applyGrants, type VideoModel } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
+import type { MediaToolsLayer } from './media-tools-layer';
 import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
 
 /** Where worker modules live; a worker's `handler` names a module below it. */
@@ -26,6 +28,7 @@ export const DEFAULT_BEDROCK_REGION = 'us-east-1';
 export interface WorkerFunctionProps extends HandlerModuleProps {
   readonly memoryMb: number;
   readonly timeoutSeconds: number;
+  readonly ephemeralStorageMb?: number;
 }
 
 /**
@@ -35,13 +38,14 @@ export interface WorkerFunctionProps extends HandlerModuleProps {
  */
 export class WorkerFunction extends NodeFunction {
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
-    const { handlerModule, memoryMb, timeoutSeconds, ...common } = props;
+    const { handlerModule, memoryMb, timeoutSeconds, ephemeralStorageMb, ...common } = props;
     super(scope, id, {
       ...common,
       entry: path.join(WORKERS_DIR, `${handlerModule}.ts`),
       purpose: `worker ${handlerModule}`,
       memorySize: memoryMb,
       timeout: Duration.seconds(timeoutSeconds),
+      ephemeralStorageMb,
     });
   }
 }
@@ -60,6 +64,8 @@ function settingEnvironment(setting: WorkerSetting, videoModel: VideoModel): Rec
         [RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds]: String(RENDER_SCHEDULE.pollIntervalSeconds),
         [RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds]: String(RENDER_SCHEDULE.deadlineSeconds),
       };
+    case 'transcription':
+      return { [TRANSCRIPTION_PROVIDER_ENV]: 'amazon-transcribe' };
   }
 }
 
@@ -69,6 +75,8 @@ export interface WorkflowStateMachineProps {
   readonly table: DataTable;
   readonly media: MediaBucket;
   readonly videoModel: VideoModel;
+  /** ffmpeg and ffprobe for the workers that run them (`mediaTools` in lambdas/workflows.ts). */
+  readonly mediaTools: MediaToolsLayer;
   readonly logLevel?: string;
 }
 
@@ -103,6 +111,8 @@ export class WorkflowStateMachine extends Construct {
         logLevel: props.logLevel,
         memoryMb: worker.memoryMb,
         timeoutSeconds: worker.timeoutSeconds,
+        ephemeralStorageMb: worker.ephemeralStorageMb,
+        mediaTools: worker.mediaTools ? props.mediaTools : undefined,
         environment: Object.assign({}, ...worker.settings.map((setting) => settingEnvironment(setting, videoModel))),
       });
       // Every step reads and updates the job (and refunds credits on failure).

@@ -58,11 +58,12 @@ describe('Lambda functions', () => {
     );
   });
 
-  test('every API function runs Node 22 on arm64 with tracing, 512 MB and a timeout under the 30 s API limit', () => {
-    for (const resource of apiFunctions.values()) {
+  test('every API function runs Node 22 with tracing, 512 MB and a timeout under the 30 s API limit, on arm64 unless it runs ffmpeg', () => {
+    for (const [name, resource] of apiFunctions) {
+      const mediaTools = ROUTES.some((route) => route.operationId === name && route.mediaTools);
       expect(resource.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
-        Architectures: ['arm64'],
+        Architectures: [mediaTools ? 'x86_64' : 'arm64'],
         MemorySize: 512,
         Timeout: 29,
         TracingConfig: { Mode: 'Active' },
@@ -71,20 +72,25 @@ describe('Lambda functions', () => {
     }
   });
 
-  test('every API function knows the table, the media bucket, its log level and loads source maps; only starters know the video job state machine, only readers the cursor key', () => {
+  test('every API function knows the table, the media bucket, its log level and loads source maps; only starters know a state machine, only readers the cursor key, only ffmpeg users the media tools', () => {
     const tableRef = { Ref: logicalIdOf(stack.table.table) };
     const bucketRef = { Ref: logicalIdOf(stack.media.bucket) };
-    const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
     for (const [name, resource] of apiFunctions) {
-      const holds = (grant: Grant) =>
-        ROUTES.some((route) => route.operationId === name && route.grants.includes(grant));
-      const startsVideoJobs = holds('states.video-job:start');
+      const route = ROUTES.find((candidate) => candidate.operationId === name);
+      const holds = (grant: Grant) => route?.grants.includes(grant) ?? false;
+      const machines = stack.workflows.filter(({ workflow }) => holds(workflow.startGrant));
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         TABLE_NAME: tableRef,
         MEDIA_BUCKET_NAME: bucketRef,
         LOG_LEVEL: 'info',
-        ...(startsVideoJobs ? { [VIDEO_JOB_STATE_MACHINE_ARN_ENV]: { Ref: logicalIdOf(videoJob.stateMachine) } } : {}),
+        ...Object.fromEntries(
+          machines.map(({ workflow, stateMachine }) => [
+            workflow.arnEnvironmentVariable,
+            { Ref: logicalIdOf(stateMachine) },
+          ]),
+        ),
+        ...(route?.mediaTools ? { FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' } : {}),
         ...(holds('secrets.cursor-key:read')
           ? { CURSOR_KEY_SECRET_ARN: { Ref: logicalIdOf(stack.cursorKey.secret) } }
           : {}),
@@ -93,6 +99,31 @@ describe('Lambda functions', () => {
     expect(
       apiFunctions.get('createVideoJob')!.Properties.Environment.Variables[VIDEO_JOB_STATE_MACHINE_ARN_ENV],
     ).toBeDefined();
+    expect(
+      apiFunctions.get('createSplitJob')!.Properties.Environment.Variables.SPLIT_JOB_STATE_MACHINE_ARN,
+    ).toBeDefined();
+  });
+
+  test('ffmpeg and ffprobe come in one layer for x86-64, attached exactly to the functions that run them', () => {
+    const layers = template.findResources('AWS::Lambda::LayerVersion');
+    expect(Object.values(layers).map((layer) => layer.Properties.CompatibleArchitectures)).toEqual([['x86_64']]);
+    const layerRef = { Ref: Object.keys(layers)[0] };
+    const users = Object.entries(functions)
+      .filter(([, resource]) => JSON.stringify(resource.Properties.Layers ?? []) === JSON.stringify([layerRef]))
+      .map(([id]) => id)
+      .sort();
+    const expected = [
+      ...ROUTES.filter((route) => route.mediaTools).map((route) => stack.httpApi.functions.get(route.operationId)!),
+      ...stack.workflows.flatMap(({ workflow, workers }) =>
+        Object.entries(workflow.workers)
+          .filter(([, worker]) => worker.mediaTools)
+          .map(([substitution]) => workers.get(substitution)!),
+      ),
+    ]
+      .map((fn) => logicalIdOf(fn))
+      .sort();
+    expect(users).toEqual(expected);
+    expect(Object.values(functions).filter((resource) => resource.Properties.Layers).length).toBe(expected.length);
   });
 
   test('every function logs to its own log group kept for a month', () => {
@@ -268,17 +299,18 @@ describe('media bucket', () => {
     expect(media.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  test('expires unconfirmed uploads under incoming/ and render outputs under renders/ after 2 days, and aborts multipart uploads after 1 day', () => {
+  test("expires unconfirmed uploads under incoming/ and render outputs under renders/ after 2 days, jobs' work files after 7, and aborts multipart uploads after 1 day", () => {
     const rules = media.Properties.LifecycleConfiguration.Rules;
     expect(rules).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Prefix: 'incoming/', ExpirationInDays: 2, Status: 'Enabled' }),
         expect.objectContaining({ Prefix: 'renders/', ExpirationInDays: 2, Status: 'Enabled' }),
+        expect.objectContaining({ Prefix: 'work/', ExpirationInDays: 7, Status: 'Enabled' }),
         expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
       ]),
     );
-    // Nothing else expires: confirmed uploads and finished videos under assets/ are kept.
-    expect(rules.filter((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays !== undefined)).toHaveLength(2);
+    // Nothing else expires: confirmed uploads and finished videos under assets/, and clips, are kept.
+    expect(rules.filter((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays !== undefined)).toHaveLength(3);
   });
 
   test('refuses to build without the S3 bucket-policy log delivery flag, naming it', () => {
@@ -350,20 +382,28 @@ describe('least privilege', () => {
     expect(broadStatements(policyStatements(template))).toEqual([]);
   });
 
-  test('only the create-video-job function and the reconciler may start the video job state machine, and no other', () => {
-    const videoJob = stack.workflows.find(({ workflow }) => workflow.name === 'video-job')!;
+  test('only the create function of its job type and the reconciler may start a workflow, and no other', () => {
     const starters = policyStatements(template).filter((statement) =>
       actionsOf(statement).some((action) => action.startsWith('states:')),
     );
-    const createVideoJob = stack.httpApi.functions.get('createVideoJob')!;
     const reconciler = stack.tasks.functions.get('reconcile-jobs')!;
-    expect(starters.map(({ Action, Resource, roles }) => ({ Action, Resource, roles }))).toEqual(
-      [createVideoJob, reconciler].map((fn) => ({
+    const creators = { 'video-job': 'createVideoJob', 'split-job': 'createSplitJob' } as const;
+    expect(starters.map(({ Action, Resource, roles }) => ({ Action, Resource, roles }))).toEqual([
+      ...stack.workflows.map(({ workflow, stateMachine }) => ({
         Action: 'states:StartExecution',
-        Resource: { Ref: logicalIdOf(videoJob.stateMachine) },
-        roles: [{ Ref: logicalIdOf(fn.role!) }],
+        Resource: { Ref: logicalIdOf(stateMachine) },
+        roles: [
+          { Ref: logicalIdOf(stack.httpApi.functions.get(creators[workflow.name as keyof typeof creators])!.role!) },
+        ],
       })),
-    );
+      {
+        Action: 'states:StartExecution',
+        Resource: expect.arrayContaining(
+          stack.workflows.map(({ stateMachine }) => ({ Ref: logicalIdOf(stateMachine) })),
+        ),
+        roles: [{ Ref: logicalIdOf(reconciler.role!) }],
+      },
+    ]);
   });
 });
 

@@ -44,6 +44,7 @@ function grantPairs(fn: Parameters<typeof statementsOfFunction>[2]): string[] {
 const bucket = `<${logicalIdOf(stack.media.bucket)}.Arn>`;
 const MODEL_ARN = `arn:<AWS::Partition>:bedrock:us-east-1::foundation-model/${VIDEO_MODEL_ID}`;
 const INVOCATIONS_ARN = 'arn:<AWS::Partition>:bedrock:us-east-1:<AWS::AccountId>:async-invoke/*';
+const TRANSCRIPTION_JOBS_ARN = 'arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/*';
 
 /** What each grant a worker may hold must become, and nothing more. */
 const EXPECTED_GRANTS: Partial<Record<Grant, string[]>> = {
@@ -51,6 +52,13 @@ const EXPECTED_GRANTS: Partial<Record<Grant, string[]>> = {
   'media.assets:put': [`s3:PutObject ${bucket}/assets/*`],
   'media.renders:get': [`s3:GetObject ${bucket}/renders/*`],
   'media.renders:put': [`s3:PutObject ${bucket}/renders/*`],
+  'media.clips:put': [`s3:PutObject ${bucket}/clips/*`],
+  'media.work:get': [`s3:GetObject ${bucket}/work/*`],
+  'media.work:put': [`s3:PutObject ${bucket}/work/*`],
+  'transcribe.jobs:run': [
+    `transcribe:GetTranscriptionJob ${TRANSCRIPTION_JOBS_ARN}`,
+    `transcribe:StartTranscriptionJob ${TRANSCRIPTION_JOBS_ARN}`,
+  ],
   'bedrock.video-model:invoke': [
     `bedrock:InvokeModel ${MODEL_ARN}`,
     `bedrock:InvokeModel ${INVOCATIONS_ARN}`,
@@ -142,7 +150,7 @@ describe('workers', () => {
     [...workers].map(([substitution, fn]) => ({ workflow, substitution, fn, resource: functions[logicalIdOf(fn)]! })),
   );
 
-  test('every worker runs Node 22 on arm64 with X-Ray, sized as lambdas/workflows.ts says, from its module under lambdas/workers', () => {
+  test('every worker runs Node 22 with X-Ray (on arm64, or x86-64 with the media-tools layer), sized as lambdas/workflows.ts says, from its module under lambdas/workers', () => {
     expect(allWorkers).toHaveLength(
       WORKFLOWS.reduce((count, workflow) => count + Object.keys(workflow.workers).length, 0),
     );
@@ -150,7 +158,7 @@ describe('workers', () => {
       const worker = workflow.workers[substitution]!;
       expect(resource.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
-        Architectures: ['arm64'],
+        Architectures: [worker.mediaTools ? 'x86_64' : 'arm64'],
         MemorySize: worker.memoryMb,
         Timeout: worker.timeoutSeconds,
         TracingConfig: { Mode: 'Active' },
@@ -170,14 +178,17 @@ describe('workers', () => {
         BEDROCK_VIDEO_MODEL_ID: 'amazon.nova-reel-v1:1',
       },
       'render-schedule': { VIDEO_RENDER_POLL_SECONDS: '15', VIDEO_RENDER_DEADLINE_SECONDS: '1800' },
+      transcription: { TRANSCRIPTION_PROVIDER: 'amazon-transcribe' },
     };
     for (const { resource, workflow, substitution } of allWorkers) {
+      const worker = workflow.workers[substitution]!;
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         TABLE_NAME: { Ref: logicalIdOf(stack.table.table) },
         MEDIA_BUCKET_NAME: { Ref: logicalIdOf(stack.media.bucket) },
         LOG_LEVEL: 'info',
-        ...Object.assign({}, ...workflow.workers[substitution]!.settings.map((setting) => settings[setting])),
+        ...Object.assign({}, ...worker.settings.map((setting) => settings[setting])),
+        ...(worker.mediaTools ? { FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' } : {}),
       });
     }
   });
