@@ -6,26 +6,28 @@ import ffmpeg from '@ffmpeg-installer/ffmpeg';
 
 /** Real media files made with the same ffmpeg the local renderer uses. */
 export function makeMedia(
-  kind: 'mp4' | 'png',
+  kind: 'mp4' | 'png' | 'sound-only-mp4',
   options: { width?: number; height?: number; seconds?: number } = {},
 ): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'media-'));
   try {
-    const file = join(dir, `sample.${kind}`);
+    const file = join(dir, `sample.${kind === 'png' ? 'png' : 'mp4'}`);
     const size = `${options.width ?? 64}x${options.height ?? 64}`;
     const args =
-      kind === 'mp4'
-        ? [
-            '-f',
-            'lavfi',
-            '-i',
-            `testsrc=size=${size}:rate=10:duration=${options.seconds ?? 1}`,
-            '-pix_fmt',
-            'yuv420p',
-            '-movflags',
-            '+faststart',
-          ]
-        : ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=1:duration=1`, '-frames:v', '1'];
+      kind === 'sound-only-mp4'
+        ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${options.seconds ?? 1}`, '-c:a', 'aac']
+        : kind === 'mp4'
+          ? [
+              '-f',
+              'lavfi',
+              '-i',
+              `testsrc=size=${size}:rate=10:duration=${options.seconds ?? 1}`,
+              '-pix_fmt',
+              'yuv420p',
+              '-movflags',
+              '+faststart',
+            ]
+          : ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=1:duration=1`, '-frames:v', '1'];
     execFileSync(ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-y', ...args, file]);
     return readFileSync(file);
   } finally {
@@ -56,5 +58,67 @@ export function* largeMediaChunks(kind: 'mp4' | 'png', sizeBytes: number): Gener
     }
     if (offset === 0) HEADERS[kind].copy(chunk, 0, 0, Math.min(HEADERS[kind].length, chunk.length));
     yield chunk;
+  }
+}
+
+/** A scene of one colour, from `startSeconds` to the next scene's start. */
+export interface SplitSourceScene {
+  colour: string;
+  startSeconds: number;
+}
+
+export interface SplitSourcePlan {
+  durationSeconds: number;
+  width: number;
+  height: number;
+  /** Scenes in order, the first starting at 0: each change of colour is a scene cut. */
+  scenes: readonly SplitSourceScene[];
+  /** A 440 Hz tone throughout, except in these silences; none at all when `audio` is false. */
+  silences: readonly { startSeconds: number; endSeconds: number }[];
+  audio?: boolean;
+}
+
+/** A video with scene cuts and silences at known times, for split jobs to find. */
+export function makeSplitSource(plan: SplitSourcePlan): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'split-source-'));
+  try {
+    const file = join(dir, 'source.mp4');
+    const size = `${plan.width}x${plan.height}`;
+    const inputs = plan.scenes.flatMap((scene, index) => {
+      const end = plan.scenes[index + 1]?.startSeconds ?? plan.durationSeconds;
+      return ['-f', 'lavfi', '-i', `color=c=${scene.colour}:s=${size}:r=25:d=${end - scene.startSeconds}`];
+    });
+    const silent =
+      plan.silences.map((range) => `between(t,${range.startSeconds},${range.endSeconds})`).join('+') || '0';
+    const audio =
+      plan.audio === false
+        ? []
+        : ['-f', 'lavfi', '-i', `aevalsrc='if(${silent},0,0.5*sin(2*PI*440*t))':s=44100:d=${plan.durationSeconds}`];
+    const concat = `${plan.scenes.map((_, index) => `[${index}:v]`).join('')}concat=n=${plan.scenes.length}:v=1:a=0[v]`;
+    execFileSync(ffmpeg.path, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      ...inputs,
+      ...audio,
+      '-filter_complex',
+      concat,
+      '-map',
+      '[v]',
+      ...(plan.audio === false ? [] : ['-map', `${plan.scenes.length}:a`, '-c:a', 'aac']),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      file,
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
