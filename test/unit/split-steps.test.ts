@@ -1,0 +1,166 @@
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { finishSplitJob, SPLIT_ERRORS } from '#domain/split-jobs/split-steps';
+import { itemAt } from './support/transactions';
+
+process.env.TABLE_NAME = 'table';
+process.env.AWS_REGION = 'us-east-1';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+const JOB_ID = 'split_job_01J0000000000000000000000A';
+const JOB_KEY = { pk: 'ORG#7', sk: `JOB#${JOB_ID}` };
+const ORGANIZATION_KEY = { pk: 'ORG#7', sk: 'ORG' };
+
+function jobItem(overrides: Record<string, unknown> = {}) {
+  return {
+    ...JOB_KEY,
+    job_id: JOB_ID,
+    organization_id: 7,
+    type: 'split',
+    status: 'processing',
+    progress: 70,
+    created_at: '2026-03-01T11:59:00.000Z',
+    updated_at: '2026-03-01T11:59:30.000Z',
+    credits: { estimated: 50, charged: 50, refunded: 0 },
+    input: {
+      source_asset_id: 'asset_source',
+      target_platforms: [],
+      clip_length_preset: 'auto',
+      aspect_ratio: '9:16',
+      caption_style: 'clean',
+      clip_style: 'balanced',
+      max_clips: 3,
+    },
+    tracked: true,
+    ...overrides,
+  };
+}
+
+function clipItem(rank: number, status: string) {
+  return {
+    pk: 'ORG#7',
+    sk: `JOB#${JOB_ID}#CLIP#0${rank}`,
+    clip_id: `clip_01J0000000000000000000000A_0${rank}`,
+    organization_id: 7,
+    job_id: JOB_ID,
+    rank,
+    status,
+    title: null,
+    start_seconds: rank * 30,
+    end_seconds: rank * 30 + 20,
+    score: 0.5,
+    updated_at: '2026-03-01T11:59:30.000Z',
+  };
+}
+
+function givenJobAndClips(job: Record<string, unknown>, clips: Record<string, unknown>[]) {
+  dynamo.on(GetCommand).resolves({ Item: job });
+  dynamo.on(QueryCommand).resolves({ Items: clips });
+  dynamo.on(UpdateCommand).resolves({});
+  dynamo.on(TransactWriteCommand).resolves({});
+}
+
+function finishTransaction() {
+  const calls = dynamo.commandCalls(TransactWriteCommand);
+  expect(calls).toHaveLength(1);
+  return calls[0]!.args[0].input.TransactItems ?? [];
+}
+
+beforeEach(() => dynamo.reset());
+
+describe('the finish of a split job', () => {
+  it("completes with the completed clips counted and the failed clips' share refunded", async () => {
+    givenJobAndClips(jobItem(), [clipItem(1, 'completed'), clipItem(2, 'failed'), clipItem(3, 'completed')]);
+
+    const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen' });
+
+    expect(state.outcome).toBe('completed');
+    const items = finishTransaction();
+    const job = itemAt(items, JOB_KEY).Update!;
+    expect(job.ExpressionAttributeValues).toMatchObject({ ':status': 'completed', ':refund': 16, ':clips': 2 });
+    expect(job.UpdateExpression).toContain('clips_count = :clips');
+    expect(itemAt(items, ORGANIZATION_KEY).Update!.ExpressionAttributeValues).toMatchObject({ ':refund': 16 });
+    const event = items.find((item) => String(item.Put?.Item?.sk).startsWith('EVENT#'))!.Put!.Item!;
+    expect(event.payload).toMatchObject({
+      type: 'job.completed',
+      data: {
+        job: {
+          id: JOB_ID,
+          type: 'split',
+          status: 'completed',
+          result_url: `/api/v1/developer/split-jobs/${JOB_ID}/result`,
+          clips_url: `/api/v1/developer/split-jobs/${JOB_ID}/clips`,
+        },
+      },
+    });
+    expect(event.payload.data.job).not.toHaveProperty('asset_id');
+    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('fails and refunds everything when no clip rendered, failing the clips left unfinished first', async () => {
+    givenJobAndClips(jobItem(), [clipItem(1, 'failed'), clipItem(2, 'processing')]);
+
+    const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen' });
+
+    expect(state.outcome).toBe('failed');
+    const clipUpdates = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(clipUpdates).toHaveLength(1);
+    expect(clipUpdates[0]!.Key).toEqual({ pk: 'ORG#7', sk: `JOB#${JOB_ID}#CLIP#02` });
+    expect(clipUpdates[0]!.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':error': SPLIT_ERRORS.clipRenderFailed,
+    });
+    const job = itemAt(finishTransaction(), JOB_KEY).Update!;
+    expect(job.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':refund': 50,
+      ':error': SPLIT_ERRORS.noClipRendered,
+    });
+  });
+
+  it('fails with the error of a step that failed before clips were chosen', async () => {
+    givenJobAndClips(jobItem(), []);
+
+    await finishSplitJob({
+      organization_id: 7,
+      job_id: JOB_ID,
+      outcome: 'failed',
+      error: SPLIT_ERRORS.sourceUnreadable,
+    });
+
+    expect(itemAt(finishTransaction(), JOB_KEY).Update!.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':refund': 50,
+      ':error': SPLIT_ERRORS.sourceUnreadable,
+    });
+  });
+
+  it('fails with an internal error after a crash, even when some clips completed', async () => {
+    givenJobAndClips(jobItem(), [clipItem(1, 'completed'), clipItem(2, 'pending')]);
+
+    const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'crashed' });
+
+    expect(state.outcome).toBe('failed');
+    expect(itemAt(finishTransaction(), JOB_KEY).Update!.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':error': expect.objectContaining({ code: 'INTERNAL_ERROR' }),
+    });
+  });
+
+  it('leaves a job that already ended as it is', async () => {
+    givenJobAndClips(jobItem({ status: 'expired' }), [clipItem(1, 'processing')]);
+
+    const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen' });
+
+    expect(state.outcome).toBe('finished');
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+});
