@@ -53,6 +53,15 @@ export function requestFingerprint(body: unknown): string {
     .digest('hex');
 }
 
+/** The claim of a create request that sent an Idempotency-Key; none when it sent none. */
+export function idempotencyClaim(
+  operation: string,
+  key: string | undefined,
+  body: unknown,
+): IdempotencyClaim | undefined {
+  return key === undefined ? undefined : { operation, key, fingerprint: requestFingerprint(body) };
+}
+
 const unixSeconds = (time: Date) => Math.floor(time.getTime() / 1000);
 
 /**

@@ -6,7 +6,7 @@ import { findJob, JobAlreadyFinished } from '#domain/jobs/job-store';
 import { createJob, finishJob, markProcessing, type JobOutcome } from '#domain/jobs/lifecycle';
 import { TransactionRefused, type TransactionItem } from '#platform/transactions';
 import { addedCounters, itemAt, keyOf, refusedAt } from './support/transactions';
-import { CREATING_KEY, newVideoJob } from './support/new-job';
+import { CREATING_KEY, newVideoJob, SPLIT_INPUT } from './support/new-job';
 
 /**
  * The job list's entries and the usage counts move in the same transactions as the job's
@@ -171,15 +171,7 @@ describe('creating a job', () => {
         ...request,
         type: 'split',
         price: 4,
-        input: {
-          source_asset_id: 'asset_source',
-          target_platforms: [],
-          clip_length_preset: 'auto',
-          aspect_ratio: '9:16',
-          caption_style: 'clean',
-          clip_style: 'balanced',
-          max_clips: 5,
-        },
+        input: SPLIT_INPUT,
         createdByKey: 'splitkey',
       },
       NOW,

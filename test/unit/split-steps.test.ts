@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { finishSplitJob, SPLIT_ERRORS } from '#domain/split-jobs/split-steps';
+import { SPLIT_INPUT } from './support/new-job';
 import { itemAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
@@ -29,15 +30,7 @@ function jobItem(overrides: Record<string, unknown> = {}) {
     created_at: '2026-03-01T11:59:00.000Z',
     updated_at: '2026-03-01T11:59:30.000Z',
     credits: { estimated: 50, charged: 50, refunded: 0 },
-    input: {
-      source_asset_id: 'asset_source',
-      target_platforms: [],
-      clip_length_preset: 'auto',
-      aspect_ratio: '9:16',
-      caption_style: 'clean',
-      clip_style: 'balanced',
-      max_clips: 3,
-    },
+    input: { ...SPLIT_INPUT, max_clips: 3 },
     tracked: true,
     ...overrides,
   };

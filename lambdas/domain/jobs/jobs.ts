@@ -30,3 +30,27 @@ export async function getAnyJob(organizationId: number, jobId: string): Promise<
   if (!job) throw new ApiError('JOB_NOT_FOUND', `No job ${jobId} exists.`);
   return job;
 }
+
+const TYPE_LABELS: Readonly<Record<JobType, string>> = { video: 'Video job', split: 'Split job' };
+
+/** A job of the type whose result routes can answer: 409 JOB_NOT_READY while it runs, JOB_FAILED when it did not complete. */
+export async function getCompletedJobOfType<T extends JobType>(
+  organizationId: number,
+  jobId: string,
+  type: T,
+): Promise<JobOf<T>> {
+  const job = await getJobOfType(organizationId, jobId, type);
+  if (job.status === 'queued' || job.status === 'processing') {
+    throw new ApiError(
+      'JOB_NOT_READY',
+      `${TYPE_LABELS[type]} ${jobId} is ${job.status} (${job.progress}% done); poll it and try again when completed.`,
+    );
+  }
+  if (job.status !== 'completed') {
+    throw new ApiError(
+      'JOB_FAILED',
+      `${TYPE_LABELS[type]} ${jobId} ended ${job.status} and has no result${job.error ? `: ${job.error.message}` : '.'}`,
+    );
+  }
+  return job;
+}

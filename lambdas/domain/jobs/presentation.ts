@@ -8,6 +8,20 @@ export function resultAvailability(job: Pick<Job, 'status' | 'outputAssetId' | '
   return { available, asset_id: available ? job.outputAssetId : null, clips_count: available ? job.clipsCount : null };
 }
 
+/** What the typed job shapes (VideoJob, SplitJob) say alike of any job. */
+export function presentJobFields(job: Job) {
+  return {
+    id: job.jobId,
+    status: job.status,
+    progress: job.progress,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    credits: job.credits,
+    error: job.error,
+    metadata: job.metadata,
+  };
+}
+
 /**
  * A job of either type in the unified shape of /jobs: availability flags and API paths of the
  * type's own routes, never a signed URL (those come only from the result routes).

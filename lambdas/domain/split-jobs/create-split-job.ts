@@ -7,7 +7,7 @@ import { probeVideo, type VideoProbe } from '#domain/assets/video-probe';
 import { submitJob } from '#domain/jobs/executions';
 import type { JobOf } from '#domain/jobs/job';
 import { ApiError } from '#platform/errors';
-import { requestFingerprint } from '#platform/idempotency';
+import { idempotencyClaim } from '#platform/idempotency';
 import { log } from '#platform/log';
 import { mediaToolPath } from '#platform/media-tools';
 import { checkMetadataSize } from '#platform/metadata';
@@ -111,8 +111,6 @@ export async function createSplitJob(
       target_platforms: accepted.target_platforms ?? [],
     },
     metadata: metadata ?? null,
-    idempotency: idempotencyKey
-      ? { operation: CREATE_SPLIT_JOB_OPERATION, key: idempotencyKey, fingerprint: requestFingerprint(request) }
-      : undefined,
+    idempotency: idempotencyClaim(CREATE_SPLIT_JOB_OPERATION, idempotencyKey, request),
   });
 }

@@ -1,24 +1,17 @@
 import type { Clip as ClipShape, SplitJob } from '#contract/types';
 import { presignFileDownload } from '#domain/assets/media';
 import { isActive, type JobOf } from '#domain/jobs/job';
-import { resultAvailability } from '#domain/jobs/presentation';
+import { presentJobFields, resultAvailability } from '#domain/jobs/presentation';
 import type { Clip } from './clip-store';
 
 /** The SplitJob object of the API: flags for the result, never a download URL. */
 export function presentSplitJob(job: JobOf<'split'>): SplitJob {
   const result = resultAvailability(job);
   return {
-    id: job.jobId,
+    ...presentJobFields(job),
     type: 'split',
-    status: job.status,
-    progress: job.progress,
-    created_at: job.createdAt,
-    updated_at: job.updatedAt,
-    credits: job.credits,
     input: job.input,
     result: { ...result, clips_available: result.available },
-    error: job.error,
-    metadata: job.metadata,
   };
 }
 

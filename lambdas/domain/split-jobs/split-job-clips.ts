@@ -1,6 +1,5 @@
 import type { ClipsResponse, SplitJobResult } from '#contract/types';
-import { getJobOfType } from '#domain/jobs/jobs';
-import { ApiError } from '#platform/errors';
+import { getCompletedJobOfType, getJobOfType } from '#domain/jobs/jobs';
 import { findClips } from './clip-store';
 import { presentClip } from './presentation';
 
@@ -14,19 +13,7 @@ export async function getSplitJobClips(organizationId: number, jobId: string): P
 
 /** GET /split-jobs/{id}/result: a completed job's completed clips; 409 while it runs or when it did not complete. */
 export async function getSplitJobResult(organizationId: number, jobId: string): Promise<SplitJobResult> {
-  const job = await getJobOfType(organizationId, jobId, 'split');
-  if (job.status === 'queued' || job.status === 'processing') {
-    throw new ApiError(
-      'JOB_NOT_READY',
-      `Split job ${jobId} is ${job.status} (${job.progress}% done); poll it and try again when completed.`,
-    );
-  }
-  if (job.status !== 'completed') {
-    throw new ApiError(
-      'JOB_FAILED',
-      `Split job ${jobId} ended ${job.status} and has no result${job.error ? `: ${job.error.message}` : '.'}`,
-    );
-  }
+  const job = await getCompletedJobOfType(organizationId, jobId, 'split');
   const now = new Date();
   const completed = (await findClips(organizationId, jobId)).filter((clip) => clip.status === 'completed');
   return {

@@ -4,7 +4,7 @@ import { findAsset, type Asset } from '#domain/assets/asset-store';
 import { submitJob } from '#domain/jobs/executions';
 import type { JobOf } from '#domain/jobs/job';
 import { ApiError } from '#platform/errors';
-import { requestFingerprint } from '#platform/idempotency';
+import { idempotencyClaim } from '#platform/idempotency';
 import { checkMetadataSize } from '#platform/metadata';
 
 export type CreateVideoJobRequest = Operations['createVideoJob']['body'];
@@ -73,8 +73,6 @@ export async function createVideoJob(
     createdByKey: caller.apiKey.keyPrefix,
     input: { ...accepted, mode: request.source_asset_id ? 'image_to_video' : 'text_to_video' },
     metadata: metadata ?? null,
-    idempotency: idempotencyKey
-      ? { operation: CREATE_VIDEO_JOB_OPERATION, key: idempotencyKey, fingerprint: requestFingerprint(request) }
-      : undefined,
+    idempotency: idempotencyClaim(CREATE_VIDEO_JOB_OPERATION, idempotencyKey, request),
   });
 }

@@ -1,3 +1,4 @@
+import type { SplitJobInput } from '#contract/types';
 import { TEAM_LIMITS } from '#domain/access/organizations';
 import type { NewJob } from '#domain/jobs/lifecycle';
 
@@ -17,3 +18,14 @@ export function newVideoJob(changes: Partial<NewJob<'video'>> = {}): NewJob<'vid
     ...changes,
   };
 }
+
+/** A split job's input as the create path stores it: defaults applied. */
+export const SPLIT_INPUT: SplitJobInput = {
+  source_asset_id: 'asset_source',
+  target_platforms: [],
+  clip_length_preset: 'auto',
+  aspect_ratio: '9:16',
+  caption_style: 'clean',
+  clip_style: 'balanced',
+  max_clips: 5,
+};
