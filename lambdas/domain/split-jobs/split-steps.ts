@@ -78,6 +78,8 @@ export interface SplitState extends JobExecutionInput {
   segments?: AnalysisSegment[];
   transcription?: TranscriptionState;
   clips?: { clip_id: string }[];
+  /** How many clips render: each one's share of the progress bar. */
+  clip_count?: number;
   /** Whether the clips get captions: a transcript was made. */
   has_transcript?: boolean;
   error?: JobError;
@@ -92,6 +94,7 @@ export interface SegmentTask extends JobExecutionInput {
 /** What each render invocation gets: one Map item. */
 export interface ClipTask extends JobExecutionInput {
   clip_id: string;
+  clip_count: number;
   source: SplitSource;
   has_transcript: boolean;
 }
@@ -273,6 +276,7 @@ export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
     outcome: 'chosen',
     segments: undefined,
     clips: written.map((clip) => ({ clip_id: clip.clipId })),
+    clip_count: written.length,
     has_transcript: transcript !== null,
   };
 }
@@ -314,7 +318,7 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
       { video: keyOf('video'), thumbnail: keyOf('thumbnail'), captions: captions === null ? null : keyOf('captions') },
       rendered.durationSeconds,
     );
-    await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / job.input.max_clips);
+    await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / task.clip_count);
     return { clip_id: clip.clipId, status: 'completed' };
   } finally {
     await rm(directory, { recursive: true, force: true });
