@@ -5,8 +5,10 @@
  * limits high enough never to interfere, and reports: cold start, GET /me and POST /video-jobs
  * latency and throughput, AWS SDK calls per request (with the per-command breakdown), GET
  * /video-jobs/{id} latency, the seconds a real 5 s local render takes from create to completed, the
- * confirmation of a large upload (a copy in parts), and process memory. It reports figures and asserts nothing about speed; it fails only when a request
- * does not succeed or the call counter sees nothing (then the figures would be meaningless).
+ * confirmation of a large upload (a copy in parts), split jobs of generated 2, 5 and 10 minute 720p
+ * sources (wall time per source second, and how much of it ffmpeg's analysis and clip renders took),
+ * and process memory. It reports figures and asserts nothing about speed; it fails only when a
+ * request does not succeed or the call counter sees nothing (then the figures would be meaningless).
  *
  * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
  * versions of our code on one machine, not the cloud. See docs/benchmarks.md.
@@ -17,13 +19,14 @@
  * server), else as `background`: the state machine's workers, which run in this process too.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
-import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest, type Server } from 'node:http';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
@@ -33,8 +36,12 @@ import {
 } from '@aws-sdk/client-s3';
 import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
+import { resolveMediaTool } from '../local/media-tools';
 import { startLocalStack, type LocalStack } from '../local/stack';
 import { SCOPES } from '#domain/access/scopes';
+import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
+
+const execFileAsync = promisify(execFile);
 
 const SETTINGS = {
   getMe: { warmup: 200, requests: 500, concurrency: 8 },
@@ -53,6 +60,15 @@ const SETTINGS = {
   render: { runs: 3, durationSeconds: 5, pollMs: 100, timeoutMs: 120_000 },
   // Written to the emulator in 10 MiB parts: it refuses request bodies over 11 MiB, so no PUT to the upload URL.
   confirmLargeUpload: { sizeBytes: 160 * 1024 * 1024, writePartBytes: 10 * 1024 * 1024 },
+  // One job per source, one after another, with the default options; sources written in parts as above.
+  splitJobs: {
+    sourceSeconds: [120, 300, 600],
+    pollMs: 250,
+    timeoutMs: 20 * 60_000,
+    writePartBytes: 10 * 1024 * 1024,
+    // The progress ChooseClips records once the analysis is merged (PROGRESS.chosen in split-steps.ts).
+    chosenProgress: 45,
+  },
 };
 
 const { values: flags } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
@@ -338,6 +354,7 @@ async function main(): Promise<Figures> {
         requests_per_minute_per_key: 1_000_000,
         requests_per_day_per_organization: 100_000_000,
         concurrent_video_jobs: 100_000,
+        concurrent_split_jobs: 100_000,
       },
     });
     const { key } = await createApiKey({
@@ -593,7 +610,7 @@ async function main(): Promise<Figures> {
       import('#domain/assets/media-layout'),
       import('#domain/assets/media'),
     ]);
-    await writeUpload(writeUploads, incomingObjectKey(organization.organizationId, assetId), large);
+    await writeUpload(writeUploads, incomingObjectKey(organization.organizationId, assetId), headerThenZeros(large));
     before = snapshot();
     const confirmed = expectStatus(
       await call(`${apiUrl}/assets/confirm-upload`, 'POST', key, { asset_id: assetId }),
@@ -610,6 +627,21 @@ async function main(): Promise<Figures> {
       confirm_calls_per_request: sum(beyond(confirmCalls, meCalls)),
       confirm_sdk_calls: beyond(confirmCalls, meCalls),
     };
+
+    // --- Split jobs of 2, 5 and 10 minute 720p sources, one after another: create to completed.
+    const split = SETTINGS.splitJobs;
+    const ffmpeg = await resolveMediaTool('ffmpeg');
+    progress(`split jobs: making ${split.sourceSeconds.join(', ')} s sources of 1280x720 (not timed)`);
+    const sourcesStartedAt = performance.now();
+    const splitSources = await makeSplitSources(ffmpeg.path, join(dataDir, 'split-sources'), split.sourceSeconds);
+    progress(`split jobs: sources made in ${round((performance.now() - sourcesStartedAt) / 1000)} s`);
+    const splitRuns = [];
+    for (const source of splitSources) {
+      progress(`split job of the ${source.seconds} s source (${megabytes(source.sizeBytes)} MiB): create to completed`);
+      const sourceAssetId = await uploadSplitSource(apiUrl, key, writeUploads, organization.organizationId, source);
+      splitRuns.push(await measureSplitJob(apiUrl, key, sourceAssetId, source));
+    }
+    const splitJobs = { ffmpeg: ffmpeg.version, poll_interval_ms: split.pollMs, runs: splitRuns };
 
     const figures = {
       machine: {
@@ -632,6 +664,7 @@ async function main(): Promise<Figures> {
       list_jobs: listJobs,
       render: renderFigures,
       confirm_large_upload: confirmLargeUpload,
+      split_jobs: splitJobs,
     };
 
     progress('stopping the local stack');
@@ -663,12 +696,14 @@ async function seedJobs(
     { newJobPut },
     { newJobListEntries, listedJob },
     { sortableId },
+    { TABLE_DESIGN },
   ] = await Promise.all([
     import('#platform/clients/dynamodb'),
     import('@aws-sdk/lib-dynamodb'),
     import('#domain/jobs/job-store'),
     import('#domain/jobs/job-list-entries'),
     import('#platform/ids'),
+    import('#platform/table-design'),
   ]);
   const items: Record<string, unknown>[] = [];
   const startMs = Date.now() - jobs * 1000;
@@ -700,7 +735,12 @@ async function seedJobs(
       createdByKey: null,
       tracked: true,
     };
-    items.push(newJobPut(job).Put!.Item!);
+    const item = { ...newJobPut(job).Put!.Item! };
+    // The finish transaction takes a job out of the active-jobs index. Left in it, all 10,000 would
+    // be restarted by the reconciler, whose timer fires 5 minutes into the run.
+    delete item[TABLE_DESIGN.activeJobs.partitionKey];
+    delete item[TABLE_DESIGN.activeJobs.sortKey];
+    items.push(item);
     for (const entry of Object.values(newJobListEntries(listedJob(job), job.status))) items.push(entry.Put!.Item!);
   }
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, index) =>
@@ -717,25 +757,256 @@ async function seedJobs(
   });
 }
 
-/** An upload's bytes where a PUT to its upload URL would put them: an MP4 header, then zeros. */
-async function writeUpload(
-  s3: S3Client,
-  key: string,
-  { sizeBytes, writePartBytes }: { sizeBytes: number; writePartBytes: number },
-) {
+/**
+ * An MP4 upload's bytes where a PUT to its upload URL would put them, as a multipart upload of the
+ * parts given: the emulator refuses request bodies over 11 MiB.
+ */
+async function writeUpload(s3: S3Client, key: string, parts: Iterable<Buffer> | AsyncIterable<Buffer>) {
   const target = { Bucket: process.env.MEDIA_BUCKET_NAME, Key: key };
   const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ ...target, ContentType: 'video/mp4' }));
+  const written: CompletedPart[] = [];
+  for await (const Body of parts) {
+    const PartNumber = written.length + 1;
+    const { ETag } = await s3.send(new UploadPartCommand({ ...target, UploadId, PartNumber, Body }));
+    written.push({ PartNumber, ETag });
+  }
+  await s3.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: written } }));
+}
+
+/** The parts of a large upload that only has to pass confirmation: an MP4 header, then zeros. */
+function* headerThenZeros({ sizeBytes, writePartBytes }: { sizeBytes: number; writePartBytes: number }) {
   const zeros = Buffer.alloc(writePartBytes);
   const first = Buffer.alloc(writePartBytes);
   Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('isommp41')]).copy(first);
-  const parts: CompletedPart[] = [];
   for (let offset = 0; offset < sizeBytes; offset += writePartBytes) {
-    const Body = (offset === 0 ? first : zeros).subarray(0, Math.min(writePartBytes, sizeBytes - offset));
-    const PartNumber = parts.length + 1;
-    const { ETag } = await s3.send(new UploadPartCommand({ ...target, UploadId, PartNumber, Body }));
-    parts.push({ PartNumber, ETag });
+    yield (offset === 0 ? first : zeros).subarray(0, Math.min(writePartBytes, sizeBytes - offset));
   }
-  await s3.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }));
+}
+
+/** A file in parts of `partBytes` (the last one shorter), one part in memory at a time. */
+async function* fileParts(path: string, partBytes: number) {
+  const file = await open(path);
+  try {
+    for (let position = 0; ;) {
+      const { bytesRead, buffer } = await file.read(Buffer.alloc(partBytes), 0, partBytes, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Split jobs
+
+/**
+ * The two minutes a split source alternates. Each has two scenes of moving patterns (a cut 25 or
+ * 30 s in, another where it meets the next minute) and a tone that pauses every 12 or 9 s.
+ */
+const SPLIT_SOURCE_MINUTES = [
+  {
+    scenes: [
+      { seconds: 25, pattern: 'testsrc2=s=1280x720:r=25' },
+      { seconds: 35, pattern: 'life=s=1280x720:r=25:mold=10:ratio=0.1:death_color=#C83232:life_color=#00ff00' },
+    ],
+    tone: 'if(lt(mod(t,12),0.8),0,0.4*sin(2*PI*440*t)*(0.6+0.4*sin(2*PI*0.3*t)))',
+  },
+  {
+    scenes: [
+      // Drawn small and scaled up: mandelbrot computes every pixel on one core.
+      { seconds: 30, pattern: 'mandelbrot=s=320x180:r=25,scale=1280:720' },
+      { seconds: 30, pattern: 'testsrc2=s=1280x720:r=25,hue=h=150' },
+    ],
+    tone: 'if(lt(mod(t,9),0.6),0,0.4*sin(2*PI*330*t)*(0.6+0.4*sin(2*PI*0.5*t)))',
+  },
+];
+
+interface SplitSourceFile {
+  seconds: number;
+  path: string;
+  sizeBytes: number;
+}
+
+/**
+ * 1280x720 25 fps H.264 (x264 veryfast, 1 Mb/s) and AAC sources of the given whole minutes: the
+ * two minutes above, encoded once, then alternated and joined without re-encoding. Encoding ten
+ * minutes of 720p would take longer than the split job it feeds.
+ */
+async function makeSplitSources(
+  ffmpegPath: string,
+  directory: string,
+  lengths: readonly number[],
+): Promise<SplitSourceFile[]> {
+  await mkdir(directory, { recursive: true });
+  const ffmpeg = (args: string[]) => execFileAsync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  // Side by side: the pattern sources draw on one core each.
+  const minutes = await Promise.all(
+    SPLIT_SOURCE_MINUTES.map(async ({ scenes, tone }, index) => {
+      const path = join(directory, `minute-${index}.mp4`);
+      const concat = `${scenes.map((_, scene) => `[${scene}:v]`).join('')}concat=n=${scenes.length}:v=1:a=0[v]`;
+      await ffmpeg([
+        ...scenes.flatMap(({ seconds, pattern }) => ['-t', String(seconds), '-f', 'lavfi', '-i', pattern]),
+        ...['-f', 'lavfi', '-i', `aevalsrc='${tone}':s=48000:d=60`],
+        ...['-filter_complex', concat, '-map', '[v]', '-map', `${scenes.length}:a`],
+        ...['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '1000k', '-pix_fmt', 'yuv420p'],
+        ...['-c:a', 'aac', '-b:a', '128k'],
+        path,
+      ]);
+      return path;
+    }),
+  );
+  const sources: SplitSourceFile[] = [];
+  for (const seconds of lengths) {
+    if (seconds % 60 !== 0) throw new Error(`A split source lasts whole minutes; ${seconds} s does not`);
+    const list = join(directory, `source-${seconds}s.txt`);
+    const path = join(directory, `source-${seconds}s.mp4`);
+    const files = Array.from({ length: seconds / 60 }, (_, minute) => minutes[minute % minutes.length]);
+    await writeFile(list, files.map((file) => `file '${file}'\n`).join(''));
+    await ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-movflags', '+faststart', path]);
+    sources.push({ seconds, path, sizeBytes: (await stat(path)).size });
+  }
+  return sources;
+}
+
+/** What a split job's media tools ran, told apart by what they write. */
+type MediaToolRunKind = 'probe' | 'analysis' | 'clip' | 'thumbnail';
+
+interface MediaToolRunSpan {
+  kind: MediaToolRunKind;
+  startMs: number;
+  endMs: number;
+}
+
+/** ffprobe and ffmpeg processes of this process, as they end; the split phase empties it before each job. */
+const mediaToolRuns: MediaToolRunSpan[] = [];
+
+function mediaToolRunKind(commandLine: readonly string[]): MediaToolRunKind | undefined {
+  const tool = basename(commandLine[0] ?? '');
+  const output = commandLine.at(-1) ?? '';
+  if (tool === 'ffprobe') return 'probe';
+  if (tool !== 'ffmpeg') return undefined;
+  if (output === '-') return 'analysis';
+  if (basename(output) === CLIP_FILE_NAME) return 'clip';
+  if (basename(output) === THUMBNAIL_FILE_NAME) return 'thumbnail';
+  return undefined;
+}
+
+subscribe('child_process', (message) => {
+  const { process: child } = message as { process: ChildProcess };
+  const startMs = performance.now();
+  child.once('exit', () => {
+    const kind = mediaToolRunKind(child.spawnargs);
+    if (kind) mediaToolRuns.push({ kind, startMs, endMs: performance.now() });
+  });
+});
+
+/** Milliseconds of [fromMs, toMs] during which at least one of the spans ran. */
+function coveredMs(spans: readonly MediaToolRunSpan[], fromMs: number, toMs: number): number {
+  let covered = 0;
+  let reachedMs = fromMs;
+  for (const span of [...spans].sort((a, b) => a.startMs - b.startMs)) {
+    const startMs = Math.max(span.startMs, reachedMs);
+    const endMs = Math.min(span.endMs, toMs);
+    if (endMs > startMs) covered += endMs - startMs;
+    reachedMs = Math.max(reachedMs, endMs);
+  }
+  return covered;
+}
+
+/** From the first start to the last end of the runs of those kinds, in seconds. */
+function spanSeconds(runs: readonly MediaToolRunSpan[], kinds: readonly MediaToolRunKind[]): number {
+  const chosen = runs.filter((run) => kinds.includes(run.kind));
+  if (chosen.length === 0) return 0;
+  return round((Math.max(...chosen.map((run) => run.endMs)) - Math.min(...chosen.map((run) => run.startMs))) / 1000, 2);
+}
+
+/** A split source uploaded as a client would (the bytes written in parts instead of one PUT) and confirmed. */
+async function uploadSplitSource(
+  apiUrl: string,
+  key: string,
+  s3: S3Client,
+  organizationId: number,
+  source: SplitSourceFile,
+): Promise<string> {
+  const { incomingObjectKey } = await import('#domain/assets/media-layout');
+  const created = expectStatus(
+    await call(`${apiUrl}/assets/upload-url`, 'POST', key, {
+      filename: `source-${source.seconds}s.mp4`,
+      content_type: 'video/mp4',
+      size_bytes: source.sizeBytes,
+      purpose: 'split_source',
+    }),
+    201,
+    'POST /assets/upload-url (split source)',
+  );
+  const assetId = (JSON.parse(created.body) as { asset_id: string }).asset_id;
+  await writeUpload(
+    s3,
+    incomingObjectKey(organizationId, assetId),
+    fileParts(source.path, SETTINGS.splitJobs.writePartBytes),
+  );
+  expectStatus(
+    await call(`${apiUrl}/assets/confirm-upload`, 'POST', key, { asset_id: assetId }),
+    200,
+    'POST /assets/confirm-upload (split source)',
+  );
+  return assetId;
+}
+
+/** One split job with the default options, from just before its create until a poll sees it completed. */
+async function measureSplitJob(apiUrl: string, key: string, assetId: string, source: SplitSourceFile) {
+  const settings = SETTINGS.splitJobs;
+  const jobsUrl = `${apiUrl}/split-jobs`;
+  const before = snapshot();
+  mediaToolRuns.length = 0;
+  const startedAt = performance.now();
+  const created = expectStatus(await call(jobsUrl, 'POST', key, { source_asset_id: assetId }), 201, 'POST /split-jobs');
+  const jobId = (JSON.parse(created.body) as { id: string }).id;
+  let chosenAt: number | undefined;
+  for (;;) {
+    const reply = expectStatus(await call(`${jobsUrl}/${jobId}`, 'GET', key), 200, 'GET /split-jobs/{id}');
+    const job = JSON.parse(reply.body) as { status: string; progress: number };
+    if (chosenAt === undefined && job.progress >= settings.chosenProgress) chosenAt = performance.now();
+    if (job.status === 'completed') break;
+    if (job.status !== 'queued' && job.status !== 'processing') {
+      throw new Error(`Split job ${jobId} ended ${job.status}: ${reply.body}`);
+    }
+    if (performance.now() - startedAt > settings.timeoutMs) {
+      throw new Error(`Split job ${jobId} not completed in ${settings.timeoutMs} ms`);
+    }
+    await sleep(settings.pollMs);
+  }
+  const completedAt = performance.now();
+  const listed = expectStatus(await call(`${jobsUrl}/${jobId}/clips`, 'GET', key), 200, 'GET /split-jobs/{id}/clips');
+  const clips = (JSON.parse(listed.body) as { clips: { status: string; duration_seconds: number }[] }).clips.filter(
+    (clip) => clip.status === 'completed',
+  );
+  const runs = [...mediaToolRuns];
+  const workerCalls = callsBetween(before, snapshot(), 'background');
+  const wallSeconds = (completedAt - startedAt) / 1000;
+  return {
+    source_seconds: source.seconds,
+    source_mb: megabytes(source.sizeBytes),
+    create_ms: round(created.ms),
+    wall_s: round(wallSeconds, 2),
+    wall_per_source_second: round(wallSeconds / source.seconds, 3),
+    clips: clips.length,
+    clip_seconds: round(clips.reduce((total, clip) => total + clip.duration_seconds, 0)),
+    // Set at the latest by the poll that saw the job completed (progress 100).
+    to_chosen_s: round((chosenAt! - startedAt) / 1000, 2),
+    after_chosen_s: round((completedAt - chosenAt!) / 1000, 2),
+    analysis_ffmpeg_s: spanSeconds(runs, ['analysis']),
+    clip_renders_s: spanSeconds(runs, ['clip', 'thumbnail']),
+    clip_encode_s: runs
+      .filter((run) => run.kind === 'clip')
+      .sort((a, b) => a.startMs - b.startMs)
+      .map((run) => round((run.endMs - run.startMs) / 1000, 2)),
+    no_media_tool_running_s: round(wallSeconds - coveredMs(runs, startedAt, completedAt) / 1000, 2),
+    worker_sdk_calls_per_job: sum(workerCalls),
+    worker_sdk_calls: workerCalls,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -768,6 +1039,7 @@ type Figures = Record<string, unknown> & {
     confirm_calls_per_request: number;
     confirm_sdk_calls: Record<string, number>;
   };
+  split_jobs: { ffmpeg: string; poll_interval_ms: number; runs: SplitJobFigures[] };
   render: {
     video_seconds: number;
     poll_interval_ms: number;
@@ -778,6 +1050,8 @@ type Figures = Record<string, unknown> & {
     worker_sdk_calls: Record<string, number>;
   };
 };
+
+type SplitJobFigures = Awaited<ReturnType<typeof measureSplitJob>>;
 
 type ListFigures = LatencyFigures & { list_calls_per_page: number; list_sdk_calls_by_command: Record<string, number> };
 
@@ -827,14 +1101,7 @@ function report(figures: Figures): string {
       f.sdk_calls_per_request,
     ].map(String),
   );
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const format = (row: string[]) =>
-    row
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ');
-  lines.push(format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(format));
+  lines.push(...table(header, rows));
   lines.push('');
   const breakdown = (title: string, calls: Record<string, number>) => {
     lines.push(`${title}`);
@@ -886,6 +1153,51 @@ function report(figures: Figures): string {
     confirm.confirm_sdk_calls,
   );
   lines.push('');
+  const split = figures.split_jobs;
+  lines.push(
+    `Split jobs, default options (9:16, at most 5 clips, auto lengths), one after another, create to completed polled every ${split.poll_interval_ms} ms (${split.ffmpeg}):`,
+  );
+  lines.push(
+    ...table(
+      [
+        'source s',
+        'MB',
+        'wall s',
+        'wall/source',
+        'clips',
+        'clip s',
+        'to 45 % s',
+        'after s',
+        'analysis ffmpeg s',
+        'clip renders s',
+        'no ffmpeg s',
+        'worker calls',
+      ],
+      split.runs.map((run) =>
+        [
+          run.source_seconds,
+          run.source_mb,
+          run.wall_s,
+          run.wall_per_source_second,
+          run.clips,
+          run.clip_seconds,
+          run.to_chosen_s,
+          run.after_chosen_s,
+          run.analysis_ffmpeg_s,
+          run.clip_renders_s,
+          run.no_media_tool_running_s,
+          run.worker_sdk_calls_per_job,
+        ].map(String),
+      ),
+    ),
+  );
+  lines.push(
+    '  (to 45 %: until a poll sees the clips chosen, after the analysis; clip renders: first clip encode to last thumbnail; no ffmpeg: wall time with no ffmpeg or ffprobe running)',
+  );
+  for (const run of split.runs) {
+    lines.push(`  ${run.source_seconds} s source, clip encodes in parallel: ${run.clip_encode_s.join(', ')} s`);
+  }
+  lines.push('');
   lines.push(
     `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
   );
@@ -897,6 +1209,18 @@ function report(figures: Figures): string {
   );
   lines.push('');
   return `${lines.join('\n')}\n${json}\n`;
+}
+
+/** Rows under a header, the first column left-aligned and the others right-aligned. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
+  return [format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(format)];
 }
 
 /** Written in full before exit: stdout to a pipe is asynchronous, and process.exit does not wait for it. */
