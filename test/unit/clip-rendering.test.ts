@@ -70,7 +70,7 @@ describe('clipEncodingArgs', () => {
     const graph = valueAfter(clipEncodingArgs(encodingRequest()), '-filter_complex');
     expect(graph.split(';')).toEqual([
       "[0:v]select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.03125)',split=2[background][foreground]",
-      '[background]scale=90:160:force_original_aspect_ratio=increase,crop=90:160,boxblur=10:2,scale=720:1280,setsar=1[blurred]',
+      '[background]scale=90:160:force_original_aspect_ratio=increase,crop=90:160,boxblur=10:2,scale=720:1280:flags=fast_bilinear,setsar=1[blurred]',
       '[foreground]scale=720:-2,setsar=1[fitted]',
       '[blurred][fitted]overlay=(W-w)/2:(H-h)/2,format=yuv420p[v]',
     ]);
@@ -90,7 +90,9 @@ describe('clipEncodingArgs', () => {
 
   it('encodes H.264 with the index first, AAC stereo at 48 kHz, and no source metadata', () => {
     const args = clipEncodingArgs(encodingRequest()).join(' ');
-    expect(args).toContain('-map [v] -vsync vfr -c:v libx264 -preset veryfast -crf 23 -profile:v high');
+    expect(args).toContain(
+      '-map [v] -vsync vfr -c:v libx264 -preset veryfast -crf 23 -profile:v high -x264-params me=dia',
+    );
     expect(args).toContain('-map 0:a:0 -c:a aac -b:a 128k -ac 2 -ar 48000');
     expect(args).toContain('-map_metadata -1');
     expect(args).toContain('-movflags +faststart');

