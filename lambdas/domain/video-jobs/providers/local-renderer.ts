@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '#platform/log';
+import { progressSeconds, runMediaTool } from '#platform/media-tools';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
 import {
   OUTPUT_DIMENSIONS,
@@ -94,44 +95,6 @@ async function defaultFfmpegPath(): Promise<string> {
   return path;
 }
 
-interface FfmpegRun {
-  exitCode: number | null;
-  stderr: string;
-}
-
-/** Runs ffmpeg with `-progress pipe:1` and reports each `out_time` it prints, in seconds. */
-function runFfmpeg(
-  ffmpegPath: string,
-  args: string[],
-  timeoutMs: number,
-  onOutTime: (seconds: number) => void = () => {},
-): Promise<FfmpegRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdoutRest = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (stdoutRest + chunk).split('\n');
-      stdoutRest = lines.pop() ?? '';
-      for (const line of lines) {
-        const time = /^out_time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(line.trim());
-        if (time) onOutTime(Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]));
-      }
-    });
-    // Only the tail matters for the log line, and a chatty ffmpeg must not grow memory.
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, stderr: stderr.trim() });
-    });
-  });
-}
-
 const drawtextChecks = new Map<string, Promise<boolean>>();
 
 /** Static ffmpeg builds differ: drawtext needs libfreetype. Asked once per binary. */
@@ -216,16 +179,16 @@ export class LocalRenderer implements VideoProvider {
       if (request.sourceImage) {
         imagePath = join(workDir, `source.${IMAGE_EXTENSIONS[request.sourceImage.contentType] ?? 'img'}`);
         await this.download(request.sourceImage, imagePath);
-        const probe = await runFfmpeg(
+        const probe = await runMediaTool(
           ffmpegPath,
           ['-nostdin', '-v', 'error', '-i', imagePath, '-frames:v', '1', '-f', 'null', '-'],
-          30_000,
+          { timeoutMs: 30_000 },
         );
         if (probe.exitCode !== 0) {
           log('warn', 'Local render: source image does not decode', {
             jobId: request.jobId,
             providerJobId,
-            ffmpeg: probe.stderr,
+            ffmpeg: probe.stderrTail,
           });
           return finish(renderFailed('SOURCE_IMAGE_UNSUPPORTED'));
         }
@@ -251,18 +214,23 @@ export class LocalRenderer implements VideoProvider {
         caption,
         breakFilterGraph: render.fault === 'fail',
       });
-      const encoded = await runFfmpeg(ffmpegPath, args, this.maxRenderMs, (seconds) => {
-        render.progress = Math.max(
-          render.progress,
-          Math.min(ENCODING_SHARE, (seconds / request.durationSeconds) * ENCODING_SHARE),
-        );
+      const encoded = await runMediaTool(ffmpegPath, args, {
+        timeoutMs: this.maxRenderMs,
+        onStdoutLine: (line) => {
+          const seconds = progressSeconds(line);
+          if (seconds === undefined) return;
+          render.progress = Math.max(
+            render.progress,
+            Math.min(ENCODING_SHARE, (seconds / request.durationSeconds) * ENCODING_SHARE),
+          );
+        },
       });
       if (encoded.exitCode !== 0) {
         log('error', 'Local render: ffmpeg failed', {
           jobId: request.jobId,
           providerJobId,
           exitCode: encoded.exitCode,
-          ffmpeg: encoded.stderr,
+          ffmpeg: encoded.stderrTail,
         });
         return finish(renderFailed('RENDER_FAILED'));
       }
