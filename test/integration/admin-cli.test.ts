@@ -77,6 +77,11 @@ describe('operator CLI', () => {
       ['org', 'create', '--plan', 'team', '--limit', 'webhook_endpoints=5', '--json'],
       /Custom/,
     ],
+    [
+      'a clip cap above the 10 a split job may ask for',
+      ['org', 'create', '--plan', 'custom', '--limit', 'max_clips_per_split_job=11', '--json'],
+      /max_clips_per_split_job cannot exceed 10/,
+    ],
     ['a negative balance', ['credits', 'set', '--org', '1', '--balance', '-4', '--json'], /--balance/],
     ['an unknown scope', ['key', 'create', '--org', '1', '--scopes', 'video:delete', '--json'], /scope/],
     ['a missing organization', ['org', 'show', '--org', '999999', '--json'], /does not exist/],
@@ -85,6 +90,18 @@ describe('operator CLI', () => {
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
+  });
+
+  it("negotiates a Custom organization's clip cap, which GET /me does not list among the limits", async () => {
+    const created = await admin('org', 'create', '--plan', 'custom', '--limit', 'max_clips_per_split_job=8', '--json');
+    expect(created.code).toBe(0);
+    expect(json(created.stdout)).toMatchObject({
+      negotiated_limits: { max_clips_per_split_job: 8 },
+      max_clips_per_split_job: 8,
+    });
+    expect(json(created.stdout).limits).not.toHaveProperty('max_clips_per_split_job');
+    const team = json((await admin('org', 'create', '--plan', 'team', '--json')).stdout);
+    expect(team.max_clips_per_split_job).toBe(5);
   });
 
   it('refuses an eleventh active key for a Team organization', async () => {

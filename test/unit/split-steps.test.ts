@@ -39,7 +39,7 @@ function jobItem(overrides: Record<string, unknown> = {}) {
 function clipItem(rank: number, status: string) {
   return {
     pk: 'ORG#7',
-    sk: `JOB#${JOB_ID}#CLIP#0${rank}`,
+    sk: `CLIP#${JOB_ID}#0${rank}`,
     clip_id: `clip_01J0000000000000000000000A_0${rank}`,
     organization_id: 7,
     job_id: JOB_ID,
@@ -105,7 +105,7 @@ describe('the finish of a split job', () => {
     expect(state.outcome).toBe('failed');
     const clipUpdates = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(clipUpdates).toHaveLength(1);
-    expect(clipUpdates[0]!.Key).toEqual({ pk: 'ORG#7', sk: `JOB#${JOB_ID}#CLIP#02` });
+    expect(clipUpdates[0]!.Key).toEqual({ pk: 'ORG#7', sk: `CLIP#${JOB_ID}#02` });
     expect(clipUpdates[0]!.ExpressionAttributeValues).toMatchObject({
       ':status': 'failed',
       ':error': SPLIT_ERRORS.clipRenderFailed,

@@ -7,8 +7,8 @@ import { TransactionRefused, writeTransaction, type TransactionItem } from '#pla
 
 /**
  * The clip item: the one module that knows its keys, attributes and updates. A split job's clips
- * sit beside the job in its organization's partition (`JOB#<job id>#CLIP#<rank>`), so one Query
- * reads them all in rank order.
+ * sit in its organization's partition (`CLIP#<job id>#<rank>`), so one Query reads them all in
+ * rank order. Not under `JOB#`: that prefix is the job items' own, which the migration scans.
  */
 
 export type ClipStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -55,7 +55,7 @@ interface ClipItem {
 
 const rankText = (rank: number) => String(rank).padStart(2, '0');
 
-const clipSortKeyPrefix = (jobId: string) => `JOB#${jobId}#CLIP#`;
+const clipSortKeyPrefix = (jobId: string) => `CLIP#${jobId}#`;
 
 function clipKey(organizationId: number, jobId: string, rank: number) {
   return { pk: jobKey(organizationId, jobId).pk, sk: `${clipSortKeyPrefix(jobId)}${rankText(rank)}` };
