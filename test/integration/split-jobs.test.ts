@@ -1,12 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import ffprobe from '@ffprobe-installer/ffprobe';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { operationResponses } from './support/api-document';
 import { waitForJob } from './support/jobs';
-import { makeMedia, makeSplitSource, type SplitSourcePlan } from './support/media';
+import { makeMedia, makeSplitSource, probeMedia, type SplitSourcePlan } from './support/media';
 import {
   call,
   createOrganization,
@@ -103,29 +98,6 @@ async function uploadAsset(
     expect(confirmed.status).toBe(200);
   }
   return upload.body.asset_id;
-}
-
-function probe(bytes: Buffer) {
-  const dir = mkdtempSync(join(tmpdir(), 'clip-probe-'));
-  try {
-    const file = join(dir, 'file');
-    writeFileSync(file, bytes);
-    const output = execFileSync(ffprobe.path, [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_type,codec_name,width,height:format=duration,format_name',
-      '-of',
-      'json',
-      file,
-    ]);
-    return JSON.parse(output.toString()) as {
-      streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
-      format: { duration?: string; format_name: string };
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 async function download(url: string): Promise<Buffer> {
@@ -236,13 +208,13 @@ describe('a split job from start to clips', () => {
       expect(clip.title).toBeNull();
       expect(clip.captions_url).toBeNull();
       expect(Date.parse(clip.expires_at!)).toBeGreaterThan(Date.now());
-      const video = probe(await download(clip.download_url!));
+      const video = probeMedia(await download(clip.download_url!));
       const streams = Object.fromEntries(video.streams.map((stream) => [stream.codec_type, stream]));
       expect(streams.video).toMatchObject({ codec_name: 'h264', width: 720, height: 1280 });
       expect(streams.audio).toMatchObject({ codec_name: 'aac' });
       expect(Number(video.format.duration)).toBeCloseTo(clip.duration_seconds, 0);
       expect(Math.abs(Number(video.format.duration) - clip.duration_seconds)).toBeLessThanOrEqual(0.15);
-      const thumbnail = probe(await download(clip.thumbnail_url!));
+      const thumbnail = probeMedia(await download(clip.thumbnail_url!));
       expect(thumbnail.streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 720, height: 1280 });
     }
   });
@@ -448,7 +420,7 @@ describe('a short source', () => {
     const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
     expect(body.clips).toHaveLength(1);
     expect(body.clips[0]).toMatchObject({ start_time_seconds: 0, end_time_seconds: 20, status: 'completed' });
-    const video = probe(await download(body.clips[0]!.download_url!));
+    const video = probeMedia(await download(body.clips[0]!.download_url!));
     expect(video.streams.find((stream) => stream.codec_type === 'video')).toMatchObject({ width: 720, height: 720 });
   }, 90_000);
 });

@@ -1,8 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import ffprobe from '@ffprobe-installer/ffprobe';
 import {
   call,
   createOrganization,
@@ -12,7 +7,7 @@ import {
   type ErrorBody,
   type TestOrganization,
 } from './support/stack';
-import { largeMediaChunks, makeMedia } from './support/media';
+import { largeMediaChunks, makeMedia, probeMedia } from './support/media';
 import { waitForJob, type VideoJob } from './support/jobs';
 
 interface VideoResult {
@@ -22,24 +17,8 @@ interface VideoResult {
 }
 
 function probe(bytes: Buffer) {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-'));
-  const file = join(dir, 'video.mp4');
-  writeFileSync(file, bytes);
-  const output = execFileSync(ffprobe.path, [
-    '-v',
-    'error',
-    '-show_entries',
-    'stream=codec_name,width,height:format=duration',
-    '-of',
-    'json',
-    file,
-  ]);
-  rmSync(dir, { recursive: true, force: true });
-  const parsed = JSON.parse(output.toString()) as {
-    streams: { codec_name: string; width: number; height: number }[];
-    format: { duration: string };
-  };
-  return { ...parsed.streams[0], duration: Number(parsed.format.duration) };
+  const { streams, format } = probeMedia(bytes);
+  return { ...streams[0], duration: Number(format.duration) };
 }
 
 async function downloadResult(org: TestOrganization, jobId: string) {

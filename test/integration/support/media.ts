@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import ffprobe from '@ffprobe-installer/ffprobe';
 
 /** Real media files made with the same ffmpeg the local renderer uses. */
 export function makeMedia(
@@ -118,6 +119,28 @@ export function makeSplitSource(plan: SplitSourcePlan): Buffer {
       file,
     ]);
     return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface ProbedMedia {
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+  format: { duration?: string; format_name: string };
+}
+
+/** What ffprobe finds in a file the API served: its streams and container. */
+export function probeMedia(bytes: Buffer): ProbedMedia {
+  const dir = mkdtempSync(join(tmpdir(), 'probe-'));
+  try {
+    const file = join(dir, 'file');
+    writeFileSync(file, bytes);
+    const output = execFileSync(ffprobe.path, [
+      ...['-v', 'error', '-of', 'json'],
+      ...['-show_entries', 'stream=codec_type,codec_name,width,height:format=duration,format_name'],
+      file,
+    ]);
+    return JSON.parse(output.toString()) as ProbedMedia;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
