@@ -223,6 +223,28 @@ export function markProcessing(organizationId: number, jobId: string, now = new 
 }
 
 /**
+ * The first step of every workflow: queued → processing for a job of the type, or undefined when
+ * the job has already ended (the execution then has nothing to do).
+ */
+export async function startJobWork<T extends JobType>(
+  organizationId: number,
+  jobId: string,
+  type: T,
+  now = new Date(),
+): Promise<JobOf<T> | undefined> {
+  let job: Job;
+  try {
+    job = await markProcessing(organizationId, jobId, now);
+  } catch (error) {
+    if (error instanceof JobAlreadyFinished) return undefined;
+    throw error;
+  }
+  const typed = jobOfType(job, type);
+  if (!typed) throw new Error(`Job ${jobId} is a ${job.type} job, not a ${type} job`);
+  return typed;
+}
+
+/**
  * The one way a job ends: in one transaction the job takes its terminal state, the
  * concurrency slot is released, a failed or expired job's charge is refunded, the event for
  * webhooks is written and so is every output, and the job's list entries and usage counts move

@@ -3,8 +3,8 @@ import { copyObject } from '#domain/assets/media';
 import { renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError } from '#domain/jobs/job';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
-import { findJob, JobAlreadyFinished, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
-import { finishJob, markProcessing } from '#domain/jobs/lifecycle';
+import { findJob, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
+import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
 import { sortableId } from '#platform/ids';
 import type { JobExecutionInput } from '#workflows';
@@ -33,20 +33,14 @@ export async function startRender(
   schedule: RenderSchedule,
   now = Date.now(),
 ): Promise<RenderState> {
-  let job;
-  try {
-    job = await markProcessing(state.organization_id, state.job_id);
-  } catch (error) {
-    if (error instanceof JobAlreadyFinished) return { ...state, outcome: 'finished' };
-    throw error;
-  }
+  const job = await startJobWork(state.organization_id, state.job_id, 'video');
+  if (!job) return { ...state, outcome: 'finished' };
   const base = {
     organization_id: state.organization_id,
     job_id: state.job_id,
     deadline_at: now + schedule.deadlineSeconds * 1000,
     poll_interval_seconds: schedule.pollIntervalSeconds,
   };
-  if (job.type !== 'video') throw new Error(`Job ${job.jobId} is a ${job.type} job, not a video job`);
   if (job.providerJobId && job.outputAssetId) {
     return { ...base, outcome: 'in_progress', provider_job_id: job.providerJobId, output_asset_id: job.outputAssetId };
   }
