@@ -6,11 +6,11 @@ import { getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/
 import { clipObjectKey, workObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError, type JobOf } from '#domain/jobs/job';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
-import { advanceProgress, findJob, JobAlreadyFinished, recordProgress } from '#domain/jobs/job-store';
-import { finishJob, markProcessing } from '#domain/jobs/lifecycle';
+import { advanceProgress, findJob, recordProgress } from '#domain/jobs/job-store';
+import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
-import { MediaToolError, mediaToolPath } from '#platform/media-tools';
+import { mediaToolPath } from '#platform/media-tools';
 import type { JobExecutionInput } from '#workflows';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
 import { clipCaptions } from './captions';
@@ -52,6 +52,8 @@ const PROGRESS = { prepared: 2, analysis: 38, chosen: 45, rendering: 54 } as con
 const PROGRESS_INTERVAL_MS = 3000;
 
 export interface SplitSource {
+  /** Internal, like everything in the execution's state: where the source's bytes are. */
+  object_key: string;
   duration_seconds: number;
   width: number;
   height: number;
@@ -73,7 +75,8 @@ export interface TranscriptionState {
 }
 
 export interface SplitState extends JobExecutionInput {
-  outcome?: 'ready' | 'chosen' | 'finished' | 'failed' | 'crashed' | 'completed';
+  /** `unreadable`: the analysis's ffmpeg could not decode the source (the state machine's Catch sets it). */
+  outcome?: 'ready' | 'chosen' | 'finished' | 'failed' | 'unreadable' | 'crashed' | 'completed';
   source?: SplitSource;
   segments?: AnalysisSegment[];
   transcription?: TranscriptionState;
@@ -133,14 +136,8 @@ export async function prepareSplit(
   state: SplitState,
   now = Date.now(),
 ): Promise<SplitState> {
-  let job;
-  try {
-    job = await markProcessing(state.organization_id, state.job_id);
-  } catch (error) {
-    if (error instanceof JobAlreadyFinished) return { ...base(state), outcome: 'finished' };
-    throw error;
-  }
-  if (job.type !== 'split') throw new Error(`Job ${job.jobId} is a ${job.type} job, not a split job`);
+  const job = await startJobWork(state.organization_id, state.job_id, 'split');
+  if (!job) return { ...base(state), outcome: 'finished' };
   const asset = await findAsset(job.organizationId, job.input.source_asset_id);
   if (!asset || asset.status !== 'uploaded') {
     return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
@@ -163,6 +160,7 @@ export async function prepareSplit(
     ...base(state),
     outcome: 'ready',
     source: {
+      object_key: asset.objectKey,
       duration_seconds: probe.durationSeconds,
       width: probe.width,
       height: probe.height,
@@ -185,14 +183,6 @@ export async function prepareSplit(
   };
 }
 
-async function sourceUrl(state: JobExecutionInput): Promise<string> {
-  const job = await splitJob(state);
-  if (!job) throw new Error(`Job ${state.job_id} does not exist`);
-  const asset = await findAsset(job.organizationId, job.input.source_asset_id);
-  if (!asset) throw new Error(`The source of job ${job.jobId} is gone`);
-  return presignMediaToolRead(asset.objectKey);
-}
-
 /**
  * One time segment of the source, analysed in one ffmpeg pass and kept under work/. Its share of
  * the progress bar is its share of the source. A source ffmpeg cannot decode throws
@@ -206,7 +196,7 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
   let pending = Promise.resolve();
   const analysis = await analyseSegment({
     ffmpegPath: mediaToolPath('ffmpeg'),
-    input: await sourceUrl(task),
+    input: await presignMediaToolRead(task.source.object_key),
     range,
     hasAudio: task.source.has_audio,
     timeoutMs: ANALYSIS_TIMEOUT_MS,
@@ -296,7 +286,7 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
     const range = { startSeconds: clip.startSeconds, endSeconds: clip.endSeconds };
     const rendered = await renderClip({
       ffmpegPath: mediaToolPath('ffmpeg'),
-      input: await sourceUrl(task),
+      input: await presignMediaToolRead(task.source.object_key),
       range,
       aspectRatio: job.input.aspect_ratio,
       source: { width: task.source.width, height: task.source.height, hasAudio: task.source.has_audio },
@@ -361,14 +351,20 @@ export async function finishSplitJob(state: SplitState): Promise<SplitState> {
     });
     return { ...base(state), outcome: 'completed' };
   }
-  const error =
-    state.outcome === 'chosen'
-      ? SPLIT_ERRORS.noClipRendered
-      : state.outcome === 'crashed' || !state.error
-        ? JOB_ERRORS.internal
-        : state.error;
-  await finishJob(organizationId, jobId, { status: 'failed', error });
+  await finishJob(organizationId, jobId, { status: 'failed', error: failureOf(state) });
   return { ...base(state), outcome: 'failed' };
 }
 
-export { MediaToolError };
+/** Why a job that rendered no clip failed: what the step that stopped it said. */
+function failureOf(state: SplitState): JobError {
+  switch (state.outcome) {
+    case 'chosen':
+      return SPLIT_ERRORS.noClipRendered;
+    case 'unreadable':
+      return SPLIT_ERRORS.sourceUnreadable;
+    case 'failed':
+      return state.error ?? JOB_ERRORS.internal;
+    default:
+      return JOB_ERRORS.internal;
+  }
+}
