@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '#platform/log';
-import { progressSeconds, runMediaTool } from '#platform/media-tools';
+import { mediaToolPath, progressSeconds, runMediaTool } from '#platform/media-tools';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
 import {
   OUTPUT_DIMENSIONS,
@@ -36,7 +36,7 @@ export type LocalRendererFault = (typeof LOCAL_RENDERER_FAULTS)[number];
 
 export interface LocalRendererOptions {
   s3: S3Client;
-  /** Defaults to env FFMPEG_PATH, then the binary of @ffmpeg-installer/ffmpeg. */
+  /** Defaults to FFMPEG_PATH, which the local stack sets to the ffmpeg it chose (local/media-tools.ts). */
   ffmpegPath?: string;
   /** x264 preset; `veryfast` keeps files small, `ultrafast` is about twice as fast. */
   preset?: string;
@@ -85,16 +85,6 @@ function faultInPrompt(prompt: string): LocalRendererFault | undefined {
   return /\[fault:(fail|stall|crash)\]/.exec(prompt)?.[1] as LocalRendererFault | undefined;
 }
 
-async function defaultFfmpegPath(): Promise<string> {
-  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
-  // A computed specifier keeps bundlers from pulling this dev-only binary package into Lambda bundles.
-  const specifier = '@ffmpeg-installer/ffmpeg';
-  const installer = (await import(specifier)) as { path?: string; default?: { path: string } };
-  const path = installer.path ?? installer.default?.path;
-  if (!path) throw new Error('@ffmpeg-installer/ffmpeg did not report a binary path');
-  return path;
-}
-
 const drawtextChecks = new Map<string, Promise<boolean>>();
 
 /** Static ffmpeg builds differ: drawtext needs libfreetype. Asked once per binary. */
@@ -125,7 +115,7 @@ export class LocalRenderer implements VideoProvider {
 
   constructor(options: LocalRendererOptions) {
     this.s3 = options.s3;
-    this.ffmpegPath = options.ffmpegPath ? Promise.resolve(options.ffmpegPath) : defaultFfmpegPath();
+    this.ffmpegPath = Promise.resolve().then(() => options.ffmpegPath ?? mediaToolPath('ffmpeg'));
     // Surfaces in start() when awaited; this only keeps an early rejection from being reported as unhandled.
     this.ffmpegPath.catch(() => {});
     this.preset = options.preset ?? 'veryfast';
