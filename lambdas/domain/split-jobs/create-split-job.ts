@@ -1,17 +1,14 @@
 import type { Operations, SplitJobInput } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import { maxClipsPerSplitJob, TEAM_MAX_CLIPS_PER_SPLIT_JOB } from '#domain/access/organizations';
-import { findAsset, recordVideoProbe, type Asset } from '#domain/assets/asset-store';
-import { presignMediaToolRead } from '#domain/assets/media';
-import { probeVideo, type VideoProbe } from '#domain/assets/video-probe';
+import { findAsset, type Asset } from '#domain/assets/asset-store';
 import { submitJob } from '#domain/jobs/executions';
 import type { JobOf } from '#domain/jobs/job';
 import { ApiError } from '#platform/errors';
 import { idempotencyClaim } from '#platform/idempotency';
-import { log } from '#platform/log';
-import { mediaToolPath } from '#platform/media-tools';
 import { checkMetadataSize } from '#platform/metadata';
 import { splitJobPrice } from './split-pricing';
+import { probedSource } from './split-source';
 
 export type CreateSplitJobRequest = Operations['createSplitJob']['body'];
 
@@ -23,13 +20,6 @@ export const SPLIT_JOB_DEFAULTS = {
   caption_style: 'clean',
   clip_style: 'balanced',
 } as const satisfies Partial<SplitJobInput>;
-
-/** The source a split job takes: at least a second, at most three hours (docs/split-jobs.md). */
-export const MIN_SOURCE_SECONDS = 1;
-export const MAX_SOURCE_SECONDS = 3 * 3600;
-
-/** ffprobe reads a few ranges of the source's headers; this bounds a stalled read. */
-const PROBE_TIMEOUT_MS = 20_000;
 
 /** A confirmed `split_source` asset of this organization, or the error that says why not. */
 async function splitSource(organizationId: number, assetId: string): Promise<Asset> {
@@ -45,38 +35,6 @@ async function splitSource(organizationId: number, assetId: string): Promise<Ass
     throw new ApiError('ASSET_NOT_READY', `source_asset_id ${assetId} is ${asset.status}; confirm its upload first.`);
   }
   return asset;
-}
-
-/**
- * What the source really holds: a video stream and a duration within bounds, or 422
- * SOURCE_NOT_SUPPORTED. Probed once per asset; the verdict on a video is kept on the asset.
- */
-export async function probedSource(asset: Asset): Promise<VideoProbe> {
-  let probe = asset.videoProbe;
-  if (!probe) {
-    const url = await presignMediaToolRead(asset.objectKey);
-    const verdict = await probeVideo(mediaToolPath('ffprobe'), url, PROBE_TIMEOUT_MS);
-    if (verdict.kind === 'not_video') {
-      throw new ApiError(
-        'SOURCE_NOT_SUPPORTED',
-        `source_asset_id ${asset.assetId} is not a video a split job can read: ${verdict.reason}.`,
-      );
-    }
-    probe = verdict.probe;
-    await recordVideoProbe(asset, probe).catch((error: unknown) =>
-      log('warn', 'Could not keep the probe of a split source; the next job probes it again', {
-        assetId: asset.assetId,
-        error: String(error),
-      }),
-    );
-  }
-  if (probe.durationSeconds < MIN_SOURCE_SECONDS || probe.durationSeconds > MAX_SOURCE_SECONDS) {
-    throw new ApiError(
-      'SOURCE_NOT_SUPPORTED',
-      `source_asset_id ${asset.assetId} lasts ${probe.durationSeconds} s; a split source lasts from ${MIN_SOURCE_SECONDS} s to ${MAX_SOURCE_SECONDS / 3600} hours.`,
-    );
-  }
-  return probe;
 }
 
 export const CREATE_SPLIT_JOB_OPERATION = 'createSplitJob';

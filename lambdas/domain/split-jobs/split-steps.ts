@@ -24,7 +24,7 @@ import {
   markClipProcessing,
   putChosenClips,
 } from './clip-store';
-import { probedSource } from './create-split-job';
+import { probedSource } from './split-source';
 import { failedClipsRefund } from './split-pricing';
 import type { SegmentAnalysis, TimeRange } from './source-analysis';
 import type { Transcript, TranscriptionProvider } from './transcription/port';
