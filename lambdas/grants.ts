@@ -39,5 +39,11 @@ export type Grant =
   | 'transcribe.jobs:run'
   // Start and read the configured video model's asynchronous invocations (Bedrock).
   | 'bedrock.video-model:invoke'
+  // SendMessage to the webhook deliveries queue, and its URL in the environment.
+  | 'queue.webhook-deliveries:send'
+  // GenerateDataKey with the key that wraps webhook signing secrets, and its ARN in the environment.
+  | 'kms.webhook-secrets:encrypt'
+  // Decrypt with the same key (a delivery unwraps its endpoint's data key), and its ARN in the environment.
+  | 'kms.webhook-secrets:decrypt'
   // GetSecretValue of the key that signs list cursors (current and previous versions), and its ARN in the environment.
   | 'secrets.cursor-key:read';

@@ -1,11 +1,14 @@
+import { EVENT_STREAM_FILTER } from '#domain/events/event-stream';
 import type { UnfinishedExecutionStatus } from '#domain/jobs/execution-endings';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
+import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
 import type { Grant } from '#grants';
+import { queueNamed, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 
 /**
  * The task table: functions no request or workflow calls, each run by an event source that AWS
- * runs (a schedule, a rule on Step Functions executions). The CDK app builds each function and its
+ * runs (a schedule, a rule on Step Functions executions, the table's stream, a queue). The CDK app builds each function and its
  * trigger from here; the local stack runs the same modules from pollers of its own. Only types and
  * constants come from the domain, so that reading the table (the CDK app, the local stack before
  * it sets its emulator endpoints) creates no SDK client.
@@ -14,7 +17,26 @@ import { WORKFLOWS } from '#workflows';
 export type TaskTrigger =
   | { readonly kind: 'schedule'; readonly everyMinutes: number }
   /** A status change of an execution of any workflow of lambdas/workflows.ts to one of `statuses`. */
-  | { readonly kind: 'execution-ended'; readonly statuses: readonly UnfinishedExecutionStatus[] };
+  | { readonly kind: 'execution-ended'; readonly statuses: readonly UnfinishedExecutionStatus[] }
+  /**
+   * The table's stream (new images), the records matching `filter` (a Lambda event filter
+   * pattern), in batches of at most `batchSize`; the handler answers a partial batch response.
+   */
+  | { readonly kind: 'table-stream'; readonly filter: object; readonly batchSize: number }
+  /** A queue of lambdas/queues.ts, in batches of at most `batchSize`; the handler answers a partial batch response. */
+  | {
+      readonly kind: 'queue';
+      readonly queue: QueueName;
+      readonly batchSize: number;
+      /** Concurrent invocations at most: the pace at which the queue is drained. */
+      readonly maxConcurrency: number;
+    };
+
+/** Settings a task reads from its environment; the CDK app and the local stack each fill them in. */
+export type TaskSetting =
+  // DEVELOPER_WEBHOOK_DELIVERY_ENABLED, WEBHOOK_RETRY_SCALE, WEBHOOK_LOOPBACK_ALLOWED
+  // (lambdas/domain/webhooks/webhook-environment.ts).
+  'webhook-delivery';
 
 export interface Task {
   readonly name: string;
@@ -22,9 +44,12 @@ export interface Task {
   readonly handler: string;
   readonly trigger: TaskTrigger;
   readonly grants: readonly Grant[];
+  readonly settings?: readonly TaskSetting[];
   readonly memoryMb: number;
   readonly timeoutSeconds: number;
 }
+
+const webhookDeliveries = queueNamed('webhook-deliveries');
 
 export const TASKS: readonly Task[] = [
   {
@@ -45,5 +70,36 @@ export const TASKS: readonly Task[] = [
     // One read and one transaction.
     memoryMb: 256,
     timeoutSeconds: 30,
+  },
+  {
+    name: 'relay-events',
+    handler: 'relay-events',
+    trigger: { kind: 'table-stream', filter: EVENT_STREAM_FILTER, batchSize: 25 },
+    // Records each event's deliveries and queues them.
+    grants: [webhookDeliveries.sendGrant],
+    // A Query of the organization's endpoints and a transaction per delivery, for each event.
+    memoryMb: 256,
+    timeoutSeconds: 60,
+  },
+  {
+    name: 'deliver-webhooks',
+    handler: 'deliver-webhooks',
+    trigger: { kind: 'queue', queue: 'webhook-deliveries', batchSize: 10, maxConcurrency: 20 },
+    // Unwraps endpoints' signing secrets; queues the next attempt of a failed delivery.
+    grants: ['kms.webhook-secrets:decrypt', webhookDeliveries.sendGrant],
+    settings: ['webhook-delivery'],
+    // The attempts of a batch run side by side, each bounded by the response time-out.
+    memoryMb: 256,
+    timeoutSeconds: 30,
+  },
+  {
+    name: 'sweep-webhooks',
+    handler: 'sweep-webhooks',
+    trigger: { kind: 'schedule', everyMinutes: SWEEP_SCHEDULE.everyMinutes },
+    // Relays events the stream missed and queues deliveries whose attempt is overdue.
+    grants: [webhookDeliveries.sendGrant],
+    settings: ['webhook-delivery'],
+    memoryMb: 256,
+    timeoutSeconds: 120,
   },
 ];

@@ -26,11 +26,26 @@ const activeJobs: IndexDesign = {
   projection: ['organization_id', 'job_id', 'type', 'status', 'created_at'],
 };
 
+/**
+ * The webhook outbox, across every organization, by when each entry is due: an event item until
+ * the relay has recorded its deliveries (due at its creation), and a delivery item while it is
+ * pending (due at its next attempt). Sparse: the write that relays an event or ends a delivery
+ * removes the keys. Sharded (lambdas/domain/webhooks/outbox.ts) like the active-jobs index; the
+ * sweeper reads each shard's overdue entries.
+ */
+const outbox: IndexDesign = {
+  indexName: 'outbox',
+  partitionKey: 'outbox_shard',
+  sortKey: 'outbox_due',
+  projection: ['organization_id'],
+};
+
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'expires_at',
   gsi1,
   activeJobs,
-  indexes: [gsi1, activeJobs],
+  outbox,
+  indexes: [gsi1, activeJobs, outbox],
 } as const;

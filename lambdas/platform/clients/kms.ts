@@ -1,0 +1,4 @@
+import { KMSClient } from '@aws-sdk/client-kms';
+
+/** One client per container. */
+export const kms = new KMSClient({});
