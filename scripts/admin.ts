@@ -1,5 +1,6 @@
 /**
- * Operator CLI: organizations, plans, negotiated limits, credits and API keys, and the data migration.
+ * Operator CLI: organizations, plans, negotiated limits, credits and API keys, the data migration,
+ * and a manual run of webhook retries.
  * Against the local stack by default (found through LOCAL_DATA_DIR); against a deployed stack
  * when TABLE_NAME is set (with the usual AWS credentials and region).
  */
@@ -20,7 +21,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json]
   key create --org N [--env test|live] [--scopes all|s1,s2] [--expires-at ISO-8601]
   key revoke --key-prefix P
   credits set --org N --balance N
-  migrate            (tracks jobs written before the job list and usage aggregates: docs/data-model.md)`;
+  migrate            (tracks jobs written before the job list and usage aggregates: docs/data-model.md)
+  webhooks retry     (relays events not yet relayed and attempts every pending delivery now: docs/webhooks.md)`;
 
 async function connect() {
   if (process.env.TABLE_NAME) return;
@@ -69,7 +71,16 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     },
   });
   const command = positionals.join(' ');
-  const known = ['org create', 'org update', 'org show', 'key create', 'key revoke', 'credits set', 'migrate'];
+  const known = [
+    'org create',
+    'org update',
+    'org show',
+    'key create',
+    'key revoke',
+    'credits set',
+    'migrate',
+    'webhooks retry',
+  ];
   if (!known.includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
 
   await connect();
@@ -208,6 +219,17 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       const { trackUntrackedJobs } = await import('#domain/jobs/job-migration');
       const report = await trackUntrackedJobs();
       return { jobs_examined: report.examined, jobs_tracked: report.tracked };
+    }
+    case 'webhooks retry': {
+      const { deliveryEnabled } = await import('#domain/webhooks/delivery-settings');
+      if (!deliveryEnabled()) {
+        throw new Error(
+          'Webhook delivery is switched off (DEVELOPER_WEBHOOK_DELIVERY_ENABLED is not true): nothing would be sent.',
+        );
+      }
+      const { sweepOutbox } = await import('#domain/webhooks/outbox');
+      const swept = await sweepOutbox({ overdueSeconds: 0, retryNow: true });
+      return { events_relayed: swept.relayedEvents, deliveries_queued: swept.queuedDeliveries };
     }
   }
   throw new UsageError(USAGE);

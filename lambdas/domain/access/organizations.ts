@@ -298,3 +298,29 @@ export function apiKeySlotRelease(organizationId: number): TransactionItem {
     },
   };
 }
+
+/** For the transaction that creates a webhook endpoint: takes one of the organization's endpoint slots. */
+export function webhookEndpointSlotUpdate(organizationId: number, limit: number): TransactionItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: organizationKey(organizationId),
+      UpdateExpression: 'ADD webhook_endpoints_count :one',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(webhook_endpoints_count) OR webhook_endpoints_count < :limit)',
+      ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+    },
+  };
+}
+
+/** For the transaction that deletes a webhook endpoint: gives its slot back. */
+export function webhookEndpointSlotRelease(organizationId: number): TransactionItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: organizationKey(organizationId),
+      UpdateExpression: 'ADD webhook_endpoints_count :minus_one',
+      ExpressionAttributeValues: { ':minus_one': -1 },
+    },
+  };
+}

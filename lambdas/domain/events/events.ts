@@ -1,7 +1,10 @@
 import type { JobCompletedEvent, JobFailedEvent, WebhookTestEvent } from '#contract/types';
+import { outboxEntry } from '#domain/webhooks/outbox-keys';
 import { tableName } from '#platform/clients/dynamodb';
 import { sortableId } from '#platform/ids';
+import { DAY_MS } from '#platform/instants';
 import type { TransactionItem } from '#platform/transactions';
+import { EVENT_ITEM_PREFIX } from './event-stream';
 
 /** Every event payload as the contract describes it. */
 export type EventPayload = JobCompletedEvent | JobFailedEvent | WebhookTestEvent;
@@ -9,12 +12,17 @@ export type EventType = EventPayload['type'];
 /** What an event says, before it gets its id and time: one of the payload types with its data. */
 export type EventBody = { [T in EventType]: { type: T; data: Extract<EventPayload, { type: T }>['data'] } }[EventType];
 
+/** Events stay readable this long after they happened, then TTL removes them; deliveries are kept as long. */
+export const EVENT_RETENTION_DAYS = 30;
+
 /**
  * Events are written in the same transaction as the state change they report, so one is never
- * lost or invented; the webhook pipeline delivers them from there.
+ * lost or invented: the transactional outbox. The table's stream hands each new event to the
+ * relay, which records its deliveries; until it has, the event keeps an entry in the outbox
+ * index, where the sweeper finds an event the stream did not hand over.
  */
 export function eventKey(organizationId: number, eventId: string) {
-  return { pk: `ORG#${organizationId}`, sk: `EVENT#${eventId}` };
+  return { pk: `ORG#${organizationId}`, sk: `${EVENT_ITEM_PREFIX}${eventId}` };
 }
 
 export interface EventRecord {
@@ -23,28 +31,46 @@ export interface EventRecord {
   type: EventType;
   created_at: string;
   payload: EventPayload;
-  delivery_state: 'pending';
-  gsi1pk: string;
-  gsi1sk: string;
+  /** A `webhook.test` event goes to this endpoint only, whatever its subscriptions. */
+  target_webhook_id?: string;
+  outbox_shard?: string;
+  outbox_due?: string;
+  expires_at: number;
 }
 
-export function newEvent(organizationId: number, body: EventBody, now = new Date()): EventRecord {
+export function newEvent(
+  organizationId: number,
+  body: EventBody,
+  now = new Date(),
+  targetWebhookId?: string,
+): EventRecord {
   const eventId = sortableId('evt_', now.getTime());
   const createdAt = now.toISOString();
-  const payload: EventPayload = { id: eventId, created_at: createdAt, ...body };
+  const payload: EventPayload = {
+    id: eventId,
+    type: body.type,
+    created_at: createdAt,
+    data: body.data,
+  } as EventPayload;
   return {
     event_id: eventId,
     organization_id: organizationId,
     type: body.type,
     created_at: createdAt,
     payload,
-    delivery_state: 'pending',
-    gsi1pk: 'EVENTS#pending',
-    gsi1sk: `${createdAt}#${eventId}`,
+    ...(targetWebhookId ? { target_webhook_id: targetWebhookId } : {}),
+    ...outboxEntry(eventId, createdAt),
+    expires_at: Math.floor((now.getTime() + EVENT_RETENTION_DAYS * DAY_MS) / 1000),
   };
 }
 
 /** The event's item, for the transaction of the state change it reports. */
 export function eventPut(event: EventRecord): TransactionItem {
-  return { Put: { TableName: tableName(), Item: { ...eventKey(event.organization_id, event.event_id), ...event } } };
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...eventKey(event.organization_id, event.event_id), ...event },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { findKeyOfOrganization } from '#domain/access/api-keys';
 import type { Caller } from '#domain/access/authentication';
 import { readRateLimitState, requestsInDays, type WindowState } from '#domain/access/rate-limits';
 import { JOB_TYPE_NAMES } from '#domain/jobs/job-types';
-import { webhookEndpointCounts } from '#domain/webhooks/endpoint-counts';
+import { endpointCounts } from '#domain/webhooks/endpoint-store';
 import { ApiError } from '#platform/errors';
 import { resolvePeriod, type PeriodQuery } from './usage-period';
 import { deliveryCountsInRange, jobCountsInRange, type JobTypeCounts } from './usage-store';
@@ -178,7 +178,7 @@ export async function usageWebhooks(caller: Caller, query: PeriodQuery, now = ne
   const period = resolvePeriod(query, now);
   const organizationId = caller.organization.organizationId;
   const [endpoints, deliveries] = await Promise.all([
-    webhookEndpointCounts(organizationId),
+    endpointCounts(organizationId),
     deliveryCountsInRange(organizationId, period.days),
   ]);
   return { period: period.range, endpoints, deliveries };

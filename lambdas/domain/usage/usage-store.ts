@@ -150,6 +150,35 @@ export async function jobCountsInRange(
   return jobCountsOf(await sumDays(`ORG#${organizationId}`, { from: bound(range.firstDay), to: bound(range.lastDay) }));
 }
 
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * For the transaction that records a webhook delivery or ends it: the counts of the day the
+ * delivery was created move from one status to the other (and the total grows at creation).
+ */
+export function deliveryUsageUpdate(
+  organizationId: number,
+  deliveryCreatedAt: string,
+  change: { created?: boolean; from?: DeliveryStatus; to: DeliveryStatus },
+): TransactionItem {
+  const additions: [string, number][] = [[`deliveries_${change.to}`, 1]];
+  if (change.from) additions.push([`deliveries_${change.from}`, -1]);
+  if (change.created) additions.push(['deliveries_total', 1]);
+  const expiresAt = Math.floor((Date.parse(deliveryCreatedAt) + USAGE_RETENTION_DAYS * DAY_MS) / 1000);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: deliveriesDayKey(organizationId, utcDay(deliveryCreatedAt)),
+      UpdateExpression: `ADD ${additions.map((_, index) => `#c${index} :c${index}`).join(', ')} SET expires_at = if_not_exists(expires_at, :expires)`,
+      ExpressionAttributeNames: Object.fromEntries(additions.map(([name], index) => [`#c${index}`, name])),
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(additions.map(([, amount], index) => [`:c${index}`, amount])),
+        ':expires': expiresAt,
+      },
+    },
+  };
+}
+
 export interface DeliveryCounts {
   total: number;
   succeeded: number;

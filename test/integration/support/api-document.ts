@@ -104,3 +104,8 @@ export function pathParameterSchemas(operationId: string): Record<string, JsonSc
 
 /** Every path template of the document, routed or not. */
 export const DOCUMENTED_PATHS: readonly string[] = Object.keys(isObject(document.paths) ? document.paths : {});
+
+/** A validator of one schema of the document's components (`JobCompletedEvent`). */
+export function componentSchema(name: string): ValidateFunction {
+  return compile({ $ref: `#/components/schemas/${name}` });
+}

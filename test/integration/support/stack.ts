@@ -182,3 +182,21 @@ export async function listEvents(
   );
   return (Items ?? []) as { type: string; payload: Record<string, unknown> }[];
 }
+
+/** The webhook delivery items of an organization, read straight from the table. */
+export async function listDeliveries(
+  organizationId: number,
+): Promise<import('#domain/webhooks/delivery-store').DeliveryItem[]> {
+  await operator();
+  const { dynamo, tableName } = await import('#platform/clients/dynamodb');
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :delivery)',
+      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':delivery': 'DELIVERY#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (Items ?? []) as import('#domain/webhooks/delivery-store').DeliveryItem[];
+}

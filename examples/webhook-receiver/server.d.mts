@@ -1,0 +1,19 @@
+/** Typings of server.mjs, so TypeScript tests can import its factory. */
+import type { Server } from 'node:http';
+
+export interface WebhookEvent {
+  eventId: string;
+  eventType: string;
+  timestamp: number;
+  /** The parsed JSON body. */
+  payload: unknown;
+}
+
+export interface ReceiverOptions {
+  /** The endpoint's signing secret, or several while one is being rotated. */
+  secret: string | readonly string[];
+  /** Called once per event id, after the 204 has been sent. */
+  onEvent?: (event: WebhookEvent) => void | Promise<void>;
+}
+
+export declare function createReceiver(options: ReceiverOptions): Server;

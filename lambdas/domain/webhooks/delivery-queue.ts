@@ -1,0 +1,66 @@
+import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { sqs } from '#platform/clients/sqs';
+import { queueNamed } from '#queues';
+import type { DeliveryRef } from './delivery-store';
+
+/**
+ * The deliveries queue: a message names one delivery and nothing else, so a message is never
+ * stale. The delivery item says what to send and when; the worker reads it.
+ */
+
+/** SQS delays a message at most this long; a longer wait is made of several hops. */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+
+const BATCH = 10;
+
+function queueUrl(): string {
+  const variable = queueNamed('webhook-deliveries').urlEnvironmentVariable;
+  const url = process.env[variable];
+  if (!url) throw new Error(`${variable} is not set`);
+  return url;
+}
+
+export function parseDeliveryMessage(body: string): DeliveryRef | undefined {
+  try {
+    const parsed = JSON.parse(body) as Partial<DeliveryRef>;
+    if (
+      typeof parsed.organization_id === 'number' &&
+      typeof parsed.event_id === 'string' &&
+      typeof parsed.webhook_id === 'string'
+    ) {
+      return { organization_id: parsed.organization_id, event_id: parsed.event_id, webhook_id: parsed.webhook_id };
+    }
+  } catch {
+    // not JSON: a poison message
+  }
+  return undefined;
+}
+
+const messageOf = (ref: DeliveryRef) =>
+  JSON.stringify({ organization_id: ref.organization_id, event_id: ref.event_id, webhook_id: ref.webhook_id });
+
+export async function enqueueDeliveries(refs: readonly DeliveryRef[]): Promise<void> {
+  for (let start = 0; start < refs.length; start += BATCH) {
+    const batch = refs.slice(start, start + BATCH);
+    const { Failed } = await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl(),
+        Entries: batch.map((ref, index) => ({ Id: String(index), MessageBody: messageOf(ref) })),
+      }),
+    );
+    if (Failed?.length) {
+      throw new Error(`The deliveries queue refused ${Failed.length} messages: ${Failed[0]?.Code ?? 'unknown'}`);
+    }
+  }
+}
+
+/** Queues the delivery to be picked up in `delaySeconds`, or in the longest delay SQS allows. */
+export async function enqueueDeliveryLater(ref: DeliveryRef, delaySeconds: number): Promise<void> {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl(),
+      MessageBody: messageOf(ref),
+      DelaySeconds: Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))),
+    }),
+  );
+}

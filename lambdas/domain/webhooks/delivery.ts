@@ -1,0 +1,175 @@
+import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { log } from '#platform/log';
+import { enqueueDeliveryLater, parseDeliveryMessage } from './delivery-queue';
+import { sendDelivery, type DeliveryResult } from './delivery-request';
+import {
+  claimAttempt,
+  findDelivery,
+  recordOutcome,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type DeliveryItem,
+  type DeliveryRef,
+} from './delivery-store';
+import { deliveryEnabled, loopbackAllowed, RESPONSE_TIMEOUT_SECONDS, retryScale } from './delivery-settings';
+import {
+  disableEndpoint,
+  findEndpoint,
+  recordEndpointFailure,
+  recordEndpointSuccess,
+  type EndpointItem,
+} from './endpoint-store';
+import { honoursRetryAfter, nextAttemptDelay } from './retry-schedule';
+import { openSecret } from './secret-sealing';
+import { deliveryHeaders } from './signature';
+
+/**
+ * The delivery worker: one attempt per due delivery named by a queue message. The message is
+ * only a pointer; the delivery item decides. Nothing is sent while delivery is switched off
+ * (the delivery stays pending and the sweeper queues it once it is on), and a message that
+ * arrives before its delivery is due is sent on again with the rest of the wait.
+ */
+
+/** An endpoint that failed every attempt for this long is disabled (Svix's rule). */
+export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+
+/** A message this early is requeued; within it, the attempt is made now. */
+const EARLY_TOLERANCE_MS = 1000;
+
+/** The claim outlives the attempt, so a crashed worker's delivery is free again soon after. */
+const LEASE_MS = (RESPONSE_TIMEOUT_SECONDS + 20) * 1000;
+
+function attemptRecord(result: DeliveryResult, at: Date): AttemptRecord {
+  const base = { at: at.toISOString(), duration_ms: Math.round(result.durationMs) };
+  switch (result.kind) {
+    case 'response':
+      return { ...base, status_code: result.status };
+    case 'refused':
+      return { ...base, error: `refused: ${result.reason}` };
+    case 'error':
+      return { ...base, error: result.reason };
+  }
+}
+
+/** Why a delivery ends without an attempt, or undefined when it goes out. */
+function reasonNotToSend(delivery: DeliveryItem, endpoint: EndpointItem | undefined): string | undefined {
+  if (!endpoint || endpoint.status === 'deleted' || !endpoint.secret_sealed) return 'endpoint_deleted';
+  // A test is sent whatever the endpoint's status and subscriptions: the caller asked for it.
+  if (delivery.event_type === 'webhook.test') return undefined;
+  if (endpoint.status === 'disabled') return 'endpoint_disabled';
+  if (!(endpoint.events as readonly string[]).includes(delivery.event_type)) return 'endpoint_unsubscribed';
+  return undefined;
+}
+
+async function attempt(delivery: DeliveryItem, endpoint: EndpointItem, now: Date): Promise<DeliveryResult> {
+  const secret = await openSecret(endpoint.secret_sealed!, {
+    organizationId: delivery.organization_id,
+    webhookId: delivery.webhook_id,
+  });
+  return sendDelivery({
+    url: endpoint.url,
+    headers: deliveryHeaders({
+      eventId: delivery.event_id,
+      eventType: delivery.event_type,
+      secret,
+      rawBody: delivery.body,
+      now,
+    }),
+    body: delivery.body,
+    timeoutMs: RESPONSE_TIMEOUT_SECONDS * 1000,
+    loopbackAllowed: loopbackAllowed(),
+  });
+}
+
+function succeeded(result: DeliveryResult): boolean {
+  return result.kind === 'response' && result.status >= 200 && result.status < 300;
+}
+
+async function afterFailure(endpoint: EndpointItem, result: DeliveryResult, now: Date): Promise<void> {
+  const { organization_id: organizationId, webhook_id: webhookId } = endpoint;
+  await recordEndpointFailure(organizationId, webhookId, now);
+  if (result.kind === 'response' && result.status === 410) {
+    await disableEndpoint(organizationId, webhookId, 'receiver_gone', now);
+    return;
+  }
+  const failingSince = endpoint.failing_since ? Date.parse(endpoint.failing_since) : now.getTime();
+  if (now.getTime() - failingSince >= DISABLE_AFTER_FAILING_MS) {
+    await disableEndpoint(organizationId, webhookId, 'persistent_failure', now);
+  }
+}
+
+/** One queue message: what became of its delivery, if anything. */
+export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<string> {
+  if (!deliveryEnabled()) return 'delivery-switched-off';
+  const delivery = await findDelivery(ref);
+  if (!delivery || delivery.status !== 'pending') return 'not-pending';
+  const waitMs = Date.parse(delivery.next_attempt_at) - now.getTime();
+  if (waitMs > EARLY_TOLERANCE_MS) {
+    await enqueueDeliveryLater(ref, waitMs / 1000);
+    return 'requeued';
+  }
+  const endpoint = await findEndpoint(ref.organization_id, ref.webhook_id);
+  const skipReason = reasonNotToSend(delivery, endpoint);
+  if (skipReason) {
+    await recordOutcome(delivery, { status: 'failed', reason: skipReason }, now);
+    return skipReason;
+  }
+  if (!(await claimAttempt(delivery, now, new Date(now.getTime() + LEASE_MS)))) return 'claimed-elsewhere';
+
+  const result = await attempt(delivery, endpoint!, now);
+  const answeredAt = new Date();
+  const record = attemptRecord(result, now);
+  let outcome: AttemptOutcome;
+  if (succeeded(result)) {
+    outcome = { status: 'succeeded', attempt: record };
+  } else {
+    const retryAfterSeconds =
+      result.kind === 'response' && honoursRetryAfter(result.status) ? result.retryAfterSeconds : undefined;
+    const { delaySeconds } = nextAttemptDelay(delivery.attempts + 1, { scale: retryScale(), retryAfterSeconds });
+    outcome =
+      delaySeconds === undefined
+        ? { status: 'failed', attempt: record, reason: 'attempts_exhausted' }
+        : { status: 'pending', attempt: record, nextAttemptAt: new Date(answeredAt.getTime() + delaySeconds * 1000) };
+  }
+  if (!(await recordOutcome(delivery, outcome, answeredAt))) return 'recorded-elsewhere';
+  if (outcome.status === 'succeeded') await recordEndpointSuccess(ref.organization_id, ref.webhook_id, answeredAt);
+  else await afterFailure(endpoint!, result, answeredAt);
+  if (outcome.status === 'pending') {
+    await enqueueDeliveryLater(ref, (outcome.nextAttemptAt.getTime() - Date.now()) / 1000);
+  }
+  return outcome.status;
+}
+
+/**
+ * A batch of queue messages, side by side. A message that names no delivery is a poison
+ * message: reported failed, it returns until the queue moves it to its dead-letter queue. So
+ * is one whose handling threw (the table or the queue failing), which is then retried.
+ */
+export async function deliverQueuedMessages(records: readonly SQSRecord[]): Promise<SQSBatchResponse> {
+  const results = await Promise.all(
+    records.map(async (record) => {
+      const ref = parseDeliveryMessage(record.body);
+      if (!ref) {
+        log('error', 'A deliveries queue message names no delivery', { message_id: record.messageId });
+        return record.messageId;
+      }
+      try {
+        await deliverOne(ref);
+        return undefined;
+      } catch (error) {
+        log('error', 'A delivery failed to run; its message will return', {
+          message_id: record.messageId,
+          event_id: ref.event_id,
+          webhook_id: ref.webhook_id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return record.messageId;
+      }
+    }),
+  );
+  return {
+    batchItemFailures: results
+      .filter((messageId) => messageId !== undefined)
+      .map((itemIdentifier) => ({ itemIdentifier })),
+  };
+}

@@ -1,0 +1,232 @@
+import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { WebhookEventType } from '#contract/types';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
+import type { TransactionItem } from '#platform/transactions';
+import type { SealedSecret } from './secret-sealing';
+
+/**
+ * Webhook endpoint items: the one module that knows their keys and attributes. An endpoint is
+ * `ORG#<id>` / `WEBHOOK#<webhook id>`. A deleted endpoint keeps its item, status `deleted` and
+ * its secret removed, until TTL takes it (deliveries already recorded still find it and end
+ * as failed); the organization item counts the endpoints that are not deleted.
+ */
+
+export type EndpointStatus = 'active' | 'disabled' | 'deleted';
+
+/** Why an endpoint was disabled without being asked to. */
+export type DisabledReason = 'receiver_gone' | 'persistent_failure';
+
+export interface EndpointItem {
+  webhook_id: string;
+  organization_id: number;
+  url: string;
+  description?: string;
+  events: WebhookEventType[];
+  status: EndpointStatus;
+  failure_count: number;
+  last_success_at?: string;
+  last_failure_at?: string;
+  /** The first failed attempt since the last success: the start of the automatic disabling window. */
+  failing_since?: string;
+  disabled_reason?: DisabledReason;
+  secret_sealed?: SealedSecret;
+  created_at: string;
+  updated_at: string;
+  expires_at?: number;
+}
+
+const ENDPOINT_PREFIX = 'WEBHOOK#';
+
+export function endpointKey(organizationId: number, webhookId: string) {
+  return { pk: `ORG#${organizationId}`, sk: `${ENDPOINT_PREFIX}${webhookId}` };
+}
+
+export async function findEndpoint(organizationId: number, webhookId: string): Promise<EndpointItem | undefined> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: endpointKey(organizationId, webhookId), ConsistentRead: true }),
+  );
+  return Item as EndpointItem | undefined;
+}
+
+/** Every endpoint of the organization, deleted ones included, oldest first (ids sort by creation). */
+export async function endpointsOf(organizationId: number): Promise<EndpointItem[]> {
+  const endpoints: EndpointItem[] = [];
+  const pages = paginateQuery(
+    { client: dynamo },
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :endpoint)',
+      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':endpoint': ENDPOINT_PREFIX },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) endpoints.push(...((page.Items ?? []) as EndpointItem[]));
+  return endpoints;
+}
+
+export interface EndpointCounts {
+  total: number;
+  active: number;
+  disabled: number;
+}
+
+/** How many endpoints the organization has, by status; deleted ones count in neither. */
+export async function endpointCounts(organizationId: number): Promise<EndpointCounts> {
+  const endpoints = await endpointsOf(organizationId);
+  const active = endpoints.filter((endpoint) => endpoint.status === 'active').length;
+  const disabled = endpoints.filter((endpoint) => endpoint.status === 'disabled').length;
+  return { total: active + disabled, active, disabled };
+}
+
+export function endpointPut(endpoint: EndpointItem): TransactionItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...endpointKey(endpoint.organization_id, endpoint.webhook_id), ...endpoint },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export interface EndpointChanges {
+  url?: string;
+  /** null removes it. */
+  description?: string | null;
+  events?: WebhookEventType[];
+  status?: 'active' | 'disabled';
+}
+
+/**
+ * Applies the changes to an endpoint that is not deleted; undefined when there is none. Turning
+ * an endpoint on again restarts its automatic disabling window.
+ */
+export async function updateEndpoint(
+  organizationId: number,
+  webhookId: string,
+  changes: EndpointChanges,
+  now: Date,
+): Promise<EndpointItem | undefined> {
+  const sets = ['updated_at = :now'];
+  const removes: string[] = [];
+  const values: Record<string, unknown> = { ':now': now.toISOString(), ':deleted': 'deleted' };
+  if (changes.url !== undefined) {
+    sets.push('#url = :url');
+    values[':url'] = changes.url;
+  }
+  if (changes.description === null) removes.push('description');
+  else if (changes.description !== undefined) {
+    sets.push('description = :description');
+    values[':description'] = changes.description;
+  }
+  if (changes.events !== undefined) {
+    sets.push('events = :events');
+    values[':events'] = changes.events;
+  }
+  if (changes.status !== undefined) {
+    sets.push('#status = :status');
+    values[':status'] = changes.status;
+    if (changes.status === 'active') removes.push('failing_since', 'disabled_reason');
+  }
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: endpointKey(organizationId, webhookId),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
+        ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as EndpointItem;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** Deleted endpoints' items are kept this long, so that deliveries under way still find them. */
+const DELETED_RETENTION_SECONDS = 30 * 86_400;
+
+/** For the transaction that deletes an endpoint: marks it deleted and drops its secret. */
+export function endpointDeletion(organizationId: number, webhookId: string, now: Date): TransactionItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: endpointKey(organizationId, webhookId),
+      UpdateExpression: 'SET #status = :deleted, updated_at = :now, expires_at = :expires REMOVE secret_sealed',
+      ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':deleted': 'deleted',
+        ':now': now.toISOString(),
+        ':expires': Math.floor(now.getTime() / 1000) + DELETED_RETENTION_SECONDS,
+      },
+    },
+  };
+}
+
+/** After a successful attempt: the failure streak ends. */
+export async function recordEndpointSuccess(organizationId: number, webhookId: string, now: Date): Promise<void> {
+  await updateIfPresent(organizationId, webhookId, {
+    UpdateExpression: 'SET failure_count = :zero, last_success_at = :now REMOVE failing_since',
+    ExpressionAttributeValues: { ':zero': 0, ':now': now.toISOString() },
+  });
+}
+
+/** After a failed attempt: one more in the streak, which starts now if it had not. */
+export async function recordEndpointFailure(organizationId: number, webhookId: string, now: Date): Promise<void> {
+  await updateIfPresent(organizationId, webhookId, {
+    UpdateExpression:
+      'SET failure_count = if_not_exists(failure_count, :zero) + :one, last_failure_at = :now, failing_since = if_not_exists(failing_since, :now)',
+    ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': now.toISOString() },
+  });
+}
+
+/** Disables an active endpoint on the service's own decision; an endpoint in another status is left as it is. */
+export async function disableEndpoint(
+  organizationId: number,
+  webhookId: string,
+  reason: DisabledReason,
+  now: Date,
+): Promise<boolean> {
+  return updateIfPresent(organizationId, webhookId, {
+    UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason, updated_at = :now',
+    ConditionExpression: '#status = :active',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':disabled': 'disabled',
+      ':active': 'active',
+      ':reason': reason,
+      ':now': now.toISOString(),
+    },
+  });
+}
+
+async function updateIfPresent(
+  organizationId: number,
+  webhookId: string,
+  update: {
+    UpdateExpression: string;
+    ConditionExpression?: string;
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+  },
+): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: endpointKey(organizationId, webhookId),
+        ...update,
+        ConditionExpression: ['attribute_exists(pk)', update.ConditionExpression].filter(Boolean).join(' AND '),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

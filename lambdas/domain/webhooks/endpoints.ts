@@ -1,0 +1,141 @@
+import type {
+  CreatedWebhookEndpoint,
+  CreateWebhookRequest,
+  UpdateWebhookRequest,
+  WebhookEndpoint,
+  WebhookTestResponse,
+} from '#contract/types';
+import type { Caller } from '#domain/access/authentication';
+import { webhookEndpointSlotRelease, webhookEndpointSlotUpdate } from '#domain/access/organizations';
+import { eventPut, newEvent } from '#domain/events/events';
+import { ApiError } from '#platform/errors';
+import { sortableId } from '#platform/ids';
+import { TransactionRefused, writeTransaction } from '#platform/transactions';
+import { webhookUrlProblem } from './address-policy';
+import { loopbackAllowed } from './delivery-settings';
+import {
+  endpointDeletion,
+  endpointPut,
+  endpointsOf,
+  findEndpoint,
+  updateEndpoint,
+  type EndpointItem,
+} from './endpoint-store';
+import { presentWebhookEndpoint } from './presentation';
+import { sealSecret } from './secret-sealing';
+import { newSigningSecret } from './signature';
+
+/** The webhook routes' domain: endpoints of the caller's organization, and their test events. */
+
+function checkedUrl(url: string): string {
+  const problem = webhookUrlProblem(url, { loopbackAllowed: loopbackAllowed() });
+  if (problem) throw new ApiError('VALIDATION_FAILED', `url: ${problem}`);
+  return url;
+}
+
+const notFound = (webhookId: string) => new ApiError('WEBHOOK_NOT_FOUND', `No webhook endpoint ${webhookId} exists.`);
+
+async function liveEndpoint(organizationId: number, webhookId: string): Promise<EndpointItem> {
+  const endpoint = await findEndpoint(organizationId, webhookId);
+  if (!endpoint || endpoint.status === 'deleted') throw notFound(webhookId);
+  return endpoint;
+}
+
+export async function createWebhookEndpoint(
+  caller: Caller,
+  request: CreateWebhookRequest,
+  now = new Date(),
+): Promise<CreatedWebhookEndpoint> {
+  const organizationId = caller.organization.organizationId;
+  const url = checkedUrl(request.url);
+  const webhookId = sortableId('webhook_', now.getTime());
+  const secret = newSigningSecret();
+  const createdAt = now.toISOString();
+  const endpoint: EndpointItem = {
+    webhook_id: webhookId,
+    organization_id: organizationId,
+    url,
+    ...(request.description !== undefined ? { description: request.description } : {}),
+    events: request.events,
+    status: 'active',
+    failure_count: 0,
+    secret_sealed: await sealSecret(secret, { organizationId, webhookId }),
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+  const limit = caller.limits.webhook_endpoints;
+  try {
+    await writeTransaction({
+      endpoint: endpointPut(endpoint),
+      organization: webhookEndpointSlotUpdate(organizationId, limit),
+    });
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.failed('organization')) {
+      throw new ApiError(
+        'VALIDATION_FAILED',
+        `The organization already has ${limit} webhook endpoints, its limit (webhook_endpoints); delete one first.`,
+      );
+    }
+    throw error;
+  }
+  return { ...presentWebhookEndpoint(endpoint), secret };
+}
+
+export async function listWebhookEndpoints(caller: Caller): Promise<WebhookEndpoint[]> {
+  const endpoints = await endpointsOf(caller.organization.organizationId);
+  return endpoints.filter((endpoint) => endpoint.status !== 'deleted').map(presentWebhookEndpoint);
+}
+
+export async function getWebhookEndpoint(caller: Caller, webhookId: string): Promise<WebhookEndpoint> {
+  return presentWebhookEndpoint(await liveEndpoint(caller.organization.organizationId, webhookId));
+}
+
+export async function updateWebhookEndpoint(
+  caller: Caller,
+  webhookId: string,
+  request: UpdateWebhookRequest,
+  now = new Date(),
+): Promise<WebhookEndpoint> {
+  const updated = await updateEndpoint(
+    caller.organization.organizationId,
+    webhookId,
+    {
+      url: request.url === undefined ? undefined : checkedUrl(request.url),
+      description: request.description,
+      events: request.events,
+      status: request.status,
+    },
+    now,
+  );
+  if (!updated) throw notFound(webhookId);
+  return presentWebhookEndpoint(updated);
+}
+
+export async function deleteWebhookEndpoint(caller: Caller, webhookId: string, now = new Date()): Promise<void> {
+  const organizationId = caller.organization.organizationId;
+  try {
+    await writeTransaction({
+      endpoint: endpointDeletion(organizationId, webhookId, now),
+      organization: webhookEndpointSlotRelease(organizationId),
+    });
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.failed('endpoint')) throw notFound(webhookId);
+    throw error;
+  }
+}
+
+/**
+ * Writes a `webhook.test` event for the endpoint; the relay records and queues its delivery like
+ * any event's, so the test goes through the very path job events take.
+ */
+export async function testWebhookEndpoint(
+  caller: Caller,
+  webhookId: string,
+  now = new Date(),
+): Promise<WebhookTestResponse> {
+  const organizationId = caller.organization.organizationId;
+  await liveEndpoint(organizationId, webhookId);
+  const event = newEvent(organizationId, { type: 'webhook.test', data: { webhook_id: webhookId } }, now, webhookId);
+  await writeTransaction({ event: eventPut(event) });
+  return { delivery: { id: event.event_id, event_type: 'webhook.test', status: 'pending' } };
+}

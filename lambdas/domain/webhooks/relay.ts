@@ -1,0 +1,85 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { eventKey, type EventRecord } from '#domain/events/events';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { log } from '#platform/log';
+import { enqueueDeliveries } from './delivery-queue';
+import { recordDelivery, type DeliveryRef } from './delivery-store';
+import { endpointsOf, findEndpoint, type EndpointItem } from './endpoint-store';
+
+/**
+ * The relay of the transactional outbox: for each new event, one delivery per endpoint that
+ * should receive it (active and subscribed to its type; for a test event, the endpoint tested),
+ * each recorded by a conditional put and then queued. Recording first means a delivery exists
+ * before any message names it; a crash between the two leaves a pending delivery that the
+ * sweeper queues. Relaying an event again records nothing new and queues its deliveries again,
+ * which the worker's claim makes harmless. Last, the event leaves the outbox index.
+ */
+
+function recipients(event: EventRecord, endpoints: readonly EndpointItem[]): EndpointItem[] {
+  if (event.target_webhook_id) {
+    return endpoints.filter(
+      (endpoint) => endpoint.webhook_id === event.target_webhook_id && endpoint.status !== 'deleted',
+    );
+  }
+  return endpoints.filter(
+    (endpoint) => endpoint.status === 'active' && (endpoint.events as readonly string[]).includes(event.type),
+  );
+}
+
+export async function relayEvent(event: EventRecord, now = new Date()): Promise<DeliveryRef[]> {
+  const organizationId = event.organization_id;
+  const endpoints = event.target_webhook_id
+    ? [await findEndpoint(organizationId, event.target_webhook_id)].filter((found) => found !== undefined)
+    : await endpointsOf(organizationId);
+  const body = JSON.stringify(event.payload);
+  const refs: DeliveryRef[] = [];
+  for (const endpoint of recipients(event, endpoints)) {
+    const ref = { organization_id: organizationId, event_id: event.event_id, webhook_id: endpoint.webhook_id };
+    await recordDelivery(ref, { type: event.type, body }, now);
+    refs.push(ref);
+  }
+  await enqueueDeliveries(refs);
+  await leaveOutbox(event);
+  return refs;
+}
+
+async function leaveOutbox(event: EventRecord): Promise<void> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: eventKey(event.organization_id, event.event_id),
+        UpdateExpression: 'REMOVE outbox_shard, outbox_due',
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    // An event TTL already removed has nothing left to take out of the index.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * The stream's new event items, in order. The first record that fails is reported, and Lambda
+ * (or the local poller) retries from it; the ones before it are done, the ones after it wait.
+ */
+export async function relayStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
+  for (const record of records) {
+    const image = record.dynamodb?.NewImage;
+    if (!image) continue;
+    try {
+      await relayEvent(unmarshall(image as Record<string, AttributeValue>) as EventRecord);
+    } catch (error) {
+      log('error', 'Relaying an event failed; the batch resumes from it', {
+        error: error instanceof Error ? error.message : String(error),
+        sequence_number: record.dynamodb?.SequenceNumber,
+      });
+      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+    }
+  }
+  return { batchItemFailures: [] };
+}

@@ -1,0 +1,492 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { componentSchema, operationResponses } from './support/api-document';
+import { waitForJob } from './support/jobs';
+import {
+  call,
+  createKey,
+  createOrganization,
+  listDeliveries,
+  type ApiResponse,
+  type ErrorBody,
+  type TestOrganization,
+} from './support/stack';
+import { runAdmin, startStackProcess, stopStackProcess } from './support/stack-process';
+import { WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiver';
+
+interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  status: string;
+  failure_count: number;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  created_at: string;
+  secret?: string;
+}
+
+function expectDocumented(operationId: string, response: ApiResponse<unknown>) {
+  const validate = operationResponses(operationId).get(response.status)?.validateBody;
+  if (!validate) throw new Error(`${operationId} documents no ${response.status} body`);
+  expect(validate(response.body) ? [] : validate.errors).toEqual([]);
+}
+
+function expectPayload(schema: string, body: unknown) {
+  const validate = componentSchema(schema);
+  expect(validate(body) ? [] : validate.errors).toEqual([]);
+}
+
+async function createEndpoint(
+  organization: TestOrganization,
+  body: Record<string, unknown>,
+): Promise<Endpoint & { secret: string }> {
+  const response = await call<Endpoint>('POST', '/webhooks', { key: organization.key, body });
+  expect(response.status).toBe(201);
+  expectDocumented('createWebhook', response);
+  return response.body as Endpoint & { secret: string };
+}
+
+function verified(delivery: ReceivedDelivery, secret: string, now = Date.now()) {
+  return verifyWebhook({ headers: delivery.headers, rawBody: delivery.rawBody, secrets: secret, now });
+}
+
+const receiver = new WebhookReceiver();
+
+beforeAll(async () => {
+  await receiver.start();
+});
+
+afterAll(async () => {
+  await receiver.stop();
+});
+
+describe('webhook endpoints', () => {
+  let organization: TestOrganization;
+
+  beforeAll(async () => {
+    organization = await createOrganization();
+  });
+
+  it('creates an endpoint with a signing secret shown once, then reads, lists, changes and deletes it', async () => {
+    const created = await createEndpoint(organization, {
+      url: 'https://hooks.example.com/video',
+      events: ['job.completed'],
+      description: 'Production',
+    });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^webhook_/),
+      url: 'https://hooks.example.com/video',
+      description: 'Production',
+      events: ['job.completed'],
+      status: 'active',
+      failure_count: 0,
+      last_success_at: null,
+      last_failure_at: null,
+    });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+
+    const read = await call<Endpoint>('GET', `/webhooks/${created.id}`, { key: organization.key });
+    expectDocumented('getWebhook', read);
+    expect(read.body).not.toHaveProperty('secret');
+    expect(JSON.stringify(read.body)).not.toContain(created.secret.slice(6));
+
+    const changed = await call<Endpoint>('PATCH', `/webhooks/${created.id}`, {
+      key: organization.key,
+      body: { description: null, events: ['job.completed', 'job.failed'], status: 'disabled' },
+    });
+    expectDocumented('updateWebhook', changed);
+    expect(changed.body).toMatchObject({
+      description: null,
+      events: ['job.completed', 'job.failed'],
+      status: 'disabled',
+    });
+
+    const listed = await call<{ data: Endpoint[] }>('GET', '/webhooks', { key: organization.key });
+    expectDocumented('listWebhooks', listed);
+    expect(listed.body.data.map((endpoint) => endpoint.id)).toContain(created.id);
+
+    const deleted = await call('DELETE', `/webhooks/${created.id}`, { key: organization.key });
+    expect([deleted.status, deleted.body]).toEqual([204, undefined]);
+    for (const [method, path] of [
+      ['GET', `/webhooks/${created.id}`],
+      ['PATCH', `/webhooks/${created.id}`],
+      ['DELETE', `/webhooks/${created.id}`],
+      ['POST', `/webhooks/${created.id}/test`],
+    ] as const) {
+      const after = await call<ErrorBody>(method, path, {
+        key: organization.key,
+        body: method === 'PATCH' ? { status: 'active' } : undefined,
+      });
+      expect([method, after.status, after.body.error.code]).toEqual([method, 404, 'WEBHOOK_NOT_FOUND']);
+    }
+    const relisted = await call<{ data: Endpoint[] }>('GET', '/webhooks', { key: organization.key });
+    expect(relisted.body.data.map((endpoint) => endpoint.id)).not.toContain(created.id);
+  });
+
+  it('keeps an organization to its webhook_endpoints limit, counting only endpoints not deleted', async () => {
+    const team = await createOrganization();
+    const endpoints = [];
+    for (let index = 0; index < 3; index += 1) {
+      endpoints.push(await createEndpoint(team, { url: `https://hooks.example.com/${index}`, events: ['job.failed'] }));
+    }
+    const refused = await call<ErrorBody>('POST', '/webhooks', {
+      key: team.key,
+      body: { url: 'https://hooks.example.com/4', events: ['job.failed'] },
+    });
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(refused.body.error.message).toContain('webhook_endpoints');
+
+    expect((await call('DELETE', `/webhooks/${endpoints[0]!.id}`, { key: team.key })).status).toBe(204);
+    await createEndpoint(team, { url: 'https://hooks.example.com/4', events: ['job.failed'] });
+
+    const custom = await createOrganization({ plan: 'custom', limits: { webhook_endpoints: 4 } });
+    for (let index = 0; index < 4; index += 1) {
+      await createEndpoint(custom, { url: `https://hooks.example.com/${index}`, events: ['job.completed'] });
+    }
+    const usage = await call<{ endpoints: Record<string, number> }>('GET', '/usage/webhooks', { key: custom.key });
+    expect(usage.body.endpoints).toEqual({ total: 4, active: 4, disabled: 0 });
+  });
+
+  it.each([
+    ['plain http to a public host', 'http://hooks.example.com/'],
+    ['a private address', 'https://10.1.2.3/hooks'],
+    ['the instance metadata address', 'https://169.254.169.254/latest'],
+    ['an IPv6 loopback address', 'https://[::1]/hooks'],
+    ['an IPv4-mapped IPv6 address', 'https://[::ffff:192.168.0.1]/hooks'],
+    ['a user name and password', 'https://user:secret@hooks.example.com/'],
+    ['http to a private address', 'http://192.168.1.10/'],
+    ['not a URL', 'hooks.example.com'],
+  ])('refuses %s with 400 VALIDATION_FAILED', async (_, url) => {
+    const response = await call<ErrorBody>('POST', '/webhooks', {
+      key: organization.key,
+      body: { url, events: ['job.completed'] },
+    });
+    expect([response.status, response.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
+  it('refuses unknown events, an empty update and unknown fields', async () => {
+    const endpoint = await createEndpoint(organization, { url: 'https://hooks.example.com/x', events: ['job.failed'] });
+    for (const [method, path, body] of [
+      ['POST', '/webhooks', { url: 'https://hooks.example.com/', events: ['webhook.test'] }],
+      ['POST', '/webhooks', { url: 'https://hooks.example.com/', events: [] }],
+      ['POST', '/webhooks', { url: 'https://hooks.example.com/', events: ['job.failed'], secret: 'mine' }],
+      ['PATCH', `/webhooks/${endpoint.id}`, {}],
+      ['PATCH', `/webhooks/${endpoint.id}`, { status: 'deleted' }],
+      ['PATCH', `/webhooks/${endpoint.id}`, { url: 'https://127.0.0.1/' }],
+    ] as const) {
+      const response = await call<ErrorBody>(method, path, { key: organization.key, body });
+      expect([JSON.stringify(body), response.status, response.body.error.code]).toEqual([
+        JSON.stringify(body),
+        400,
+        'VALIDATION_FAILED',
+      ]);
+    }
+  });
+
+  it("answers 404 for another organization's endpoint and 403 without the write scope", async () => {
+    const endpoint = await createEndpoint(organization, { url: 'https://hooks.example.com/y', events: ['job.failed'] });
+    const other = await createOrganization();
+    const foreign = await call<ErrorBody>('GET', `/webhooks/${endpoint.id}`, { key: other.key });
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+    const reader = await createKey(organization.organizationId, { scopes: ['webhooks:read'] });
+    const denied = await call('POST', `/webhooks/${endpoint.id}/test`, { key: reader.key });
+    expect(denied.status).toBe(403);
+    expect((await call('GET', `/webhooks/${endpoint.id}`, { key: reader.key })).status).toBe(200);
+  });
+});
+
+describe('webhook deliveries to a real receiver', () => {
+  let organization: TestOrganization;
+  let endpoint: Endpoint & { secret: string };
+
+  beforeAll(async () => {
+    organization = await createOrganization({ credits: 1000 });
+    endpoint = await createEndpoint(organization, { url: receiver.url, events: ['job.completed', 'job.failed'] });
+  });
+
+  it('sends a signed webhook.test event that verifies with the secret, and fails verification when tampered with or late', async () => {
+    const response = await call<{ delivery: { id: string; event_type: string; status: string } }>(
+      'POST',
+      `/webhooks/${endpoint.id}/test`,
+      { key: organization.key },
+    );
+    expectDocumented('testWebhook', response);
+    const eventId = response.body.delivery.id;
+    expect(response.body.delivery).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      event_type: 'webhook.test',
+      status: 'pending',
+    });
+
+    await receiver.waitFor(() => receiver.of(eventId).length > 0);
+    const [delivery] = receiver.of(eventId);
+    expect(delivery!.headers['service-webhook-event']).toBe('webhook.test');
+    expect(delivery!.headers['content-type']).toBe('application/json');
+    expect(delivery!.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(verified(delivery!, endpoint.secret)).toMatchObject({ ok: true, eventId, eventType: 'webhook.test' });
+    const body = JSON.parse(delivery!.rawBody) as Record<string, unknown>;
+    expectPayload('WebhookTestEvent', body);
+    expect(body).toMatchObject({ id: eventId, type: 'webhook.test', data: { webhook_id: endpoint.id } });
+
+    const tampered = { ...delivery!, rawBody: delivery!.rawBody.replace('webhook.test', 'webhook.tesT') };
+    expect(verified(tampered, endpoint.secret)).toEqual({ ok: false, reason: 'no_matching_signature' });
+    expect(verified(delivery!, endpoint.secret, Date.now() + 301_000)).toEqual({
+      ok: false,
+      reason: 'timestamp_out_of_tolerance',
+    });
+    expect(verified(delivery!, 'whsec_not-the-secret')).toEqual({ ok: false, reason: 'no_matching_signature' });
+
+    const [recorded] = (await listDeliveries(organization.organizationId)).filter((item) => item.event_id === eventId);
+    expect(recorded).toMatchObject({ status: 'succeeded', attempts: 1 });
+    const read = await call<Endpoint>('GET', `/webhooks/${endpoint.id}`, { key: organization.key });
+    expect(read.body.last_success_at).not.toBeNull();
+  });
+
+  it('delivers job.completed and job.failed, per the spec, with API paths and no signed URLs', async () => {
+    const completed = await call<{ id: string }>('POST', '/video-jobs', {
+      key: organization.key,
+      body: { prompt: 'A lighthouse at dawn', duration_seconds: 5 },
+    });
+    const failed = await call<{ id: string }>('POST', '/video-jobs', {
+      key: organization.key,
+      body: { prompt: 'A render that fails [fault:fail]', duration_seconds: 5 },
+    });
+    const [{ job: completedJob }] = await Promise.all([
+      waitForJob(organization.key, completed.body.id),
+      waitForJob(organization.key, failed.body.id),
+    ]);
+    expect(completedJob.status).toBe('completed');
+    const jobOf = (delivery: ReceivedDelivery) =>
+      (JSON.parse(delivery.rawBody) as { data: { job: { id: string } } }).data.job.id;
+    await receiver.waitFor((received) => {
+      const ids = received.map(jobOf);
+      return ids.includes(completed.body.id) && ids.includes(failed.body.id);
+    });
+
+    const completedDelivery = receiver.received.find((delivery) => jobOf(delivery) === completed.body.id)!;
+    expect(verified(completedDelivery, endpoint.secret).ok).toBe(true);
+    const completedEvent = JSON.parse(completedDelivery.rawBody) as Record<string, unknown>;
+    expectPayload('JobCompletedEvent', completedEvent);
+    expect(completedEvent).toEqual({
+      id: completedDelivery.headers['service-webhook-id'],
+      type: 'job.completed',
+      created_at: expect.any(String),
+      data: {
+        job: {
+          id: completed.body.id,
+          type: 'video',
+          status: 'completed',
+          result_url: `/video-jobs/${completed.body.id}/result`,
+          asset_id: completedJob.result.asset_id,
+        },
+      },
+    });
+    expect(completedDelivery.rawBody).not.toMatch(/X-Amz-|https?:\/\//);
+
+    const failedDelivery = receiver.received.find((delivery) => jobOf(delivery) === failed.body.id)!;
+    expect(verified(failedDelivery, endpoint.secret).ok).toBe(true);
+    const failedEvent = JSON.parse(failedDelivery.rawBody) as { type: string; data: { job: Record<string, unknown> } };
+    expectPayload('JobFailedEvent', failedEvent);
+    expect(failedEvent.type).toBe('job.failed');
+    expect(failedEvent.data.job).toMatchObject({
+      id: failed.body.id,
+      type: 'video',
+      status: 'failed',
+      error: { code: 'RENDER_FAILED' },
+    });
+  });
+
+  it('retries a receiver that fails the first attempts, with the same event id, until it answers 2xx', async () => {
+    const flaky = await createOrganization();
+    const flakyEndpoint = await createEndpoint(flaky, { url: receiver.url, events: ['job.completed'] });
+    receiver.answerWith((attempt) => ({ status: attempt <= 2 ? 500 : 200 }));
+    try {
+      const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${flakyEndpoint.id}/test`, {
+        key: flaky.key,
+      });
+      const eventId = test.body.delivery.id;
+      await receiver.waitFor(() => receiver.of(eventId).some((delivery) => delivery.status === 200));
+      const attempts = receiver.of(eventId);
+      expect(attempts.map((delivery) => delivery.status)).toEqual([500, 500, 200]);
+      expect(new Set(attempts.map((delivery) => delivery.headers['service-webhook-id']))).toEqual(new Set([eventId]));
+      expect(new Set(attempts.map((delivery) => delivery.rawBody)).size).toBe(1);
+      for (const attempt of attempts) expect(verified(attempt, flakyEndpoint.secret).ok).toBe(true);
+
+      const [recorded] = await listDeliveries(flaky.organizationId);
+      expect(recorded).toMatchObject({ status: 'succeeded', attempts: 3 });
+      expect(recorded!.attempt_log.map((entry) => entry.status_code)).toEqual([500, 500, 200]);
+      const read = await call<Endpoint>('GET', `/webhooks/${flakyEndpoint.id}`, { key: flaky.key });
+      expect(read.body).toMatchObject({
+        failure_count: 0,
+        last_failure_at: expect.any(String),
+        last_success_at: expect.any(String),
+      });
+    } finally {
+      receiver.answerWith(() => ({ status: 204 }));
+    }
+  });
+
+  it('honours Retry-After on a 429', async () => {
+    const busy = await createOrganization();
+    const busyEndpoint = await createEndpoint(busy, { url: receiver.url, events: ['job.failed'] });
+    receiver.answerWith((attempt) =>
+      attempt === 1 ? { status: 429, headers: { 'Retry-After': '3' } } : { status: 204 },
+    );
+    try {
+      const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${busyEndpoint.id}/test`, {
+        key: busy.key,
+      });
+      const eventId = test.body.delivery.id;
+      await receiver.waitFor(() => receiver.of(eventId).length >= 2);
+      const [first, second] = receiver.of(eventId);
+      expect(second!.receivedAtMs - first!.receivedAtMs).toBeGreaterThanOrEqual(2900);
+    } finally {
+      receiver.answerWith(() => ({ status: 204 }));
+    }
+  });
+
+  it('ends a delivery that never gets a 2xx as failed after 6 attempts, all recorded and counted', async () => {
+    const broken = await createOrganization();
+    const brokenEndpoint = await createEndpoint(broken, { url: receiver.url, events: ['job.completed'] });
+    const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${brokenEndpoint.id}/test`, {
+      key: broken.key,
+    });
+    const eventId = test.body.delivery.id;
+    receiver.answerWith((attempt, id) => ({ status: id === eventId ? 503 : 204 }));
+    try {
+      await receiver.waitFor(() => receiver.of(eventId).length >= 6, 60_000);
+      const deadline = Date.now() + 10_000;
+      let [recorded] = await listDeliveries(broken.organizationId);
+      while (recorded?.status !== 'failed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        [recorded] = await listDeliveries(broken.organizationId);
+      }
+      expect(recorded).toMatchObject({ status: 'failed', attempts: 6, failure_reason: 'attempts_exhausted' });
+      expect(recorded!.attempt_log).toHaveLength(6);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(receiver.of(eventId)).toHaveLength(6);
+
+      const read = await call<Endpoint>('GET', `/webhooks/${brokenEndpoint.id}`, { key: broken.key });
+      expect(read.body).toMatchObject({ failure_count: 6, status: 'active', last_success_at: null });
+      const usage = await call<{ deliveries: Record<string, number> }>('GET', '/usage/webhooks', { key: broken.key });
+      expect(usage.body.deliveries).toEqual({ total: 1, succeeded: 0, failed: 1, pending: 0 });
+    } finally {
+      receiver.answerWith(() => ({ status: 204 }));
+    }
+  });
+
+  it('disables an endpoint whose receiver answers 410 Gone', async () => {
+    const gone = await createOrganization();
+    const goneEndpoint = await createEndpoint(gone, { url: receiver.url, events: ['job.completed'] });
+    const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${goneEndpoint.id}/test`, {
+      key: gone.key,
+    });
+    const eventId = test.body.delivery.id;
+    receiver.answerWith((_, id) => ({ status: id === eventId ? 410 : 204 }));
+    try {
+      await receiver.waitFor(() => receiver.of(eventId).length >= 1);
+      const deadline = Date.now() + 10_000;
+      let read = await call<Endpoint>('GET', `/webhooks/${goneEndpoint.id}`, { key: gone.key });
+      while (read.body.status !== 'disabled' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        read = await call<Endpoint>('GET', `/webhooks/${goneEndpoint.id}`, { key: gone.key });
+      }
+      expect(read.body.status).toBe('disabled');
+    } finally {
+      receiver.answerWith(() => ({ status: 204 }));
+    }
+  });
+
+  it('sends nothing to a disabled endpoint or to one not subscribed to the event', async () => {
+    const quiet = await createOrganization();
+    const disabled = await createEndpoint(quiet, {
+      url: `${receiver.url}/disabled`,
+      events: ['job.completed', 'job.failed'],
+    });
+    await call('PATCH', `/webhooks/${disabled.id}`, { key: quiet.key, body: { status: 'disabled' } });
+    const unsubscribed = await createEndpoint(quiet, {
+      url: `${receiver.url}/unsubscribed`,
+      events: ['job.completed'],
+    });
+    const listening = await createEndpoint(quiet, { url: `${receiver.url}/listening`, events: ['job.failed'] });
+
+    const job = await call<{ id: string }>('POST', '/video-jobs', {
+      key: quiet.key,
+      body: { prompt: 'Nobody hears this [fault:fail]', duration_seconds: 5 },
+    });
+    await waitForJob(quiet.key, job.body.id);
+    const mentions = (delivery: ReceivedDelivery) => delivery.rawBody.includes(job.body.id);
+    await receiver.waitFor((received) => received.some(mentions));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(receiver.received.filter(mentions).map((delivery) => delivery.path)).toEqual(['/hooks/listening']);
+    const recorded = await listDeliveries(quiet.organizationId);
+    expect(recorded.map((delivery) => delivery.webhook_id)).toEqual([listening.id]);
+    expect(recorded.map((delivery) => delivery.webhook_id)).not.toContain(unsubscribed.id);
+  });
+});
+
+describe('a local stack stopped between a job ending and its delivery', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'webhook-restart-'));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function admin(...args: string[]) {
+    const { code, stdout, stderr } = await runAdmin(dataDir, [...args, '--json']);
+    return { code, stderr, body: code === 0 ? (JSON.parse(stdout) as Record<string, unknown>) : undefined };
+  }
+
+  it('keeps the delivery pending while delivery is switched off, and delivers it after a restart with it on', async () => {
+    const off = await startStackProcess(dataDir, { DEVELOPER_WEBHOOK_DELIVERY_ENABLED: 'false' });
+    let key: string;
+    let secret: string;
+    let jobId: string;
+    try {
+      const organization = (await admin('org', 'create', '--plan', 'team', '--credits', '100')).body!;
+      key = ((await admin('key', 'create', '--org', String(organization.organization_id))).body as { key: string }).key;
+      const request = (method: string, path: string, body?: unknown) =>
+        fetch(`${off.apiUrl}${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then(async (response) => (await response.json()) as Record<string, unknown>);
+      secret = (await request('POST', '/webhooks', { url: receiver.url, events: ['job.failed'] })).secret as string;
+      jobId = (
+        await request('POST', '/video-jobs', { prompt: 'Ends while nobody sends [fault:fail]', duration_seconds: 5 })
+      ).id as string;
+      const deadline = Date.now() + 60_000;
+      while ((await request('GET', `/video-jobs/${jobId}`)).status !== 'failed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(receiver.received.filter((delivery) => delivery.rawBody.includes(jobId))).toEqual([]);
+      const refused = await admin('webhooks', 'retry');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('DEVELOPER_WEBHOOK_DELIVERY_ENABLED');
+    } finally {
+      await stopStackProcess(off);
+    }
+
+    const on = await startStackProcess(dataDir, { DEVELOPER_WEBHOOK_DELIVERY_ENABLED: 'true' });
+    try {
+      await receiver.waitFor((received) => received.some((delivery) => delivery.rawBody.includes(jobId)));
+      const delivered = receiver.received.filter((delivery) => delivery.rawBody.includes(jobId));
+      expect(delivered).toHaveLength(1);
+      expect(verified(delivered[0]!, secret).ok).toBe(true);
+      expect(JSON.parse(delivered[0]!.rawBody)).toMatchObject({ type: 'job.failed', data: { job: { id: jobId } } });
+      const retried = await admin('webhooks', 'retry');
+      expect(retried).toMatchObject({ code: 0, body: { events_relayed: 0, deliveries_queued: 0 } });
+    } finally {
+      await stopStackProcess(on);
+    }
+  });
+});

@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { deliverOne, deliverQueuedMessages, DISABLE_AFTER_FAILING_MS } from '#domain/webhooks/delivery';
+import { sealSecret } from '#domain/webhooks/secret-sealing';
+import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
+
+process.env.TABLE_NAME = 'table';
+process.env.AWS_REGION = 'us-east-1';
+process.env.WEBHOOK_DELIVERIES_QUEUE_URL = 'http://queue.local/000000000000/webhook-deliveries';
+process.env[WEBHOOK_ENVIRONMENT.secretsLocalKey] = randomBytes(32).toString('base64');
+process.env[WEBHOOK_ENVIRONMENT.loopbackAllowed] = 'true';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+const sqs = mockClient(SQSClient);
+
+const EVENT_ID = 'evt_01J0000000000000000000000A';
+const WEBHOOK_ID = 'webhook_01J0000000000000000000000A';
+const REF = { organization_id: 7, event_id: EVENT_ID, webhook_id: WEBHOOK_ID };
+const SECRET = 'whsec_dGhpcy1pcy1hLXRlc3Qtc2VjcmV0LW9mLTMyLWJ5dGVz';
+const BODY = JSON.stringify({ id: EVENT_ID, type: 'job.failed', created_at: '2026-11-23T10:00:00.000Z', data: {} });
+
+let server: Server;
+let answer = 204;
+const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(answer).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  dynamo.reset();
+  sqs.reset();
+  received.length = 0;
+  answer = 204;
+  process.env[WEBHOOK_ENVIRONMENT.deliveryEnabled] = 'true';
+  dynamo.on(UpdateCommand).resolves({});
+  dynamo.on(TransactWriteCommand).resolves({});
+  sqs.on(SendMessageCommand).resolves({});
+});
+
+function delivery(overrides: Record<string, unknown> = {}) {
+  return {
+    ...REF,
+    event_type: 'job.failed',
+    body: BODY,
+    status: 'pending',
+    attempts: 0,
+    attempt_log: [],
+    next_attempt_at: new Date(Date.now() - 1000).toISOString(),
+    created_at: '2026-11-23T10:00:00.000Z',
+    updated_at: '2026-11-23T10:00:00.000Z',
+    expires_at: 0,
+    ...overrides,
+  };
+}
+
+async function endpoint(overrides: Record<string, unknown> = {}) {
+  return {
+    webhook_id: WEBHOOK_ID,
+    organization_id: 7,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    events: ['job.failed'],
+    status: 'active',
+    failure_count: 0,
+    secret_sealed: await sealSecret(SECRET, { organizationId: 7, webhookId: WEBHOOK_ID }),
+    created_at: '2026-11-01T00:00:00.000Z',
+    updated_at: '2026-11-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function given(deliveryItem: object | undefined, endpointItem: object | undefined) {
+  dynamo.on(GetCommand).callsFake((input: { Key: { sk: string } }) => ({
+    Item: input.Key.sk.startsWith('DELIVERY#') ? deliveryItem : endpointItem,
+  }));
+}
+
+const transactionUpdates = () =>
+  dynamo
+    .commandCalls(TransactWriteCommand)
+    .map((call) => call.args[0].input.TransactItems!.map((item) => item.Update!));
+const endpointUpdates = () =>
+  dynamo
+    .commandCalls(UpdateCommand)
+    .map((call) => call.args[0].input)
+    .filter((input) => (input.Key as { sk: string }).sk.startsWith('WEBHOOK#'));
+
+describe('one webhook delivery attempt', () => {
+  it('sends the stored body signed with the endpoint secret, and records the success', async () => {
+    given(delivery(), await endpoint());
+    expect(await deliverOne(REF)).toBe('succeeded');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.body).toBe(BODY);
+    expect(verifyWebhook({ headers: received[0]!.headers, rawBody: received[0]!.body, secrets: SECRET })).toMatchObject(
+      {
+        ok: true,
+        eventId: EVENT_ID,
+        eventType: 'job.failed',
+      },
+    );
+    const [[deliveryUpdate, usageUpdate]] = transactionUpdates() as [
+      [{ ExpressionAttributeValues: Record<string, unknown> }, object],
+    ];
+    expect(deliveryUpdate.ExpressionAttributeValues).toMatchObject({ ':status': 'succeeded', ':attempts': 1 });
+    expect(usageUpdate).toMatchObject({
+      ExpressionAttributeNames: { '#c0': 'deliveries_succeeded', '#c1': 'deliveries_pending' },
+    });
+    expect(endpointUpdates()[0]!.UpdateExpression).toContain('failure_count = :zero');
+  });
+
+  it('sends nothing while delivery is switched off, and leaves the delivery as it is', async () => {
+    process.env[WEBHOOK_ENVIRONMENT.deliveryEnabled] = 'false';
+    given(delivery(), await endpoint());
+    expect(await deliverOne(REF)).toBe('delivery-switched-off');
+    expect(received).toHaveLength(0);
+    expect(dynamo.calls()).toHaveLength(0);
+  });
+
+  it('sends a message that came early on again with the rest of the wait', async () => {
+    given(delivery({ next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() }), await endpoint());
+    expect(await deliverOne(REF)).toBe('requeued');
+    expect(received).toHaveLength(0);
+    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.DelaySeconds).toBe(900);
+  });
+
+  it.each([
+    ['disabled', { status: 'disabled' }, 'endpoint_disabled'],
+    ['deleted', { status: 'deleted', secret_sealed: undefined }, 'endpoint_deleted'],
+    ['no longer subscribed', { events: ['job.completed'] }, 'endpoint_unsubscribed'],
+  ])('ends the delivery of a job event to an endpoint %s as failed, sending nothing', async (_, change, reason) => {
+    given(delivery(), await endpoint(change));
+    expect(await deliverOne(REF)).toBe(reason);
+    expect(received).toHaveLength(0);
+    const [[deliveryUpdate]] = transactionUpdates() as [[{ ExpressionAttributeValues: Record<string, unknown> }]];
+    expect(deliveryUpdate.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':reason': reason,
+      ':attempts': 0,
+    });
+  });
+
+  it('schedules the next attempt of a failure and queues it with its delay', async () => {
+    answer = 500;
+    given(delivery({ attempts: 1 }), await endpoint());
+    expect(await deliverOne(REF)).toBe('pending');
+    const [[deliveryUpdate]] = transactionUpdates() as [
+      [{ ExpressionAttributeValues: Record<string, string | number> }],
+    ];
+    expect(deliveryUpdate.ExpressionAttributeValues[':attempts']).toBe(2);
+    const waitSeconds = (Date.parse(String(deliveryUpdate.ExpressionAttributeValues[':next'])) - Date.now()) / 1000;
+    expect(waitSeconds).toBeGreaterThan(300 * 0.9 - 2);
+    expect(waitSeconds).toBeLessThan(300 * 1.1);
+    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.DelaySeconds).toBeGreaterThanOrEqual(268);
+    expect(endpointUpdates()[0]!.UpdateExpression).toContain('failing_since = if_not_exists(failing_since, :now)');
+  });
+
+  it('ends the delivery failed after the sixth attempt', async () => {
+    answer = 502;
+    given(delivery({ attempts: 5 }), await endpoint());
+    expect(await deliverOne(REF)).toBe('failed');
+    const [[deliveryUpdate]] = transactionUpdates() as [[{ ExpressionAttributeValues: Record<string, unknown> }]];
+    expect(deliveryUpdate.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':attempts': 6,
+      ':reason': 'attempts_exhausted',
+    });
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+  });
+
+  it('disables an endpoint that answers 410 Gone, or that has failed every attempt for five days', async () => {
+    answer = 410;
+    given(delivery(), await endpoint());
+    await deliverOne(REF);
+    expect(endpointUpdates().some((update) => update.ExpressionAttributeValues?.[':reason'] === 'receiver_gone')).toBe(
+      true,
+    );
+
+    dynamo.resetHistory();
+    answer = 500;
+    given(
+      delivery(),
+      await endpoint({ failing_since: new Date(Date.now() - DISABLE_AFTER_FAILING_MS - 1000).toISOString() }),
+    );
+    await deliverOne(REF);
+    expect(
+      endpointUpdates().some((update) => update.ExpressionAttributeValues?.[':reason'] === 'persistent_failure'),
+    ).toBe(true);
+
+    dynamo.resetHistory();
+    given(
+      delivery(),
+      await endpoint({ failing_since: new Date(Date.now() - DISABLE_AFTER_FAILING_MS + 60_000).toISOString() }),
+    );
+    await deliverOne(REF);
+    expect(endpointUpdates().some((update) => update.ExpressionAttributeValues?.[':disabled'])).toBe(false);
+  });
+
+  it('reports poison messages and failed runs in the batch response, and nothing else', async () => {
+    given(delivery({ status: 'succeeded' }), await endpoint());
+    const response = await deliverQueuedMessages([
+      { messageId: 'ok', body: JSON.stringify(REF) },
+      { messageId: 'poison', body: 'not json' },
+      { messageId: 'shapeless', body: '{"organization_id":"7"}' },
+    ] as never);
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'poison' }, { itemIdentifier: 'shapeless' }]);
+
+    dynamo.on(GetCommand).rejects(new Error('table unavailable'));
+    const failing = await deliverQueuedMessages([{ messageId: 'retry-me', body: JSON.stringify(REF) }] as never);
+    expect(failing.batchItemFailures).toEqual([{ itemIdentifier: 'retry-me' }]);
+  });
+});
