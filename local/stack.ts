@@ -2,16 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
+  type AttributeDefinition,
+  type GlobalSecondaryIndex,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { CURSOR_KEY_ENVIRONMENT } from '#platform/cursor-key-environment';
-import { TABLE_DESIGN } from '#platform/table-design';
+import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
 import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/provider-setting';
 import { startDynamoDb } from './emulators/dynamodb';
 import { mediaToolEnvironment } from './media-tools';
@@ -20,11 +31,18 @@ import { startStepFunctions, type ExecutionStatusChangeEvent } from './emulators
 import { createGateway, type LambdaHandler } from './http-gateway';
 import { writeStackInfo } from './stack-info';
 import { RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
+import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
+import { QUEUES } from '#queues';
 import { TASKS, type Task } from '#tasks';
 import { definitionWithWorkers, WORKFLOWS } from '#workflows';
+import { startQueuePoller, queueConsumersOf } from './event-sources/queue';
+import { startTableStreamPoller, streamConsumersOf } from './event-sources/table-stream';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
+
+/** Clients of the stack's own (not the handlers'): the environment is not set yet when some are made. */
+const LOCAL_CLIENT = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 const localStateMachineArn = (workflowName: string) =>
   `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
@@ -37,7 +55,8 @@ function handlerEnvironment(
     sqs: string;
     sfn: string;
   },
-  cursorKey: string,
+  keys: { cursorKey: string; webhookSecretsKey: string },
+  queueUrls: Readonly<Record<string, string>>,
 ): Record<string, string> {
   return {
     AWS_REGION: 'us-east-1',
@@ -50,7 +69,7 @@ function handlerEnvironment(
     S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: LOCAL_TABLE_NAME,
     MEDIA_BUCKET_NAME: LOCAL_BUCKET_NAME,
-    [CURSOR_KEY_ENVIRONMENT.localKey]: cursorKey,
+    [CURSOR_KEY_ENVIRONMENT.localKey]: keys.cursorKey,
     // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
     VIDEO_PROVIDER: 'local',
     // No speech-to-text service runs here: split jobs' clips get no captions or titles.
@@ -61,10 +80,19 @@ function handlerEnvironment(
     ...Object.fromEntries(
       WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, localStateMachineArn(workflow.name)]),
     ),
+    ...Object.fromEntries(QUEUES.map((queue) => [queue.urlEnvironmentVariable, queueUrls[queue.name]!])),
+    // The `webhook-delivery` setting (lambdas/tasks.ts), which the CDK app gives the tasks that have it.
+    [WEBHOOK_ENVIRONMENT.deliveryEnabled]: process.env[WEBHOOK_ENVIRONMENT.deliveryEnabled] ?? 'true',
+    // Six attempts in seconds rather than a day and a half.
+    [WEBHOOK_ENVIRONMENT.retryScale]: process.env[WEBHOOK_ENVIRONMENT.retryScale] ?? '0.001',
+    // Receivers run on this machine.
+    [WEBHOOK_ENVIRONMENT.loopbackAllowed]: 'true',
+    // In AWS: the KMS key's ARN (WEBHOOK_SECRETS_KEY_ARN) instead.
+    [WEBHOOK_ENVIRONMENT.secretsLocalKey]: keys.webhookSecretsKey,
   };
 }
 
-/** Loads a Lambda module the way the runtime would: once, then reused for every invocation. */
+/** Loads a Lambda module the way the runtime would: once (until it fails), then reused for every invocation. */
 function moduleLoader<T>(folder: string) {
   const loaded = new Map<string, Promise<T>>();
   return (name: string): Promise<T> => {
@@ -72,6 +100,8 @@ function moduleLoader<T>(folder: string) {
     if (!handler) {
       handler = import(`../lambdas/${folder}/${name}`).then((module: { handler: T }) => module.handler);
       loaded.set(name, handler);
+      // As Lambda does after a failed init: the next invocation tries to load it again.
+      handler.catch(() => loaded.delete(name));
     }
     return handler;
   };
@@ -92,40 +122,110 @@ function localStateMachines() {
   );
 }
 
-/** Creates the table as the CDK stack declares it; answers whether it had to (a fresh data dir). */
-async function ensureTable(client: DynamoDBClient): Promise<boolean> {
+/** New images on the table's stream, as the CDK stack declares it (lib/constructs/data-table.ts). */
+const TABLE_STREAM = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } as const;
+const TABLE_ACTIVE_TIMEOUT_MS = 60_000;
+
+const keyAttributes = (names: readonly string[]): AttributeDefinition[] =>
+  [...new Set(names)].map((name) => ({ AttributeName: name, AttributeType: 'S' }));
+
+function globalSecondaryIndex(index: IndexDesign): GlobalSecondaryIndex {
+  return {
+    IndexName: index.indexName,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' },
+    ],
+    Projection:
+      index.projection === 'all'
+        ? { ProjectionType: 'ALL' }
+        : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
+  };
+}
+
+async function describeTable(client: DynamoDBClient): Promise<TableDescription | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: LOCAL_TABLE_NAME }));
-    return false;
+    return (await client.send(new DescribeTableCommand({ TableName: LOCAL_TABLE_NAME }))).Table;
   } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+}
+
+/** Waits until the table and each of its indexes are ACTIVE: DynamoDB takes one change at a time. */
+async function waitUntilActive(client: DynamoDBClient): Promise<TableDescription> {
+  const deadline = Date.now() + TABLE_ACTIVE_TIMEOUT_MS;
+  for (;;) {
+    const table = await describeTable(client);
+    if (!table) throw new Error(`The table ${LOCAL_TABLE_NAME} is gone`);
+    const indexes = table.GlobalSecondaryIndexes ?? [];
+    if (table.TableStatus === 'ACTIVE' && indexes.every((index) => index.IndexStatus === 'ACTIVE')) return table;
+    if (Date.now() > deadline) throw new Error(`The table ${LOCAL_TABLE_NAME} did not become ACTIVE in time`);
+    await sleep(100);
+  }
+}
+
+/**
+ * Brings a table made by an older version of the local stack to the current design: the stream
+ * on, and every index of TABLE_DESIGN there (created one per call, as DynamoDB requires). Indexes
+ * are not changed or dropped: the design only ever adds them.
+ */
+async function upgradeTable(client: DynamoDBClient, table: TableDescription): Promise<void> {
+  const stream = table.StreamSpecification;
+  if (!stream?.StreamEnabled || stream.StreamViewType !== TABLE_STREAM.StreamViewType) {
+    await waitUntilActive(client);
+    if (stream?.StreamEnabled) {
+      // A stream's view type cannot change: the stream is replaced.
+      await client.send(
+        new UpdateTableCommand({ TableName: LOCAL_TABLE_NAME, StreamSpecification: { StreamEnabled: false } }),
+      );
+      await waitUntilActive(client);
+    }
+    await client.send(new UpdateTableCommand({ TableName: LOCAL_TABLE_NAME, StreamSpecification: TABLE_STREAM }));
+    console.log(`Local table ${LOCAL_TABLE_NAME}: stream enabled (${TABLE_STREAM.StreamViewType})`);
+  }
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of TABLE_DESIGN.indexes) {
+    if (present.has(index.indexName)) continue;
+    await waitUntilActive(client);
+    await client.send(
+      new UpdateTableCommand({
+        TableName: LOCAL_TABLE_NAME,
+        AttributeDefinitions: keyAttributes([index.partitionKey, index.sortKey]),
+        GlobalSecondaryIndexUpdates: [{ Create: globalSecondaryIndex(index) }],
+      }),
+    );
+    await waitUntilActive(client);
+    console.log(`Local table ${LOCAL_TABLE_NAME}: index ${index.indexName} created`);
+  }
+}
+
+/**
+ * Creates the table as the CDK stack declares it, or brings an existing one up to that design;
+ * answers whether it had to create it (a fresh data dir).
+ */
+async function ensureTable(client: DynamoDBClient): Promise<boolean> {
+  const existing = await describeTable(client);
+  if (existing) {
+    await upgradeTable(client, existing);
+    return false;
   }
   const { partitionKey, sortKey, indexes, timeToLiveAttribute } = TABLE_DESIGN;
-  const keyAttributes = new Set([
-    partitionKey,
-    sortKey,
-    ...indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
-  ]);
   await client.send(
     new CreateTableCommand({
       TableName: LOCAL_TABLE_NAME,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...keyAttributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      AttributeDefinitions: keyAttributes([
+        partitionKey,
+        sortKey,
+        ...indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+      ]),
       KeySchema: [
         { AttributeName: partitionKey, KeyType: 'HASH' },
         { AttributeName: sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: indexes.map((index) => ({
-        IndexName: index.indexName,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection:
-          index.projection === 'all'
-            ? { ProjectionType: 'ALL' }
-            : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
-      })),
+      GlobalSecondaryIndexes: indexes.map(globalSecondaryIndex),
+      StreamSpecification: TABLE_STREAM,
     }),
   );
   await client.send(
@@ -153,12 +253,69 @@ async function ensureCursorKey(root: string): Promise<string> {
   return key;
 }
 
+/**
+ * The local stand-in for the KMS key that wraps webhook signing secrets: 32 random bytes made with
+ * the data dir and kept in it, so endpoints' secrets can still be unsealed after a restart.
+ */
+async function ensureWebhookSecretsKey(root: string): Promise<string> {
+  const file = join(root, 'webhook-secrets-key');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32).toString('base64');
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
 async function ensureBucket(client: S3Client) {
   try {
     await client.send(new HeadBucketCommand({ Bucket: LOCAL_BUCKET_NAME }));
   } catch {
     await client.send(new CreateBucketCommand({ Bucket: LOCAL_BUCKET_NAME }));
   }
+}
+
+/**
+ * The queues of lambdas/queues.ts, as the CDK stack declares them (lib/constructs/queues.ts): each
+ * with a dead-letter queue `<name>-dlq` after `maxReceiveCount` receives, and a visibility
+ * timeout of six times its consumer's timeout. The attributes are set at every start, so queues of
+ * an older data dir follow a change to lambdas/queues.ts or lambdas/tasks.ts. Answers each queue's
+ * URL by name.
+ */
+async function ensureQueues(client: SQSClient): Promise<Record<string, string>> {
+  const urls: Record<string, string> = {};
+  for (const queue of QUEUES) {
+    const consumer = TASKS.find((task) => task.trigger.kind === 'queue' && task.trigger.queue === queue.name);
+    if (!consumer) throw new Error(`No task of lambdas/tasks.ts consumes the queue ${queue.name}`);
+    // Created bare, then given its attributes: CreateQueue refuses attributes that differ from an existing queue's.
+    const { QueueUrl: deadLetterUrl } = await client.send(new CreateQueueCommand({ QueueName: `${queue.name}-dlq` }));
+    await client.send(
+      new SetQueueAttributesCommand({
+        QueueUrl: deadLetterUrl,
+        Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) },
+      }),
+    );
+    const { Attributes } = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: deadLetterUrl, AttributeNames: ['QueueArn'] }),
+    );
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: queue.name }));
+    await client.send(
+      new SetQueueAttributesCommand({
+        QueueUrl,
+        Attributes: {
+          VisibilityTimeout: String(6 * consumer.timeoutSeconds),
+          RedrivePolicy: JSON.stringify({
+            deadLetterTargetArn: Attributes!.QueueArn,
+            maxReceiveCount: queue.maxReceiveCount,
+          }),
+        },
+      }),
+    );
+    urls[queue.name] = QueueUrl!;
+  }
+  return urls;
 }
 
 type TaskHandler = (event: unknown) => Promise<unknown>;
@@ -208,6 +365,25 @@ async function restartInterruptedJobs() {
   await reconcileJobs({ restartAfterSeconds: 0 });
 }
 
+/**
+ * What the stream and the queue missed while the stack was stopped, or before the stream existed
+ * (a data dir made by an older version): the sweeper, run at once with no wait, relays every event
+ * still in the outbox and queues every delivery due. Relays and queued deliveries are idempotent,
+ * so racing the stream poller costs nothing. A failure is logged, as a failed scheduled run would be.
+ */
+async function sweepWebhookOutbox() {
+  try {
+    // Imported only now, like the reconciler.
+    const { sweepOutbox } = await import('#domain/webhooks/outbox');
+    const { relayedEvents, queuedDeliveries } = await sweepOutbox({ overdueSeconds: 0 });
+    if (relayedEvents > 0 || queuedDeliveries > 0) {
+      console.log(`Webhook outbox swept: ${relayedEvents} events relayed, ${queuedDeliveries} deliveries queued`);
+    }
+  } catch (error) {
+    console.error('The webhook outbox sweep at start failed:', error);
+  }
+}
+
 export interface LocalStackOptions {
   port: number;
   dataDir: string;
@@ -241,24 +417,43 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       }),
     ]);
     const loadWorker = moduleLoader<(payload: unknown) => Promise<unknown>>('workers');
-    const tasks = taskEventSources(moduleLoader<TaskHandler>('tasks'));
+    const loadTask = moduleLoader<TaskHandler>('tasks');
+    const tasks = taskEventSources(loadTask);
     const stepFunctions = await startStepFunctions({
       stateMachines: localStateMachines(),
       lambdaInvoker: async (name, payload) => (await loadWorker(name))(payload),
       onExecutionEnded: tasks.onExecutionEnded,
     });
     stoppers.push(stepFunctions.stop);
+    const queueUrls = await ensureQueues(new SQSClient({ ...LOCAL_CLIENT, endpoint: s3sqs.endpoint }));
     const environment = {
       ...handlerEnvironment(
         { dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint, sfn: stepFunctions.endpoint },
-        await ensureCursorKey(root),
+        { cursorKey: await ensureCursorKey(root), webhookSecretsKey: await ensureWebhookSecretsKey(root) },
+        queueUrls,
       ),
       ...(await mediaToolEnvironment()),
     };
     Object.assign(process.env, environment);
 
-    const fresh = await ensureTable(new DynamoDBClient({ endpoint: dynamodb.endpoint }));
-    await ensureBucket(new S3Client({ endpoint: s3sqs.endpoint, forcePathStyle: true }));
+    const fresh = await ensureTable(new DynamoDBClient({ ...LOCAL_CLIENT, endpoint: dynamodb.endpoint }));
+    await ensureBucket(new S3Client({ ...LOCAL_CLIENT, endpoint: s3sqs.endpoint, forcePathStyle: true }));
+
+    // The event sources AWS runs for the stream and queue tasks; stopped before the emulators.
+    const streamPoller = await startTableStreamPoller({
+      endpoint: dynamodb.endpoint,
+      tableName: LOCAL_TABLE_NAME,
+      consumers: streamConsumersOf(TASKS),
+      loadHandler: loadTask,
+      checkpointFile: join(root, 'stream-checkpoints.json'),
+    });
+    stoppers.push(streamPoller.stop);
+    const queuePoller = await startQueuePoller({
+      endpoint: s3sqs.endpoint,
+      consumers: queueConsumersOf(TASKS, queueUrls),
+      loadHandler: loadTask,
+    });
+    stoppers.push(queuePoller.stop);
 
     let ready = false;
     const gateway = createGateway({
@@ -285,6 +480,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     const apiUrl = `http://127.0.0.1:${boundPort}/api/v1/developer`;
     if (fresh && onFreshStart) await onFreshStart();
     else await restartInterruptedJobs();
+    await sweepWebhookOutbox();
     tasks.startSchedules();
     stoppers.push(async () => tasks.stopSchedules());
     await writeStackInfo(root, { pid: process.pid, apiUrl, environment });

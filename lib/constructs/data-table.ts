@@ -32,6 +32,8 @@ const ACTIONS: Record<TableAccess, readonly string[]> = {
  * spiky and small (no capacity to plan or autoscale); point-in-time recovery and deletion
  * protection plus RETAIN because it holds API keys, credits and jobs that cannot be rebuilt;
  * the AWS-managed KMS key so key use shows in CloudTrail without a customer key to administer.
+ * Its stream carries new images only: the webhook relay (lambdas/tasks.ts) reads the event items
+ * written, and nothing needs the old image.
  */
 export class DataTable extends Construct {
   public readonly table: dynamodb.Table;
@@ -46,6 +48,7 @@ export class DataTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: true,
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
       removalPolicy: RemovalPolicy.RETAIN,
     });
     for (const index of TABLE_DESIGN.indexes) {

@@ -4,10 +4,14 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
+import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
 import type { Grant } from '#grants';
 import { CURSOR_KEY_ENVIRONMENT } from '#platform/cursor-key-environment';
+import { queueNamed, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 import type { MediaBucket } from './media-bucket';
+import type { QueuesByName } from './queues';
+import type { WebhookSecretsKey } from './webhook-secrets-key';
 
 /** Where the workers' video model lives. */
 export interface VideoModel {
@@ -33,6 +37,10 @@ export interface GrantTarget {
   readonly videoModel?: VideoModel;
   /** The secret whose versions sign list cursors; only list routes read it. */
   readonly cursorKey?: secretsmanager.ISecret;
+  /** The queues of lambdas/queues.ts by name; only their senders need them. */
+  readonly queues?: QueuesByName;
+  /** The key that wraps webhook signing secrets; only the functions sealing or opening one need it. */
+  readonly webhookSecretsKey?: WebhookSecretsKey;
 }
 
 /** Reads the cursor key's versions (GetSecretValue, DescribeSecret), and its ARN in the environment. */
@@ -57,6 +65,36 @@ function startsWorkflow(grant: Grant) {
     }
     stateMachine.grantStartExecution(fn);
     fn.addEnvironment(workflow.arnEnvironmentVariable, stateMachine.stateMachineArn);
+  };
+}
+
+/**
+ * SendMessage (with GetQueueAttributes and GetQueueUrl, as grantSendMessages gives) on one queue
+ * of lambdas/queues.ts, and its URL in the variable the queue table names. The queues are
+ * SSE-SQS encrypted, so no KMS permission comes with it.
+ */
+function sendsTo(name: QueueName) {
+  const definition = queueNamed(name);
+  return ({ fn, who, queues }: GrantTarget) => {
+    const queue = queues?.[name];
+    if (!queue)
+      throw new Error(`${who} needs the grant ${definition.sendGrant}, but the queues given have no ${name}.`);
+    queue.grantSendMessages(fn);
+    fn.addEnvironment(definition.urlEnvironmentVariable, queue.queueUrl);
+  };
+}
+
+/**
+ * One use of the webhook secrets key (GenerateDataKey to seal, Decrypt to open), bound to the
+ * encryption context the domain sends (webhook-secrets-key.ts), and the key's ARN in the
+ * environment.
+ */
+function usesWebhookSecretsKey(grant: Grant, use: 'generate-data-key' | 'decrypt') {
+  return ({ fn, who, webhookSecretsKey }: GrantTarget) => {
+    if (!webhookSecretsKey) throw new Error(`${who} needs the grant ${grant}, but no webhook secrets key was given.`);
+    if (use === 'generate-data-key') webhookSecretsKey.grantGenerateDataKey(fn);
+    else webhookSecretsKey.grantDecrypt(fn);
+    fn.addEnvironment(WEBHOOK_ENVIRONMENT.secretsKeyArn, webhookSecretsKey.keyArn);
   };
 }
 
@@ -175,6 +213,10 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'states.split-job:start': startsWorkflow('states.split-job:start'),
   'transcribe.jobs:run': runsTranscriptions,
   'bedrock.video-model:invoke': invokesVideoModel,
+  'queue.webhook-deliveries:send': sendsTo('webhook-deliveries'),
+  // Sealing a new signing secret needs a new data key only; nothing that seals ever opens one.
+  'kms.webhook-secrets:encrypt': usesWebhookSecretsKey('kms.webhook-secrets:encrypt', 'generate-data-key'),
+  'kms.webhook-secrets:decrypt': usesWebhookSecretsKey('kms.webhook-secrets:decrypt', 'decrypt'),
   'secrets.cursor-key:read': readsCursorKey,
 };
 

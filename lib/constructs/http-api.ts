@@ -13,6 +13,8 @@ import { applyGrants, type ApiStateMachines } from './grants';
 import type { MediaToolsLayer } from './media-tools-layer';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
+import type { QueuesByName } from './queues';
+import type { WebhookSecretsKey } from './webhook-secrets-key';
 
 export interface VideoHttpApiProps {
   readonly table: DataTable;
@@ -21,6 +23,10 @@ export interface VideoHttpApiProps {
   readonly stateMachines: ApiStateMachines;
   /** The secret whose versions sign list cursors; one a route needs but missing here fails the synthesis. */
   readonly cursorKey?: secretsmanager.ISecret;
+  /** The queues of lambdas/queues.ts; one a route sends to but missing here fails the synthesis. */
+  readonly queues?: QueuesByName;
+  /** The key that wraps webhook signing secrets; needed by the routes granted to use it, or the synthesis fails. */
+  readonly webhookSecretsKey?: WebhookSecretsKey;
   /** ffmpeg and ffprobe for the routes that run them (`mediaTools` in the route table). */
   readonly mediaTools?: MediaToolsLayer;
   /** The route table to build; lambdas/routes.ts unless told (tests build synthetic tables). */
@@ -117,6 +123,8 @@ export class VideoHttpApi extends Construct {
         media: props.media,
         stateMachines: props.stateMachines,
         cursorKey: props.cursorKey,
+        queues: props.queues,
+        webhookSecretsKey: props.webhookSecretsKey,
       });
       const routes = this.api.addRoutes({
         path: `${API_PREFIX}${route.path}`,

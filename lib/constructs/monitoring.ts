@@ -1,10 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { DataTable } from './data-table';
 import { constructIdOf } from './construct-ids';
 import type { VideoHttpApi } from './http-api';
+import type { ServiceQueues } from './queues';
 import type { TaskFunctions } from './tasks';
 import type { WorkflowStateMachine } from './workflow';
 
@@ -13,6 +15,7 @@ export interface MonitoringProps {
   readonly table: DataTable;
   readonly workflows: readonly WorkflowStateMachine[];
   readonly tasks: TaskFunctions;
+  readonly queues: ServiceQueues;
 }
 
 const PERIOD = Duration.minutes(5);
@@ -24,17 +27,39 @@ const MIN_REQUESTS_FOR_ERROR_RATE = 20;
 const SERVER_ERROR_RATE_THRESHOLD_PERCENT = 1;
 
 /**
+ * Age of a queue's oldest message that means its consumer is not keeping up. Above SQS's longest
+ * delivery delay (15 minutes), which a message sent with a delay may spend in the queue before it
+ * can even be received.
+ */
+const OLDEST_MESSAGE_AGE_THRESHOLD = Duration.minutes(20);
+
+/**
+ * Age of the newest record a table-stream task has read that means it lags behind the table:
+ * normally seconds; the stream keeps records 24 hours, and the sweeper relays what is overdue.
+ */
+const ITERATOR_AGE_THRESHOLD = Duration.minutes(5);
+
+/**
  * One dashboard for the request path (API → Lambda → DynamoDB) and the workflows, and the alarms
  * that mean callers are getting failures: the API's 5xx rate, any unhandled Lambda error (the
  * handlers turn every expected failure into an envelope, and the workflows catch worker errors
  * into FinishCrashed, so a Lambda Errors datapoint is a crash or a timeout) and any failed
- * workflow execution. The alarms have no actions yet: an on-call SNS topic is wired when one exists.
+ * workflow execution; and those of the asynchronous paths: any message in a dead-letter queue (a
+ * queue's, or the batches a table-stream task gave up on), a queue whose oldest message waits too
+ * long, a table-stream task lagging behind the stream. The alarms have no actions yet: an on-call
+ * SNS topic is wired when one exists.
  */
 export class Monitoring extends Construct {
   public readonly dashboard: cloudwatch.Dashboard;
   public readonly serverErrorRateAlarm: cloudwatch.Alarm;
   public readonly functionErrorAlarms: readonly cloudwatch.Alarm[];
   public readonly executionsFailedAlarms: readonly cloudwatch.Alarm[];
+  /** Any message in a queue's dead-letter queue or a table-stream task's failures queue. */
+  public readonly deadLetterAlarms: readonly cloudwatch.Alarm[];
+  /** Each queue's oldest message waiting too long. */
+  public readonly oldestMessageAgeAlarms: readonly cloudwatch.Alarm[];
+  /** Each table-stream task lagging behind the stream. */
+  public readonly iteratorAgeAlarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -98,6 +123,60 @@ export class Monitoring extends Construct {
           evaluationPeriods: 1,
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         }),
+    );
+
+    // A dead-letter queue's first message: a poison message or a batch given up on, for a person.
+    const deadLetterAlarm = (id: string, queue: sqs.IQueue, description: string) =>
+      queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }).createAlarm(this, id, {
+        alarmDescription: description,
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    const queues = [...props.queues.queues];
+    const streamFailureQueues = [...props.tasks.streamFailureQueues];
+    this.deadLetterAlarms = [
+      ...queues.map(([name, { deadLetterQueue }]) =>
+        deadLetterAlarm(
+          `${constructIdOf(name)}DeadLetterAlarm`,
+          deadLetterQueue,
+          `Messages of the ${name} queue failed every receive and moved to its dead-letter queue: look at them, then redrive or delete them.`,
+        ),
+      ),
+      ...streamFailureQueues.map(([name, failures]) =>
+        deadLetterAlarm(
+          `${constructIdOf(name)}StreamFailuresAlarm`,
+          failures,
+          `The ${name} task gave up on batches of the table's stream (their descriptions are in its failures queue); the sweeper relays their events late.`,
+        ),
+      ),
+    ];
+
+    this.oldestMessageAgeAlarms = queues.map(([name, { queue }]) =>
+      queue
+        .metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' })
+        .createAlarm(this, `${constructIdOf(name)}OldestMessageAgeAlarm`, {
+          alarmDescription: `The oldest message of the ${name} queue has waited more than ${OLDEST_MESSAGE_AGE_THRESHOLD.toMinutes()} minutes: its consumer is not keeping up (throttled, failing or disabled).`,
+          threshold: OLDEST_MESSAGE_AGE_THRESHOLD.toSeconds(),
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+    );
+
+    const streamTasks = streamFailureQueues.map(([name]) => [name, props.tasks.functions.get(name)!] as const);
+    // The alarm's metric has no label: with one, the alarm would be written as metric math.
+    const iteratorAge = (fn: lambda.IFunction, label?: string) =>
+      fn.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum', label });
+    this.iteratorAgeAlarms = streamTasks.map(([name, fn]) =>
+      iteratorAge(fn).createAlarm(this, `${constructIdOf(name)}IteratorAgeAlarm`, {
+        alarmDescription: `The ${name} task lags more than ${ITERATOR_AGE_THRESHOLD.toMinutes()} minutes behind the table's stream.`,
+        threshold: ITERATOR_AGE_THRESHOLD.toMilliseconds(),
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
     );
 
     const perFunction = (metric: (fn: lambda.IFunction) => cloudwatch.IMetric) => functions.map(([, fn]) => metric(fn));
@@ -185,9 +264,62 @@ export class Monitoring extends Construct {
         ],
         ...workflowRows,
         [
+          new cloudwatch.GraphWidget({
+            title: 'Queues: messages',
+            left: queues.flatMap(([name, { queue }]) => [
+              queue.metricApproximateNumberOfMessagesVisible({
+                period: PERIOD,
+                statistic: 'Maximum',
+                label: `${name} visible`,
+              }),
+              queue.metricApproximateNumberOfMessagesNotVisible({
+                period: PERIOD,
+                statistic: 'Maximum',
+                label: `${name} in flight`,
+              }),
+            ]),
+            right: [
+              ...queues.map(([name, { deadLetterQueue }]) =>
+                deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+                  period: PERIOD,
+                  statistic: 'Maximum',
+                  label: `${name} dead letters`,
+                }),
+              ),
+              ...streamFailureQueues.map(([name, failures]) =>
+                failures.metricApproximateNumberOfMessagesVisible({
+                  period: PERIOD,
+                  statistic: 'Maximum',
+                  label: `${name} failed batches`,
+                }),
+              ),
+            ],
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Queue oldest message (s) and stream iterator age (ms)',
+            left: queues.map(([name, { queue }]) =>
+              queue.metricApproximateAgeOfOldestMessage({
+                period: PERIOD,
+                statistic: 'Maximum',
+                label: `${name} oldest message`,
+              }),
+            ),
+            right: streamTasks.map(([name, fn]) => iteratorAge(fn, `${name} iterator age`)),
+            width: 12,
+          }),
+        ],
+        [
           new cloudwatch.AlarmStatusWidget({
             title: 'Alarms',
-            alarms: [this.serverErrorRateAlarm, ...this.functionErrorAlarms, ...this.executionsFailedAlarms],
+            alarms: [
+              this.serverErrorRateAlarm,
+              ...this.functionErrorAlarms,
+              ...this.executionsFailedAlarms,
+              ...this.deadLetterAlarms,
+              ...this.oldestMessageAgeAlarms,
+              ...this.iteratorAgeAlarms,
+            ],
             width: 24,
           }),
         ],

@@ -30,6 +30,8 @@ export interface NodeFunctionProps {
   readonly mediaTools?: MediaToolsLayer;
   /** Lambda's /tmp; 512 MB unless told. */
   readonly ephemeralStorageMb?: number;
+  /** An event source mapping on the table's stream runs it, whose grant adds dynamodb:ListStreams on "*". */
+  readonly readsTableStream?: boolean;
 }
 
 /** What a route handler or a workflow worker states about itself; the rest follows from its kind. */
@@ -119,8 +121,9 @@ export class NodeFunction extends NodejsFunction {
       [
         {
           id: 'AwsSolutions-IAM5',
-          reason:
-            'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions, so their Resource must be "*".',
+          reason: props.readsTableStream
+            ? 'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, and the table stream\'s event source mapping dynamodb:ListStreams, which support no resource-level permissions, so their Resource must be "*" (DescribeStream, GetRecords and GetShardIterator name the table\'s stream).'
+            : 'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions, so their Resource must be "*".',
           appliesTo: ['Resource::*'],
         },
       ],

@@ -2,40 +2,78 @@ import * as path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { TASKS, type Task } from '#tasks';
+import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
+import { TASKS, type Task, type TaskSetting } from '#tasks';
 import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 import { NodeFunction, PROJECT_ROOT } from './node-function';
+import { DEAD_LETTER_RETENTION, secureQueue, type QueuesByName } from './queues';
+import type { WebhookSecretsKey } from './webhook-secrets-key';
 
 /** Where task modules live; a task's `handler` names a module below it. */
 export const TASKS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'tasks');
+
+/**
+ * How often Lambda retries a stream batch that fails (after bisecting it) before it gives the
+ * batch up to the task's failures queue and moves on: enough to ride out a throttled table or a
+ * deployment, few enough that one bad record does not hold its shard back for long.
+ */
+export const STREAM_RETRY_ATTEMPTS = 10;
+
+/** DynamoDB Streams keep a record 24 hours; no retry is worth making past that. */
+export const STREAM_MAX_RECORD_AGE = Duration.hours(24);
 
 export interface TaskFunctionsProps {
   readonly table: DataTable;
   readonly media: MediaBucket;
   /** Every workflow's state machine: tasks may start them, and the execution-ended rule watches them. */
   readonly stateMachines: ApiStateMachines;
+  /** The queues of lambdas/queues.ts: tasks send to them and are triggered by them. */
+  readonly queues?: QueuesByName;
+  /** The key that wraps webhook signing secrets, for the tasks granted to use it. */
+  readonly webhookSecretsKey?: WebhookSecretsKey;
+  /** The `webhook-delivery` setting: whether deliveries are attempted (the spec's feature flag). */
+  readonly webhookDelivery?: { readonly enabled: boolean };
   readonly tasks?: readonly Task[];
   readonly logLevel?: string;
 }
 
 /**
  * The tasks of lambdas/tasks.ts: a function each, granted the table and its declared access, and
- * the EventBridge rule that runs it. A rule's target retries a failed invocation (EventBridge's
- * default policy: for 24 hours, up to 185 times); what still escapes it, the reconciler finds.
+ * what runs it. Schedules and execution endings are EventBridge rules, whose target retries a
+ * failed invocation (EventBridge's default policy: for 24 hours, up to 185 times); what still
+ * escapes it, the reconciler finds. The table's stream and the queues are Lambda event source
+ * mappings, whose handlers answer partial batch responses.
  */
 export class TaskFunctions extends Construct {
   /** By task name (`reconcile-jobs`). */
   public readonly functions: ReadonlyMap<string, NodeFunction>;
+  /** The rule of each task run by one (a schedule or an execution ending), by task name. */
   public readonly rules: ReadonlyMap<string, events.Rule>;
+  /** The event source mapping of each task run by the table's stream or a queue, by task name. */
+  public readonly eventSourceMappings: ReadonlyMap<string, DynamoEventSource | SqsEventSource>;
+  /**
+   * Of each task run by the table's stream, by task name: where Lambda sends the description of a
+   * batch it gave up on (shard and sequence numbers, not the records).
+   */
+  public readonly streamFailureQueues: ReadonlyMap<string, sqs.Queue>;
+
+  private readonly props: TaskFunctionsProps;
 
   constructor(scope: Construct, id: string, props: TaskFunctionsProps) {
     super(scope, id);
+    this.props = props;
     const functions = new Map<string, NodeFunction>();
     const rules = new Map<string, events.Rule>();
+    const eventSourceMappings = new Map<string, DynamoEventSource | SqsEventSource>();
+    const streamFailureQueues = new Map<string, sqs.Queue>();
     for (const task of props.tasks ?? TASKS) {
       const constructId = constructIdOf(task.name);
       const fn = new NodeFunction(this, `${constructId}Function`, {
@@ -47,6 +85,12 @@ export class TaskFunctions extends Construct {
         tableName: props.table.tableName,
         mediaBucketName: props.media.bucketName,
         logLevel: props.logLevel,
+        environment: Object.assign(
+          {},
+          ...(task.settings ?? []).map((setting) => this.settingEnvironment(task, setting)),
+        ),
+        // The stream mapping's grant (table.grantStreamRead) adds dynamodb:ListStreams on "*".
+        readsTableStream: task.trigger.kind === 'table-stream',
       });
       props.table.grantTo(fn, 'RW');
       applyGrants(task.grants, {
@@ -54,31 +98,109 @@ export class TaskFunctions extends Construct {
         who: `Task ${task.name}`,
         media: props.media,
         stateMachines: props.stateMachines,
-      });
-      const rule = new events.Rule(this, `${constructId}Rule`, {
-        description: `Runs the ${task.name} task`,
-        ...triggerOf(task, props.stateMachines),
-        targets: [new targets.LambdaFunction(fn)],
+        queues: props.queues,
+        webhookSecretsKey: props.webhookSecretsKey,
       });
       functions.set(task.name, fn);
-      rules.set(task.name, rule);
+
+      const trigger = task.trigger;
+      switch (trigger.kind) {
+        case 'schedule':
+        case 'execution-ended':
+          rules.set(
+            task.name,
+            new events.Rule(this, `${constructId}Rule`, {
+              description: `Runs the ${task.name} task`,
+              ...ruleTriggerOf(trigger, props.stateMachines),
+              targets: [new targets.LambdaFunction(fn)],
+            }),
+          );
+          break;
+        case 'table-stream': {
+          // Records still failing after the retries go to this queue, so a bad record stops
+          // blocking its shard. Nothing reads it but an operator (an alarm fires on its first
+          // message): each event item stays in the outbox index until relayed, and the sweeper
+          // (sweep-webhooks) relays what the stream gave up on.
+          const failures = secureQueue(this, `${constructId}FailuresQueue`, { retentionPeriod: DEAD_LETTER_RETENTION });
+          NagSuppressions.addResourceSuppressions(failures, [
+            {
+              id: 'AwsSolutions-SQS3',
+              reason: `This queue is itself the on-failure destination of the ${task.name} task's stream mapping: it holds descriptions of the batches Lambda gave up on, for an operator (an alarm fires on its first message); nothing consumes it, so no message can fail to be processed into a dead-letter queue of its own.`,
+            },
+          ]);
+          const source = new DynamoEventSource(props.table.table, {
+            startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+            batchSize: trigger.batchSize,
+            filters: [lambda.FilterCriteria.filter(trigger.filter as Record<string, unknown>)],
+            reportBatchItemFailures: true,
+            bisectBatchOnError: true,
+            retryAttempts: STREAM_RETRY_ATTEMPTS,
+            maxRecordAge: STREAM_MAX_RECORD_AGE,
+            onFailure: new SqsDlq(failures),
+          });
+          fn.addEventSource(source);
+          eventSourceMappings.set(task.name, source);
+          streamFailureQueues.set(task.name, failures);
+          break;
+        }
+        case 'queue': {
+          const queue = props.queues?.[trigger.queue];
+          if (!queue) {
+            throw new Error(
+              `Task ${task.name} is triggered by the queue ${trigger.queue}, but the queues given have no ${trigger.queue}.`,
+            );
+          }
+          // The queue's own redrive policy moves a message that keeps failing to its dead-letter queue.
+          const source = new SqsEventSource(queue, {
+            batchSize: trigger.batchSize,
+            reportBatchItemFailures: true,
+            maxConcurrency: trigger.maxConcurrency,
+          });
+          fn.addEventSource(source);
+          eventSourceMappings.set(task.name, source);
+          break;
+        }
+      }
     }
     this.functions = functions;
     this.rules = rules;
+    this.eventSourceMappings = eventSourceMappings;
+    this.streamFailureQueues = streamFailureQueues;
+  }
+
+  /**
+   * The environment of each task setting (lambdas/tasks.ts) in AWS. Only the feature flag: the
+   * retry scale and loopback endpoints are the local stack's (their defaults are AWS's).
+   */
+  private settingEnvironment(task: Task, setting: TaskSetting): Record<string, string> {
+    switch (setting) {
+      case 'webhook-delivery': {
+        const { webhookDelivery } = this.props;
+        if (!webhookDelivery) {
+          throw new Error(`Task ${task.name} needs the setting webhook-delivery, but no webhookDelivery was given.`);
+        }
+        return { [WEBHOOK_ENVIRONMENT.deliveryEnabled]: String(webhookDelivery.enabled) };
+      }
+    }
   }
 }
 
-function triggerOf(task: Task, stateMachines: ApiStateMachines): Pick<events.RuleProps, 'schedule' | 'eventPattern'> {
-  switch (task.trigger.kind) {
+type RuleTrigger = Extract<Task['trigger'], { kind: 'schedule' | 'execution-ended' }>;
+
+function ruleTriggerOf(
+  trigger: RuleTrigger,
+  stateMachines: ApiStateMachines,
+): Pick<events.RuleProps, 'schedule' | 'eventPattern'> {
+  switch (trigger.kind) {
     case 'schedule':
-      return { schedule: events.Schedule.rate(Duration.minutes(task.trigger.everyMinutes)) };
+      return { schedule: events.Schedule.rate(Duration.minutes(trigger.everyMinutes)) };
     case 'execution-ended':
       return {
         eventPattern: {
           source: ['aws.states'],
           detailType: ['Step Functions Execution Status Change'],
           detail: {
-            status: [...task.trigger.statuses],
+            status: [...trigger.statuses],
             stateMachineArn: Object.values(stateMachines).map((stateMachine) => stateMachine.stateMachineArn),
           },
         },

@@ -12,6 +12,8 @@ import { applyGrants, type VideoModel } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 import type { MediaToolsLayer } from './media-tools-layer';
+import type { QueuesByName } from './queues';
+import type { WebhookSecretsKey } from './webhook-secrets-key';
 import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
 
 /** Where worker modules live; a worker's `handler` names a module below it. */
@@ -77,6 +79,10 @@ export interface WorkflowStateMachineProps {
   readonly videoModel: VideoModel;
   /** ffmpeg and ffprobe for the workers that run them (`mediaTools` in lambdas/workflows.ts). */
   readonly mediaTools: MediaToolsLayer;
+  /** The queues of lambdas/queues.ts; one a worker sends to but missing here fails the synthesis. */
+  readonly queues?: QueuesByName;
+  /** The key that wraps webhook signing secrets; needed by the workers granted to use it, or the synthesis fails. */
+  readonly webhookSecretsKey?: WebhookSecretsKey;
   readonly logLevel?: string;
 }
 
@@ -117,7 +123,14 @@ export class WorkflowStateMachine extends Construct {
       });
       // Every step reads and updates the job (and refunds credits on failure).
       table.grantTo(fn, 'RW');
-      applyGrants(worker.grants, { fn, who: `Worker ${substitution} of ${workflow.name}`, media, videoModel });
+      applyGrants(worker.grants, {
+        fn,
+        who: `Worker ${substitution} of ${workflow.name}`,
+        media,
+        videoModel,
+        queues: props.queues,
+        webhookSecretsKey: props.webhookSecretsKey,
+      });
       workers.set(substitution, fn);
     }
     this.workers = workers;

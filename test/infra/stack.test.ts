@@ -7,7 +7,9 @@ import { VideoApiStack } from '../../lib/video-api-stack';
 import type { OperationId } from '#contract/types';
 import type { Grant } from '#grants';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
+import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
 import { TABLE_DESIGN } from '#platform/table-design';
+import { QUEUES } from '#queues';
 import { TASKS } from '#tasks';
 import { WORKFLOWS, workflowOfJobType } from '#workflows';
 
@@ -94,6 +96,15 @@ describe('Lambda functions', () => {
         ...(holds('secrets.cursor-key:read')
           ? { CURSOR_KEY_SECRET_ARN: { Ref: logicalIdOf(stack.cursorKey.secret) } }
           : {}),
+        ...(holds('kms.webhook-secrets:encrypt') || holds('kms.webhook-secrets:decrypt')
+          ? { [WEBHOOK_ENVIRONMENT.secretsKeyArn]: { 'Fn::GetAtt': [logicalIdOf(stack.webhookSecretsKey.key), 'Arn'] } }
+          : {}),
+        ...Object.fromEntries(
+          QUEUES.filter((queue) => holds(queue.sendGrant)).map((queue) => [
+            queue.urlEnvironmentVariable,
+            { Ref: logicalIdOf(stack.queues.queues.get(queue.name)!.queue) },
+          ]),
+        ),
       });
     }
     expect(
@@ -101,6 +112,9 @@ describe('Lambda functions', () => {
     ).toBeDefined();
     expect(
       apiFunctions.get('createSplitJob')!.Properties.Environment.Variables.SPLIT_JOB_STATE_MACHINE_ARN,
+    ).toBeDefined();
+    expect(
+      apiFunctions.get('createWebhook')!.Properties.Environment.Variables[WEBHOOK_ENVIRONMENT.secretsKeyArn],
     ).toBeDefined();
   });
 
@@ -227,7 +241,7 @@ describe('HTTP API', () => {
 });
 
 describe('DynamoDB table', () => {
-  test('has the keys, GSIs and TTL of TABLE_DESIGN, on-demand, with PITR, encryption and deletion protection', () => {
+  test('has the keys, GSIs and TTL of TABLE_DESIGN, on-demand, with PITR, encryption, deletion protection and a stream of new images', () => {
     const matching = template.findResources('AWS::DynamoDB::Table', {
       Properties: {
         KeySchema: [
@@ -241,6 +255,8 @@ describe('DynamoDB table', () => {
           { AttributeName: TABLE_DESIGN.gsi1.sortKey, AttributeType: 'S' },
           { AttributeName: TABLE_DESIGN.activeJobs.partitionKey, AttributeType: 'S' },
           { AttributeName: TABLE_DESIGN.activeJobs.sortKey, AttributeType: 'S' },
+          { AttributeName: TABLE_DESIGN.outbox.partitionKey, AttributeType: 'S' },
+          { AttributeName: TABLE_DESIGN.outbox.sortKey, AttributeType: 'S' },
         ]),
         GlobalSecondaryIndexes: [
           {
@@ -259,12 +275,21 @@ describe('DynamoDB table', () => {
             ],
             Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE_DESIGN.activeJobs.projection] },
           },
+          {
+            IndexName: TABLE_DESIGN.outbox.indexName,
+            KeySchema: [
+              { AttributeName: TABLE_DESIGN.outbox.partitionKey, KeyType: 'HASH' },
+              { AttributeName: TABLE_DESIGN.outbox.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE_DESIGN.outbox.projection] },
+          },
         ],
         TimeToLiveSpecification: { AttributeName: TABLE_DESIGN.timeToLiveAttribute, Enabled: true },
         BillingMode: 'PAY_PER_REQUEST',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
         DeletionProtectionEnabled: true,
+        StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
       },
     });
     expect(Object.keys(matching)).toEqual([logicalIdOf(stack.table.table)]);
@@ -360,13 +385,24 @@ describe('least privilege', () => {
     expect(resourcesOf(tableStatement)).toHaveLength(tableResources.length);
   });
 
-  test('only X-Ray statements, and the state machines\' log delivery, use Resource "*"', () => {
+  test('only X-Ray statements, the state machines\' log delivery and the stream tasks\' ListStreams use Resource "*"', () => {
     const stateMachineRoles = stack.workflows.map(({ stateMachine }) =>
       JSON.stringify({ Ref: logicalIdOf(stateMachine.role) }),
     );
+    const streamTaskRoles = TASKS.filter((task) => task.trigger.kind === 'table-stream').map((task) =>
+      JSON.stringify({ Ref: logicalIdOf(stack.tasks.functions.get(task.name)!.role!) }),
+    );
     const onEverything = policyStatements(template).filter((statement) => resourcesOf(statement).includes('*'));
-    const notXray = onEverything.filter((statement) =>
-      actionsOf(statement).some((action) => !action.startsWith('xray:')),
+    const listStreams = onEverything.filter((statement) => actionsOf(statement).includes('dynamodb:ListStreams'));
+    // The stream mapping's ListStreams supports no resource-level permission (merged with X-Ray's
+    // statement, which is on "*" too); nothing else of DynamoDB is on "*".
+    for (const statement of listStreams) {
+      expect(actionsOf(statement).filter((action) => !action.startsWith('xray:'))).toEqual(['dynamodb:ListStreams']);
+      expect(statement.roles.map((role) => JSON.stringify(role)).sort()).toEqual([...streamTaskRoles].sort());
+    }
+    const notXray = onEverything.filter(
+      (statement) =>
+        !listStreams.includes(statement) && actionsOf(statement).some((action) => !action.startsWith('xray:')),
     );
     for (const statement of notXray) {
       expect(

@@ -1,5 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
+import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
 import { TASKS } from '#tasks';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { actionsOf, appWithoutBundling, resourcesOf, statementsOfFunction } from './fixtures';
@@ -12,8 +13,12 @@ const rulesById = template.findResources('AWS::Events::Rule');
 const ruleOf = (name: string) => rulesById[logicalIdOf(stack.tasks.rules.get(name)!)]!.Properties;
 const stateMachineRefs = stack.workflows.map(({ stateMachine }) => ({ Ref: logicalIdOf(stateMachine) }));
 
+/** Tasks run by an EventBridge rule; the others are run by an event source mapping (webhooks.test.ts). */
+const RULE_TASKS = TASKS.filter((task) => task.trigger.kind === 'schedule' || task.trigger.kind === 'execution-ended');
+const MAPPING_TASKS = TASKS.filter((task) => !RULE_TASKS.includes(task));
+
 describe('tasks', () => {
-  test('every task of lambdas/tasks.ts has a function, sized as the table says, and a rule that targets it', () => {
+  test('every task of lambdas/tasks.ts has a function, sized as the table says', () => {
     const functions = template.findResources('AWS::Lambda::Function');
     for (const task of TASKS) {
       const fn = stack.tasks.functions.get(task.name)!;
@@ -22,11 +27,37 @@ describe('tasks', () => {
         Timeout: task.timeoutSeconds,
         Runtime: 'nodejs22.x',
       });
+    }
+    expect(stack.tasks.functions.size).toBe(TASKS.length);
+  });
+
+  test('each task on a schedule or an execution ending has one rule that targets its function, and no other rule exists', () => {
+    for (const task of RULE_TASKS) {
+      const fn = stack.tasks.functions.get(task.name)!;
       expect(ruleOf(task.name).Targets).toEqual([
         expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(fn), 'Arn'] } }),
       ]);
     }
-    expect(Object.keys(rulesById)).toHaveLength(TASKS.length);
+    expect([...stack.tasks.rules.keys()].sort()).toEqual(RULE_TASKS.map((task) => task.name).sort());
+    expect(Object.keys(rulesById)).toHaveLength(RULE_TASKS.length);
+  });
+
+  test('each task on the table stream or a queue has one event source mapping to its function, and no rule', () => {
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    for (const task of MAPPING_TASKS) {
+      const fn = stack.tasks.functions.get(task.name)!;
+      expect(
+        mappings.filter(
+          (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(fn) }),
+        ),
+      ).toHaveLength(1);
+      expect(stack.tasks.rules.has(task.name)).toBe(false);
+    }
+    expect(mappings).toHaveLength(MAPPING_TASKS.length);
+  });
+
+  test('the sweeper runs on its schedule', () => {
+    expect(ruleOf('sweep-webhooks').ScheduleExpression).toBe(`rate(${SWEEP_SCHEDULE.everyMinutes} minutes)`);
   });
 
   test('the reconciler runs on its schedule', () => {
