@@ -92,10 +92,16 @@ function given(deliveryItem: object | undefined, endpointItem: object | undefine
   }));
 }
 
-const transactionUpdates = () =>
+interface WrittenUpdate {
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+}
+
+/** The updates of the first transaction written. */
+const firstTransaction = (): WrittenUpdate[] =>
   dynamo
-    .commandCalls(TransactWriteCommand)
-    .map((call) => call.args[0].input.TransactItems!.map((item) => item.Update!));
+    .commandCalls(TransactWriteCommand)[0]!
+    .args[0].input.TransactItems!.map((item) => item.Update as WrittenUpdate);
 const endpointUpdates = () =>
   dynamo
     .commandCalls(UpdateCommand)
@@ -115,10 +121,8 @@ describe('one webhook delivery attempt', () => {
         eventType: 'job.failed',
       },
     );
-    const [[deliveryUpdate, usageUpdate]] = transactionUpdates() as [
-      [{ ExpressionAttributeValues: Record<string, unknown> }, object],
-    ];
-    expect(deliveryUpdate.ExpressionAttributeValues).toMatchObject({ ':status': 'succeeded', ':attempts': 1 });
+    const [deliveryUpdate, usageUpdate] = firstTransaction();
+    expect(deliveryUpdate!.ExpressionAttributeValues).toMatchObject({ ':status': 'succeeded', ':attempts': 1 });
     expect(usageUpdate).toMatchObject({
       ExpressionAttributeNames: { '#c0': 'deliveries_succeeded', '#c1': 'deliveries_pending' },
     });
@@ -148,8 +152,8 @@ describe('one webhook delivery attempt', () => {
     given(delivery(), await endpoint(change));
     expect(await deliverOne(REF)).toBe(reason);
     expect(received).toHaveLength(0);
-    const [[deliveryUpdate]] = transactionUpdates() as [[{ ExpressionAttributeValues: Record<string, unknown> }]];
-    expect(deliveryUpdate.ExpressionAttributeValues).toMatchObject({
+    const [deliveryUpdate] = firstTransaction();
+    expect(deliveryUpdate!.ExpressionAttributeValues).toMatchObject({
       ':status': 'failed',
       ':reason': reason,
       ':attempts': 0,
@@ -160,11 +164,9 @@ describe('one webhook delivery attempt', () => {
     answer = 500;
     given(delivery({ attempts: 1 }), await endpoint());
     expect(await deliverOne(REF)).toBe('pending');
-    const [[deliveryUpdate]] = transactionUpdates() as [
-      [{ ExpressionAttributeValues: Record<string, string | number> }],
-    ];
-    expect(deliveryUpdate.ExpressionAttributeValues[':attempts']).toBe(2);
-    const waitSeconds = (Date.parse(String(deliveryUpdate.ExpressionAttributeValues[':next'])) - Date.now()) / 1000;
+    const [deliveryUpdate] = firstTransaction();
+    expect(deliveryUpdate!.ExpressionAttributeValues[':attempts']).toBe(2);
+    const waitSeconds = (Date.parse(String(deliveryUpdate!.ExpressionAttributeValues[':next'])) - Date.now()) / 1000;
     expect(waitSeconds).toBeGreaterThan(300 * 0.9 - 2);
     expect(waitSeconds).toBeLessThan(300 * 1.1);
     expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.DelaySeconds).toBeGreaterThanOrEqual(268);
@@ -175,8 +177,8 @@ describe('one webhook delivery attempt', () => {
     answer = 502;
     given(delivery({ attempts: 5 }), await endpoint());
     expect(await deliverOne(REF)).toBe('failed');
-    const [[deliveryUpdate]] = transactionUpdates() as [[{ ExpressionAttributeValues: Record<string, unknown> }]];
-    expect(deliveryUpdate.ExpressionAttributeValues).toMatchObject({
+    const [deliveryUpdate] = firstTransaction();
+    expect(deliveryUpdate!.ExpressionAttributeValues).toMatchObject({
       ':status': 'failed',
       ':attempts': 6,
       ':reason': 'attempts_exhausted',

@@ -110,8 +110,10 @@ export async function updateEndpoint(
   const sets = ['updated_at = :now'];
   const removes: string[] = [];
   const values: Record<string, unknown> = { ':now': now.toISOString(), ':deleted': 'deleted' };
+  const names: Record<string, string> = { '#status': 'status' };
   if (changes.url !== undefined) {
     sets.push('#url = :url');
+    names['#url'] = 'url';
     values[':url'] = changes.url;
   }
   if (changes.description === null) removes.push('description');
@@ -135,7 +137,7 @@ export async function updateEndpoint(
         Key: endpointKey(organizationId, webhookId),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
-        ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
+        ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),

@@ -40,6 +40,16 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`The local stack did not become healthy:\n${log()}`);
 }
 
+/**
+ * This process's environment without the shared stack's variables, which tests that use the
+ * operator's domain functions copy in (support/stack.ts): a stack or CLI of a data dir of its
+ * own must find its own table, queues and settings, not the shared stack's.
+ */
+function ownEnvironment(): NodeJS.ProcessEnv {
+  const shared = Object.keys(JSON.parse(process.env.IT_STACK_ENVIRONMENT ?? '{}') as Record<string, string>);
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !shared.includes(name)));
+}
+
 export async function startStackProcess(
   dataDir: string,
   environment: Record<string, string> = {},
@@ -49,7 +59,7 @@ export async function startStackProcess(
   const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     cwd: PROJECT_ROOT,
     env: {
-      ...process.env,
+      ...ownEnvironment(),
       PORT: String(port),
       LOCAL_DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
@@ -87,7 +97,7 @@ export function runAdmin(dataDir: string, args: string[]): Promise<{ code: numbe
     execFile(
       process.execPath,
       ['--import', 'tsx', 'scripts/admin.ts', ...args],
-      { cwd: PROJECT_ROOT, env: { ...process.env, LOCAL_DATA_DIR: dataDir } },
+      { cwd: PROJECT_ROOT, env: { ...ownEnvironment(), LOCAL_DATA_DIR: dataDir } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
