@@ -1,5 +1,6 @@
 /**
- * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`).
+ * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`; `-- --phase
+ * webhooks` for the webhooks phase alone).
  *
  * Starts the local stack in this process on a fresh data dir, seeds a Custom organization with
  * limits high enough never to interfere, and reports: cold start, GET /me and POST /video-jobs
@@ -7,13 +8,15 @@
  * /video-jobs/{id} latency, the seconds a real 5 s local render takes from create to completed, the
  * confirmation of a large upload (a copy in parts), split jobs of generated 2, 5 and 10 minute 720p
  * sources (wall time per source second, and how much of it ffmpeg's analysis and clip renders took),
- * and process memory. It reports figures and asserts nothing about speed; it fails only when a
- * request does not succeed or the call counter sees nothing (then the figures would be meaningless).
+ * webhooks (from a job's end to receipt at a receiver in this process, and deliveries per second of
+ * a burst of test events), and process memory. It reports figures and asserts nothing about speed;
+ * it fails only when a request does not succeed, a delivery does not arrive, or the call counter
+ * sees nothing (then the figures would be meaningless).
  *
  * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
  * versions of our code on one machine, not the cloud. See docs/benchmarks.md.
  *
- * How SDK calls are attributed: a middleware on the three shared clients (lambdas/platform/clients) counts every
+ * How SDK calls are attributed: a middleware on the four shared clients (lambdas/platform/clients) counts every
  * command. A command counts as `api` when it runs inside a request the HTTP gateway is serving (an
  * AsyncLocalStorage entered from the `http.server.request.start` diagnostics channel of the gateway's
  * server), else as `background`: the state machine's workers, which run in this process too.
@@ -22,7 +25,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { Agent, request as httpRequest, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,6 +40,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
+import { verifyWebhook } from '../examples/webhook-receiver/verify.mjs';
 import { resolveMediaTool } from '../local/media-tools';
 import { startLocalStack, type LocalStack } from '../local/stack';
 import { SCOPES } from '#domain/access/scopes';
@@ -69,10 +74,33 @@ const SETTINGS = {
     // The progress ChooseClips records once the analysis is merged (PROGRESS.chosen in split-steps.ts).
     chosenProgress: 45,
   },
+  webhooks: {
+    // Video jobs that fail at once ([fault:fail]: ffmpeg refuses the filter graph), one created every
+    // 250 ms whatever the replies take: spread out, so the figure is the pipeline's latency, not a
+    // queue behind a burst (the burst below measures that).
+    jobEnds: 50,
+    jobIntervalMs: 250,
+    // The endpoints of the burst (the first one also receives the job events), and its test events.
+    endpoints: 10,
+    testEvents: 400,
+    testConcurrency: 8,
+    // After the last request: a delivery not received by then ends the run.
+    deliveryTimeoutMs: 60_000,
+    targetP99Ms: 1000,
+  },
 };
 
-const { values: flags } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({
+  options: { json: { type: 'boolean', default: false }, phase: { type: 'string' } },
+});
 const jsonOnly = flags.json ?? false;
+// `--phase webhooks`: the webhooks phase alone (after the cold start and the first GET /me), in a
+// minute instead of the whole run's seven.
+const onlyWebhooks = flags.phase === 'webhooks';
+if (flags.phase !== undefined && !onlyWebhooks) {
+  process.stderr.write(`bench: --phase takes one value, webhooks; got '${flags.phase}'\n`);
+  process.exit(2);
+}
 const progress = (message: string) => {
   if (!jsonOnly) process.stderr.write(`bench: ${message}\n`);
 };
@@ -266,15 +294,18 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
-function latency(samples: number[], wallMs: number) {
+function latencyPercentiles(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   return {
     p50_ms: round(percentile(sorted, 50)),
     p90_ms: round(percentile(sorted, 90)),
     p99_ms: round(percentile(sorted, 99)),
     max_ms: round(sorted[sorted.length - 1] ?? NaN),
-    throughput_rps: round((samples.length / wallMs) * 1000),
   };
+}
+
+function latency(samples: number[], wallMs: number) {
+  return { ...latencyPercentiles(samples), throughput_rps: round((samples.length / wallMs) * 1000) };
 }
 
 const median = (values: number[]) => {
@@ -331,16 +362,18 @@ async function main(): Promise<Figures> {
     const apiUrl = stack.apiUrl;
 
     // Imported only now: the clients read the emulator endpoints from the environment when created.
-    const [{ dynamo }, { s3 }, { stepFunctions }] = await Promise.all([
+    const [{ dynamo }, { s3 }, { stepFunctions }, { sqs }] = await Promise.all([
       import('#platform/clients/dynamodb'),
       import('#platform/clients/s3'),
       import('#platform/clients/step-functions'),
+      import('#platform/clients/sqs'),
     ]);
     // DynamoDBDocumentClient shares the middleware stack of the DynamoDBClient it wraps, and a
     // document command (GetCommand) runs as its inner client command (GetItemCommand): counted once.
     dynamo.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
     s3.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
     stepFunctions.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    sqs.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
     // Not instrumented: the bench's own control calls must not count.
     stopExecutions = new SFNClient({});
     writeUploads = new S3Client({ forcePathStyle: true });
@@ -362,12 +395,10 @@ async function main(): Promise<Figures> {
       environment: 'test',
       scopes: SCOPES,
     });
-    const meUrl = `${apiUrl}/me`;
-    const videoJobsUrl = `${apiUrl}/video-jobs`;
 
     // --- The call counter sees the handlers' calls: one GET /me, the first request (handler cold).
-    let before = snapshot();
-    const first = expectStatus(await call(meUrl, 'GET', key), 200, 'first GET /me');
+    const before = snapshot();
+    const first = expectStatus(await call(`${apiUrl}/me`, 'GET', key), 200, 'first GET /me');
     const firstCalls = callsBetween(before, snapshot(), 'api');
     if (!Object.keys(firstCalls).some((label) => label.startsWith('DynamoDB '))) {
       throw new Error(
@@ -376,280 +407,17 @@ async function main(): Promise<Figures> {
     }
     progress(`one GET /me made ${sum(firstCalls)} SDK calls: ${JSON.stringify(firstCalls)}`);
 
-    // --- GET /me
-    const me = SETTINGS.getMe;
-    progress(`GET /me: ${me.warmup} warm-up, then ${me.requests} at concurrency ${me.concurrency}`);
-    await inParallel(me.warmup, me.concurrency, async () =>
-      expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'),
-    );
-    before = snapshot();
-    let startedAt = performance.now();
-    const meReplies = await inParallel(me.requests, me.concurrency, async () =>
-      expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'),
-    );
-    let wallMs = performance.now() - startedAt;
-    let after = snapshot();
-    const meCalls = callsBetween(before, after, 'api', me.requests);
-    const getMe = {
-      requests: me.requests,
-      concurrency: me.concurrency,
-      ...latency(
-        meReplies.map((reply) => reply.ms),
-        wallMs,
-      ),
-      sdk_calls_per_request: sum(meCalls),
-      sdk_calls_by_command: byCommand(meCalls),
-      sdk_calls: meCalls,
-      background_sdk_calls: sum(callsBetween(before, after, 'background')),
-    };
-
-    // --- POST /video-jobs (stalled renders: no ffmpeg). Each job's execution is stopped as soon as
-    // its create returns, so stalled jobs do not poll (2 DynamoDB calls a second each) under the measurement.
-    const create = SETTINGS.createVideoJob;
-    const executionArn = (jobId: string) =>
-      `${(process.env.VIDEO_JOB_STATE_MACHINE_ARN ?? '').replace(':stateMachine:', ':execution:')}:${jobId}`;
-    const stops: Promise<unknown>[] = [];
-    const createStalled = async (index: number) => {
-      const reply = expectStatus(
-        await call(videoJobsUrl, 'POST', key, { prompt: `Benchmark job ${index} [fault:stall]`, duration_seconds: 5 }),
-        201,
-        'POST /video-jobs',
-      );
-      const jobId = (JSON.parse(reply.body) as { id: string }).id;
-      stops.push(
-        stopExecutions!.send(new StopExecutionCommand({ executionArn: executionArn(jobId) })).catch(() => undefined),
-      );
-      return reply;
-    };
-    progress(
-      `POST /video-jobs: ${create.warmup} warm-up, then ${create.requests} at concurrency ${create.concurrency}`,
-    );
-    await inParallel(create.warmup, create.concurrency, createStalled);
-    before = snapshot();
-    startedAt = performance.now();
-    const createReplies = await inParallel(create.requests, create.concurrency, (index) =>
-      createStalled(create.warmup + index),
-    );
-    wallMs = performance.now() - startedAt;
-    after = snapshot();
-    await Promise.all(stops);
-    const createCalls = callsBetween(before, after, 'api', create.requests);
-    const createOnly = beyond(createCalls, meCalls);
-    const createVideoJob = {
-      requests: create.requests,
-      concurrency: create.concurrency,
-      ...latency(
-        createReplies.map((reply) => reply.ms),
-        wallMs,
-      ),
-      sdk_calls_per_request: sum(createCalls),
-      sdk_calls_by_command: byCommand(createCalls),
-      sdk_calls: createCalls,
-      authentication_and_rate_limit_calls_per_request: round(sum(createCalls) - sum(createOnly), 2),
-      create_calls_per_request: sum(createOnly),
-      create_sdk_calls: createOnly,
-      background_sdk_calls: sum(callsBetween(before, after, 'background')),
-    };
-    await sleep(500); // let worker invocations already under way finish
-
-    // --- Real 5 s renders, one after another: create to completed, polling every 100 ms.
-    const render = SETTINGS.render;
-    const renderSeconds: number[] = [];
-    const renderWorkerCalls: Record<string, number>[] = [];
-    const renderPolls: number[] = [];
-    let lastJobId = '';
-    for (let run = 1; run <= render.runs; run += 1) {
-      progress(`render ${run}/${render.runs}: a ${render.durationSeconds} s video, create to completed`);
-      before = snapshot();
-      const renderStartedAt = performance.now();
-      const created = expectStatus(
-        await call(videoJobsUrl, 'POST', key, {
-          prompt: `Benchmark render ${run}: a calm sea at dawn`,
-          duration_seconds: render.durationSeconds,
-        }),
-        201,
-        'POST /video-jobs (render)',
-      );
-      const jobId = (JSON.parse(created.body) as { id: string }).id;
-      let polls = 0;
-      for (;;) {
-        const reply = expectStatus(await call(`${videoJobsUrl}/${jobId}`, 'GET', key), 200, 'GET /video-jobs/{id}');
-        polls += 1;
-        const status = (JSON.parse(reply.body) as { status: string }).status;
-        if (status === 'completed') break;
-        if (status !== 'queued' && status !== 'processing')
-          throw new Error(`Render job ${jobId} ended ${status}: ${reply.body}`);
-        if (performance.now() - renderStartedAt > render.timeoutMs)
-          throw new Error(`Render job ${jobId} not completed in ${render.timeoutMs} ms`);
-        await sleep(render.pollMs);
-      }
-      renderSeconds.push(round((performance.now() - renderStartedAt) / 1000, 2));
-      renderPolls.push(polls);
-      await sleep(300); // the finishing worker reads the job once more after the GET may already see it completed
-      renderWorkerCalls.push(callsBetween(before, snapshot(), 'background'));
-      lastJobId = jobId;
-    }
-    const renderFigures = {
-      runs: render.runs,
-      video_seconds: render.durationSeconds,
-      poll_interval_ms: render.pollMs,
-      create_to_completed_s: renderSeconds,
-      median_s: round(median(renderSeconds), 2),
-      polls_per_run: renderPolls,
-      worker_sdk_calls_per_render: round(median(renderWorkerCalls.map(sum)), 2),
-      worker_sdk_calls: renderWorkerCalls[Math.floor(renderWorkerCalls.length / 2)] ?? {},
-    };
-
-    // --- GET /video-jobs/{id}: what a polling client costs.
-    const getJob = SETTINGS.getVideoJob;
-    const jobUrl = `${videoJobsUrl}/${lastJobId}`;
-    progress(
-      `GET /video-jobs/{id}: ${getJob.warmup} warm-up, then ${getJob.requests} at concurrency ${getJob.concurrency}`,
-    );
-    await inParallel(getJob.warmup, getJob.concurrency, async () =>
-      expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'),
-    );
-    before = snapshot();
-    startedAt = performance.now();
-    const getJobReplies = await inParallel(getJob.requests, getJob.concurrency, async () =>
-      expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'),
-    );
-    wallMs = performance.now() - startedAt;
-    after = snapshot();
-    const getJobCalls = callsBetween(before, after, 'api', getJob.requests);
-    const getVideoJob = {
-      requests: getJob.requests,
-      concurrency: getJob.concurrency,
-      ...latency(
-        getJobReplies.map((reply) => reply.ms),
-        wallMs,
-      ),
-      sdk_calls_per_request: sum(getJobCalls),
-      sdk_calls_by_command: byCommand(getJobCalls),
-      sdk_calls: getJobCalls,
-    };
-
-    // --- GET /jobs over 10,000 jobs: unfiltered, and filtered to the 1 % that failed.
-    const listing = SETTINGS.listJobs;
-    progress(`GET /jobs: seeding ${listing.jobs} jobs (1 in ${listing.failedEvery} failed)`);
-    const listOrganization = await createOrganization({
-      plan: 'custom',
-      credits: 0,
-      negotiatedLimits: { requests_per_minute_per_key: 1_000_000, requests_per_day_per_organization: 100_000_000 },
-    });
-    const { key: listKey } = await createApiKey({
-      organizationId: listOrganization.organizationId,
-      environment: 'test',
-      scopes: SCOPES,
-    });
-    await seedJobs(listOrganization.organizationId, listing);
-    const listJobsFigures = async (query: string) => {
-      // Each worker follows the cursors from the first page to the last, then starts again.
-      const cursors: (string | null)[] = [];
-      const page = async (worker: number) => {
-        const cursor = cursors[worker] ?? null;
-        const url = `${apiUrl}/jobs?limit=${listing.pageSize}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-        const reply = expectStatus(await call(url, 'GET', listKey), 200, `GET /jobs${query}`);
-        cursors[worker] = (
-          JSON.parse(reply.body) as { pagination: { next_cursor: string | null } }
-        ).pagination.next_cursor;
-        return reply;
-      };
-      await inParallel(listing.warmup, 1, () => page(0));
-      cursors.length = 0;
-      const snapshotBefore = snapshot();
-      const started = performance.now();
-      const replies = await inParallel(listing.requests, listing.concurrency, (index) =>
-        page(index % listing.concurrency),
-      );
-      const wall = performance.now() - started;
-      const calls = callsBetween(snapshotBefore, snapshot(), 'api', listing.requests);
-      const listOnly = beyond(calls, meCalls);
-      return {
-        requests: listing.requests,
-        concurrency: listing.concurrency,
-        ...latency(
-          replies.map((reply) => reply.ms),
-          wall,
-        ),
-        sdk_calls_per_request: sum(calls),
-        sdk_calls_by_command: byCommand(calls),
-        sdk_calls: calls,
-        list_calls_per_page: sum(listOnly),
-        list_sdk_calls_by_command: byCommand(listOnly),
-      };
-    };
-    progress(
-      `GET /jobs unfiltered: ${listing.requests} pages of ${listing.pageSize} at concurrency ${listing.concurrency}`,
-    );
-    const listAll = await listJobsFigures('');
-    progress(`GET /jobs?status=failed (1 %): ${listing.requests} pages at concurrency ${listing.concurrency}`);
-    const listFailed = await listJobsFigures('&status=failed');
-    const listJobs = {
-      jobs: listing.jobs,
-      page_size: listing.pageSize,
-      unfiltered: listAll,
-      status_failed: listFailed,
-    };
-
-    // --- POST /assets/confirm-upload of a large upload: a copy in parts.
-    const large = SETTINGS.confirmLargeUpload;
-    progress(`POST /assets/confirm-upload of a ${megabytes(large.sizeBytes)} MiB upload`);
-    const created = expectStatus(
-      await call(`${apiUrl}/assets/upload-url`, 'POST', key, {
-        filename: 'bench.mp4',
-        content_type: 'video/mp4',
-        size_bytes: large.sizeBytes,
-        purpose: 'general',
-      }),
-      201,
-      'POST /assets/upload-url',
-    );
-    const assetId = (JSON.parse(created.body) as { asset_id: string }).asset_id;
-    const [{ incomingObjectKey }, { planCopyParts }] = await Promise.all([
-      import('#domain/assets/media-layout'),
-      import('#domain/assets/media'),
-    ]);
-    await writeUpload(writeUploads, incomingObjectKey(organization.organizationId, assetId), headerThenZeros(large));
-    before = snapshot();
-    const confirmed = expectStatus(
-      await call(`${apiUrl}/assets/confirm-upload`, 'POST', key, { asset_id: assetId }),
-      200,
-      'POST /assets/confirm-upload',
-    );
-    const confirmCalls = callsBetween(before, snapshot(), 'api');
-    const confirmLargeUpload = {
-      size_bytes: large.sizeBytes,
-      copy_parts: planCopyParts(large.sizeBytes).length,
-      confirm_ms: round(confirmed.ms),
-      sdk_calls_per_request: sum(confirmCalls),
-      sdk_calls_by_command: byCommand(confirmCalls),
-      confirm_calls_per_request: sum(beyond(confirmCalls, meCalls)),
-      confirm_sdk_calls: beyond(confirmCalls, meCalls),
-    };
-
-    // --- Split jobs of 2, 5 and 10 minute 720p sources, one after another: create to completed.
-    const split = SETTINGS.splitJobs;
-    const ffmpeg = await resolveMediaTool('ffmpeg');
-    progress(`split jobs: making ${split.sourceSeconds.join(', ')} s sources of 1280x720 (not timed)`);
-    const sourcesStartedAt = performance.now();
-    const splitSources = await makeSplitSources(ffmpeg.path, join(dataDir, 'split-sources'), split.sourceSeconds);
-    progress(`split jobs: sources made in ${round((performance.now() - sourcesStartedAt) / 1000)} s`);
-    const splitRuns = [];
-    for (const source of splitSources) {
-      progress(`split job of the ${source.seconds} s source (${megabytes(source.sizeBytes)} MiB): create to completed`);
-      const sourceAssetId = await uploadSplitSource(apiUrl, key, writeUploads, organization.organizationId, source);
-      splitRuns.push(await measureSplitJob(apiUrl, key, sourceAssetId, source));
-    }
-    const longest = splitSources[splitSources.length - 1]!;
-    progress('split jobs: the reference encode (30 s of the longest source cropped to 720x1280, x264 veryfast)');
-    const referenceEncodeS = await referenceEncodeSeconds(ffmpeg.path, longest.path, join(dataDir, 'reference.mp4'));
-    const splitJobs = {
-      ffmpeg: ffmpeg.version,
-      poll_interval_ms: split.pollMs,
-      reference_encode_s: referenceEncodeS,
-      runs: splitRuns,
-    };
+    const phasesBeforeWebhooks = onlyWebhooks
+      ? undefined
+      : await measurePhasesBeforeWebhooks({
+          apiUrl,
+          key,
+          organizationId: organization.organizationId,
+          dataDir,
+          stopExecutions,
+          writeUploads,
+        });
+    const webhooks = await measureWebhooks(apiUrl);
 
     const figures = {
       machine: {
@@ -666,19 +434,14 @@ async function main(): Promise<Figures> {
         after: megabytes(process.memoryUsage().rss),
         child_processes_after: await childProcessesRss(),
       },
-      get_me: getMe,
-      create_video_job: createVideoJob,
-      get_video_job: getVideoJob,
-      list_jobs: listJobs,
-      render: renderFigures,
-      confirm_large_upload: confirmLargeUpload,
-      split_jobs: splitJobs,
+      ...phasesBeforeWebhooks,
+      webhooks,
     };
 
     progress('stopping the local stack');
     await stack.stop();
     stack = undefined;
-    for (const client of [dynamo, s3, stepFunctions]) client.destroy();
+    for (const client of [dynamo, s3, stepFunctions, sqs]) client.destroy();
     return figures;
   } finally {
     if (stack) await stack.stop();
@@ -687,6 +450,314 @@ async function main(): Promise<Figures> {
     agent.destroy();
     await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * Every phase but the webhooks, in their order: GET /me, creates, renders, GET /video-jobs/{id},
+ * GET /jobs, the large confirmation and the split jobs. `--phase webhooks` skips them.
+ */
+async function measurePhasesBeforeWebhooks({
+  apiUrl,
+  key,
+  organizationId,
+  dataDir,
+  stopExecutions,
+  writeUploads,
+}: {
+  apiUrl: string;
+  key: string;
+  organizationId: number;
+  dataDir: string;
+  stopExecutions: SFNClient;
+  writeUploads: S3Client;
+}): Promise<PhasesBeforeWebhooksFigures> {
+  const [{ createOrganization }, { createApiKey }] = await Promise.all([
+    import('#domain/access/organizations'),
+    import('#domain/access/api-keys'),
+  ]);
+  const meUrl = `${apiUrl}/me`;
+  const videoJobsUrl = `${apiUrl}/video-jobs`;
+
+  // --- GET /me
+  const me = SETTINGS.getMe;
+  progress(`GET /me: ${me.warmup} warm-up, then ${me.requests} at concurrency ${me.concurrency}`);
+  await inParallel(me.warmup, me.concurrency, async () => expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'));
+  let before = snapshot();
+  let startedAt = performance.now();
+  const meReplies = await inParallel(me.requests, me.concurrency, async () =>
+    expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'),
+  );
+  let wallMs = performance.now() - startedAt;
+  let after = snapshot();
+  const meCalls = callsBetween(before, after, 'api', me.requests);
+  const getMe = {
+    requests: me.requests,
+    concurrency: me.concurrency,
+    ...latency(
+      meReplies.map((reply) => reply.ms),
+      wallMs,
+    ),
+    sdk_calls_per_request: sum(meCalls),
+    sdk_calls_by_command: byCommand(meCalls),
+    sdk_calls: meCalls,
+    background_sdk_calls: sum(callsBetween(before, after, 'background')),
+  };
+
+  // --- POST /video-jobs (stalled renders: no ffmpeg). Each job's execution is stopped as soon as
+  // its create returns, so stalled jobs do not poll (2 DynamoDB calls a second each) under the measurement.
+  const create = SETTINGS.createVideoJob;
+  const executionArn = (jobId: string) =>
+    `${(process.env.VIDEO_JOB_STATE_MACHINE_ARN ?? '').replace(':stateMachine:', ':execution:')}:${jobId}`;
+  const stops: Promise<unknown>[] = [];
+  const createStalled = async (index: number) => {
+    const reply = expectStatus(
+      await call(videoJobsUrl, 'POST', key, { prompt: `Benchmark job ${index} [fault:stall]`, duration_seconds: 5 }),
+      201,
+      'POST /video-jobs',
+    );
+    const jobId = (JSON.parse(reply.body) as { id: string }).id;
+    stops.push(
+      stopExecutions.send(new StopExecutionCommand({ executionArn: executionArn(jobId) })).catch(() => undefined),
+    );
+    return reply;
+  };
+  progress(`POST /video-jobs: ${create.warmup} warm-up, then ${create.requests} at concurrency ${create.concurrency}`);
+  await inParallel(create.warmup, create.concurrency, createStalled);
+  before = snapshot();
+  startedAt = performance.now();
+  const createReplies = await inParallel(create.requests, create.concurrency, (index) =>
+    createStalled(create.warmup + index),
+  );
+  wallMs = performance.now() - startedAt;
+  after = snapshot();
+  await Promise.all(stops);
+  const createCalls = callsBetween(before, after, 'api', create.requests);
+  const createOnly = beyond(createCalls, meCalls);
+  const createVideoJob = {
+    requests: create.requests,
+    concurrency: create.concurrency,
+    ...latency(
+      createReplies.map((reply) => reply.ms),
+      wallMs,
+    ),
+    sdk_calls_per_request: sum(createCalls),
+    sdk_calls_by_command: byCommand(createCalls),
+    sdk_calls: createCalls,
+    authentication_and_rate_limit_calls_per_request: round(sum(createCalls) - sum(createOnly), 2),
+    create_calls_per_request: sum(createOnly),
+    create_sdk_calls: createOnly,
+    background_sdk_calls: sum(callsBetween(before, after, 'background')),
+  };
+  await sleep(500); // let worker invocations already under way finish
+
+  // --- Real 5 s renders, one after another: create to completed, polling every 100 ms.
+  const render = SETTINGS.render;
+  const renderSeconds: number[] = [];
+  const renderWorkerCalls: Record<string, number>[] = [];
+  const renderPolls: number[] = [];
+  let lastJobId = '';
+  for (let run = 1; run <= render.runs; run += 1) {
+    progress(`render ${run}/${render.runs}: a ${render.durationSeconds} s video, create to completed`);
+    before = snapshot();
+    const renderStartedAt = performance.now();
+    const created = expectStatus(
+      await call(videoJobsUrl, 'POST', key, {
+        prompt: `Benchmark render ${run}: a calm sea at dawn`,
+        duration_seconds: render.durationSeconds,
+      }),
+      201,
+      'POST /video-jobs (render)',
+    );
+    const jobId = (JSON.parse(created.body) as { id: string }).id;
+    let polls = 0;
+    for (;;) {
+      const reply = expectStatus(await call(`${videoJobsUrl}/${jobId}`, 'GET', key), 200, 'GET /video-jobs/{id}');
+      polls += 1;
+      const status = (JSON.parse(reply.body) as { status: string }).status;
+      if (status === 'completed') break;
+      if (status !== 'queued' && status !== 'processing')
+        throw new Error(`Render job ${jobId} ended ${status}: ${reply.body}`);
+      if (performance.now() - renderStartedAt > render.timeoutMs)
+        throw new Error(`Render job ${jobId} not completed in ${render.timeoutMs} ms`);
+      await sleep(render.pollMs);
+    }
+    renderSeconds.push(round((performance.now() - renderStartedAt) / 1000, 2));
+    renderPolls.push(polls);
+    await sleep(300); // the finishing worker reads the job once more after the GET may already see it completed
+    renderWorkerCalls.push(callsBetween(before, snapshot(), 'background'));
+    lastJobId = jobId;
+  }
+  const renderFigures = {
+    runs: render.runs,
+    video_seconds: render.durationSeconds,
+    poll_interval_ms: render.pollMs,
+    create_to_completed_s: renderSeconds,
+    median_s: round(median(renderSeconds), 2),
+    polls_per_run: renderPolls,
+    worker_sdk_calls_per_render: round(median(renderWorkerCalls.map(sum)), 2),
+    worker_sdk_calls: renderWorkerCalls[Math.floor(renderWorkerCalls.length / 2)] ?? {},
+  };
+
+  // --- GET /video-jobs/{id}: what a polling client costs.
+  const getJob = SETTINGS.getVideoJob;
+  const jobUrl = `${videoJobsUrl}/${lastJobId}`;
+  progress(
+    `GET /video-jobs/{id}: ${getJob.warmup} warm-up, then ${getJob.requests} at concurrency ${getJob.concurrency}`,
+  );
+  await inParallel(getJob.warmup, getJob.concurrency, async () =>
+    expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'),
+  );
+  before = snapshot();
+  startedAt = performance.now();
+  const getJobReplies = await inParallel(getJob.requests, getJob.concurrency, async () =>
+    expectStatus(await call(jobUrl, 'GET', key), 200, 'GET /video-jobs/{id}'),
+  );
+  wallMs = performance.now() - startedAt;
+  after = snapshot();
+  const getJobCalls = callsBetween(before, after, 'api', getJob.requests);
+  const getVideoJob = {
+    requests: getJob.requests,
+    concurrency: getJob.concurrency,
+    ...latency(
+      getJobReplies.map((reply) => reply.ms),
+      wallMs,
+    ),
+    sdk_calls_per_request: sum(getJobCalls),
+    sdk_calls_by_command: byCommand(getJobCalls),
+    sdk_calls: getJobCalls,
+  };
+
+  // --- GET /jobs over 10,000 jobs: unfiltered, and filtered to the 1 % that failed.
+  const listing = SETTINGS.listJobs;
+  progress(`GET /jobs: seeding ${listing.jobs} jobs (1 in ${listing.failedEvery} failed)`);
+  const listOrganization = await createOrganization({
+    plan: 'custom',
+    credits: 0,
+    negotiatedLimits: { requests_per_minute_per_key: 1_000_000, requests_per_day_per_organization: 100_000_000 },
+  });
+  const { key: listKey } = await createApiKey({
+    organizationId: listOrganization.organizationId,
+    environment: 'test',
+    scopes: SCOPES,
+  });
+  await seedJobs(listOrganization.organizationId, listing);
+  const listJobsFigures = async (query: string) => {
+    // Each worker follows the cursors from the first page to the last, then starts again.
+    const cursors: (string | null)[] = [];
+    const page = async (worker: number) => {
+      const cursor = cursors[worker] ?? null;
+      const url = `${apiUrl}/jobs?limit=${listing.pageSize}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const reply = expectStatus(await call(url, 'GET', listKey), 200, `GET /jobs${query}`);
+      cursors[worker] = (
+        JSON.parse(reply.body) as { pagination: { next_cursor: string | null } }
+      ).pagination.next_cursor;
+      return reply;
+    };
+    await inParallel(listing.warmup, 1, () => page(0));
+    cursors.length = 0;
+    const snapshotBefore = snapshot();
+    const started = performance.now();
+    const replies = await inParallel(listing.requests, listing.concurrency, (index) =>
+      page(index % listing.concurrency),
+    );
+    const wall = performance.now() - started;
+    const calls = callsBetween(snapshotBefore, snapshot(), 'api', listing.requests);
+    const listOnly = beyond(calls, meCalls);
+    return {
+      requests: listing.requests,
+      concurrency: listing.concurrency,
+      ...latency(
+        replies.map((reply) => reply.ms),
+        wall,
+      ),
+      sdk_calls_per_request: sum(calls),
+      sdk_calls_by_command: byCommand(calls),
+      sdk_calls: calls,
+      list_calls_per_page: sum(listOnly),
+      list_sdk_calls_by_command: byCommand(listOnly),
+    };
+  };
+  progress(
+    `GET /jobs unfiltered: ${listing.requests} pages of ${listing.pageSize} at concurrency ${listing.concurrency}`,
+  );
+  const listAll = await listJobsFigures('');
+  progress(`GET /jobs?status=failed (1 %): ${listing.requests} pages at concurrency ${listing.concurrency}`);
+  const listFailed = await listJobsFigures('&status=failed');
+  const listJobs = {
+    jobs: listing.jobs,
+    page_size: listing.pageSize,
+    unfiltered: listAll,
+    status_failed: listFailed,
+  };
+
+  // --- POST /assets/confirm-upload of a large upload: a copy in parts.
+  const large = SETTINGS.confirmLargeUpload;
+  progress(`POST /assets/confirm-upload of a ${megabytes(large.sizeBytes)} MiB upload`);
+  const created = expectStatus(
+    await call(`${apiUrl}/assets/upload-url`, 'POST', key, {
+      filename: 'bench.mp4',
+      content_type: 'video/mp4',
+      size_bytes: large.sizeBytes,
+      purpose: 'general',
+    }),
+    201,
+    'POST /assets/upload-url',
+  );
+  const assetId = (JSON.parse(created.body) as { asset_id: string }).asset_id;
+  const [{ incomingObjectKey }, { planCopyParts }] = await Promise.all([
+    import('#domain/assets/media-layout'),
+    import('#domain/assets/media'),
+  ]);
+  await writeUpload(writeUploads, incomingObjectKey(organizationId, assetId), headerThenZeros(large));
+  before = snapshot();
+  const confirmed = expectStatus(
+    await call(`${apiUrl}/assets/confirm-upload`, 'POST', key, { asset_id: assetId }),
+    200,
+    'POST /assets/confirm-upload',
+  );
+  const confirmCalls = callsBetween(before, snapshot(), 'api');
+  const confirmLargeUpload = {
+    size_bytes: large.sizeBytes,
+    copy_parts: planCopyParts(large.sizeBytes).length,
+    confirm_ms: round(confirmed.ms),
+    sdk_calls_per_request: sum(confirmCalls),
+    sdk_calls_by_command: byCommand(confirmCalls),
+    confirm_calls_per_request: sum(beyond(confirmCalls, meCalls)),
+    confirm_sdk_calls: beyond(confirmCalls, meCalls),
+  };
+
+  // --- Split jobs of 2, 5 and 10 minute 720p sources, one after another: create to completed.
+  const split = SETTINGS.splitJobs;
+  const ffmpeg = await resolveMediaTool('ffmpeg');
+  progress(`split jobs: making ${split.sourceSeconds.join(', ')} s sources of 1280x720 (not timed)`);
+  const sourcesStartedAt = performance.now();
+  const splitSources = await makeSplitSources(ffmpeg.path, join(dataDir, 'split-sources'), split.sourceSeconds);
+  progress(`split jobs: sources made in ${round((performance.now() - sourcesStartedAt) / 1000)} s`);
+  const splitRuns = [];
+  for (const source of splitSources) {
+    progress(`split job of the ${source.seconds} s source (${megabytes(source.sizeBytes)} MiB): create to completed`);
+    const sourceAssetId = await uploadSplitSource(apiUrl, key, writeUploads, organizationId, source);
+    splitRuns.push(await measureSplitJob(apiUrl, key, sourceAssetId, source));
+  }
+  const longest = splitSources[splitSources.length - 1]!;
+  progress('split jobs: the reference encode (30 s of the longest source cropped to 720x1280, x264 veryfast)');
+  const referenceEncodeS = await referenceEncodeSeconds(ffmpeg.path, longest.path, join(dataDir, 'reference.mp4'));
+  const splitJobs = {
+    ffmpeg: ffmpeg.version,
+    poll_interval_ms: split.pollMs,
+    reference_encode_s: referenceEncodeS,
+    runs: splitRuns,
+  };
+
+  return {
+    get_me: getMe,
+    create_video_job: createVideoJob,
+    get_video_job: getVideoJob,
+    list_jobs: listJobs,
+    render: renderFigures,
+    confirm_large_upload: confirmLargeUpload,
+    split_jobs: splitJobs,
+  };
 }
 
 /**
@@ -1032,13 +1103,237 @@ async function measureSplitJob(apiUrl: string, key: string, assetId: string, sou
 }
 
 // ---------------------------------------------------------------------------------------------
+// Webhooks
+
+/** One request the receiver got. */
+interface WebhookReceipt {
+  eventId: string;
+  /** The event's `created_at`: for a job event, the instant `finishJob` took just before ending the job. */
+  createdAtMs: number;
+  /** The job a job event reports. */
+  jobId?: string;
+  /** When the last byte of the body arrived, by this process's clock (the one `created_at` was read from). */
+  receivedAtMs: number;
+  /** Verified with the secret of the endpoint its path belongs to, as an integrator's receiver would. */
+  signatureVerified: boolean;
+}
+
+/** What the bench reads of a delivered body; one that is not the service's JSON reads as nothing (and fails verification). */
+function deliveredEvent(rawBody: string): Pick<WebhookReceipt, 'eventId' | 'createdAtMs' | 'jobId'> {
+  try {
+    const event = JSON.parse(rawBody) as { id: string; created_at: string; data: { job?: { id: string } } };
+    return { eventId: event.id, createdAtMs: Date.parse(event.created_at), jobId: event.data.job?.id };
+  } catch {
+    return { eventId: '', createdAtMs: NaN };
+  }
+}
+
+/**
+ * A real HTTP receiver on 127.0.0.1, in this process, that answers 204 at once and records each
+ * request. `secretsByPath` is read at each receipt, so endpoints may be added while it runs.
+ */
+async function startWebhookReceiver(secretsByPath: ReadonlyMap<string, string>) {
+  const receipts: WebhookReceipt[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const receivedAtMs = Date.now();
+      response.writeHead(204).end();
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const secret = secretsByPath.get(request.url ?? '');
+      receipts.push({
+        ...deliveredEvent(rawBody),
+        receivedAtMs,
+        signatureVerified:
+          secret !== undefined &&
+          verifyWebhook({ headers: request.headers, rawBody, secrets: secret, now: receivedAtMs }).ok,
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    receipts,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Resolves once `received` holds; a delivery missing after `timeoutMs` ends the run. */
+async function waitForDeliveries(received: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!received()) {
+    if (performance.now() > deadline) throw new Error(`${what}: not all received within ${timeoutMs} ms`);
+    await sleep(25);
+  }
+}
+
+/** The first receipt of each event: a later one is a duplicate. */
+function firstReceipts(receipts: readonly WebhookReceipt[]): WebhookReceipt[] {
+  const first = new Map<string, WebhookReceipt>();
+  for (const receipt of receipts) if (!first.has(receipt.eventId)) first.set(receipt.eventId, receipt);
+  return [...first.values()];
+}
+
+/** Latency from each event's `created_at` to its first receipt; duplicates and failed verifications counted. */
+function deliveryFigures(receipts: readonly WebhookReceipt[]) {
+  const first = firstReceipts(receipts);
+  return {
+    ...latencyPercentiles(first.map((receipt) => receipt.receivedAtMs - receipt.createdAtMs)),
+    duplicates: receipts.length - first.length,
+    signature_failures: receipts.filter((receipt) => !receipt.signatureVerified).length,
+  };
+}
+
+/**
+ * The webhooks phase, in an organization of its own (so no other phase's job ends reach its
+ * endpoints), against a receiver in this process. First, job ends: video jobs that fail at once,
+ * each event timed from its `created_at` to its receipt. Then a burst of test events spread over
+ * the endpoints, as fast as the API takes them: deliveries per second from the first request to
+ * the last receipt. Both go through the table stream, the relay, the queue and the delivery worker.
+ */
+async function measureWebhooks(apiUrl: string) {
+  const settings = SETTINGS.webhooks;
+  const [{ createOrganization }, { createApiKey }] = await Promise.all([
+    import('#domain/access/organizations'),
+    import('#domain/access/api-keys'),
+  ]);
+  const organization = await createOrganization({
+    plan: 'custom',
+    credits: 1_000_000,
+    negotiatedLimits: {
+      requests_per_minute_per_key: 1_000_000,
+      requests_per_day_per_organization: 100_000_000,
+      concurrent_video_jobs: 100_000,
+      webhook_endpoints: settings.endpoints,
+    },
+  });
+  const { key } = await createApiKey({
+    organizationId: organization.organizationId,
+    environment: 'test',
+    scopes: SCOPES,
+  });
+  const secretsByPath = new Map<string, string>();
+  const receiver = await startWebhookReceiver(secretsByPath);
+  try {
+    const createEndpoint = async (index: number) => {
+      const path = `/hooks/${index}`;
+      const reply = expectStatus(
+        await call(`${apiUrl}/webhooks`, 'POST', key, {
+          url: `${receiver.url}${path}`,
+          events: ['job.completed', 'job.failed'],
+        }),
+        201,
+        'POST /webhooks',
+      );
+      const endpoint = JSON.parse(reply.body) as { id: string; secret: string };
+      secretsByPath.set(path, endpoint.secret);
+      return endpoint.id;
+    };
+
+    // --- Job end to receipt.
+    const firstEndpointId = await createEndpoint(0);
+    progress(
+      `webhooks: ${settings.jobEnds} video jobs that fail at once, one created every ${settings.jobIntervalMs} ms; job end to receipt`,
+    );
+    const jobIds = new Set(
+      await Promise.all(
+        Array.from({ length: settings.jobEnds }, async (_, index) => {
+          await sleep(index * settings.jobIntervalMs);
+          const reply = expectStatus(
+            await call(`${apiUrl}/video-jobs`, 'POST', key, {
+              prompt: `Benchmark webhook ${index} [fault:fail]`,
+              duration_seconds: 5,
+            }),
+            201,
+            'POST /video-jobs (webhooks)',
+          );
+          return (JSON.parse(reply.body) as { id: string }).id;
+        }),
+      ),
+    );
+    const jobReceipts = () => receiver.receipts.filter((receipt) => jobIds.has(receipt.jobId ?? ''));
+    await waitForDeliveries(
+      () => new Set(jobReceipts().map((receipt) => receipt.jobId)).size === jobIds.size,
+      settings.deliveryTimeoutMs,
+      `the events of ${jobIds.size} job ends`,
+    );
+
+    // --- A burst of test events over every endpoint.
+    const endpointIds = [
+      firstEndpointId,
+      ...(await inParallel(settings.endpoints - 1, 1, (index) => createEndpoint(index + 1))),
+    ];
+    progress(
+      `webhooks: ${settings.testEvents} POST /webhooks/{id}/test over ${endpointIds.length} endpoints at concurrency ${settings.testConcurrency}; deliveries per second`,
+    );
+    const before = snapshot();
+    const burstStartedAtMs = Date.now();
+    const testEventIds = new Set(
+      await inParallel(settings.testEvents, settings.testConcurrency, async (index) => {
+        const endpointId = endpointIds[index % endpointIds.length]!;
+        const reply = expectStatus(
+          await call(`${apiUrl}/webhooks/${endpointId}/test`, 'POST', key),
+          200,
+          'POST /webhooks/{id}/test',
+        );
+        return (JSON.parse(reply.body) as { delivery: { id: string } }).delivery.id;
+      }),
+    );
+    const requestsEndedAtMs = Date.now();
+    const testReceipts = () => receiver.receipts.filter((receipt) => testEventIds.has(receipt.eventId));
+    await waitForDeliveries(
+      () => firstReceipts(testReceipts()).length === testEventIds.size,
+      settings.deliveryTimeoutMs,
+      `the deliveries of ${testEventIds.size} test events`,
+    );
+    const lastReceiptMs = Math.max(...firstReceipts(testReceipts()).map((receipt) => receipt.receivedAtMs));
+    await sleep(500); // the worker records a delivery after the receiver has answered
+    const burstCalls = callsBetween(before, snapshot(), 'background', testEventIds.size);
+
+    const jobEnds = deliveryFigures(jobReceipts());
+    const burstSeconds = (lastReceiptMs - burstStartedAtMs) / 1000;
+    return {
+      job_end_to_receipt: {
+        jobs: jobIds.size,
+        interval_ms: settings.jobIntervalMs,
+        ...jobEnds,
+        target_p99_ms: settings.targetP99Ms,
+        p99_within_target: jobEnds.p99_ms <= settings.targetP99Ms,
+      },
+      test_burst: {
+        endpoints: endpointIds.length,
+        test_events: testEventIds.size,
+        concurrency: settings.testConcurrency,
+        test_requests_per_second: round(testEventIds.size / ((requestsEndedAtMs - burstStartedAtMs) / 1000)),
+        first_request_to_last_receipt_s: round(burstSeconds, 2),
+        deliveries_per_second: round(testEventIds.size / burstSeconds),
+        ...deliveryFigures(testReceipts()),
+        background_sdk_calls_per_delivery: sum(burstCalls),
+        background_sdk_calls: burstCalls,
+      },
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Output
 
+/** Every run's figures; the phases before the webhooks are left out by `--phase webhooks`. */
 type Figures = Record<string, unknown> & {
   machine: { cpus: number; cpu_model: string; node: string; platform: string };
   cold_start_ms: number;
   first_get_me_ms: number;
   rss_mb: { before: number; after: number; child_processes_after: Record<string, number> };
+  webhooks: WebhookFigures;
+} & Partial<PhasesBeforeWebhooksFigures>;
+
+interface PhasesBeforeWebhooksFigures {
   get_me: LatencyFigures;
   create_video_job: LatencyFigures & {
     authentication_and_rate_limit_calls_per_request: number;
@@ -1071,7 +1366,12 @@ type Figures = Record<string, unknown> & {
     worker_sdk_calls_per_render: number;
     worker_sdk_calls: Record<string, number>;
   };
-};
+}
+
+const ranPhasesBeforeWebhooks = (figures: Figures): figures is Figures & PhasesBeforeWebhooksFigures =>
+  figures.get_me !== undefined;
+
+type WebhookFigures = Awaited<ReturnType<typeof measureWebhooks>>;
 
 type SplitJobFigures = Awaited<ReturnType<typeof measureSplitJob>>;
 
@@ -1101,6 +1401,22 @@ function report(figures: Figures): string {
   );
   lines.push('Local emulators, not AWS: compare versions of our code on one machine, not clouds.');
   lines.push('');
+  if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
+  reportWebhooks(figures.webhooks, lines);
+  lines.push(
+    `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
+  );
+  const children = Object.entries(figures.rss_mb.child_processes_after)
+    .map(([name, mb]) => `${name} ${mb} MB`)
+    .join(', ');
+  lines.push(
+    `RSS of this process: ${figures.rss_mb.before} MB before, ${figures.rss_mb.after} MB after${children ? `; children after: ${children}` : ''}`,
+  );
+  lines.push('');
+  return `${lines.join('\n')}\n${json}\n`;
+}
+
+function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines: string[]) {
   const header = ['operation', 'requests', 'conc.', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'req/s', 'SDK calls/req'];
   const rows = (
     [
@@ -1125,10 +1441,7 @@ function report(figures: Figures): string {
   );
   lines.push(...table(header, rows));
   lines.push('');
-  const breakdown = (title: string, calls: Record<string, number>) => {
-    lines.push(`${title}`);
-    for (const [label, value] of Object.entries(calls)) lines.push(`  ${String(value).padStart(5)} × ${label}`);
-  };
+  const breakdown = (title: string, calls: Record<string, number>) => lines.push(...breakdownLines(title, calls));
   const commands = (calls: Record<string, number>) =>
     Object.entries(calls)
       .map(([command, value]) => `${command.replace(/^\S+ /, '')} ×${value}`)
@@ -1223,17 +1536,35 @@ function report(figures: Figures): string {
     `  Reference encode (30 s cropped to 720x1280, x264 veryfast; 5.4 s when the target was set): ${split.reference_encode_s} s`,
   );
   lines.push('');
+}
+
+function reportWebhooks(webhooks: WebhookFigures, lines: string[]) {
+  const jobEnds = webhooks.job_end_to_receipt;
+  const burst = webhooks.test_burst;
+  const checks = (figures: { duplicates: number; signature_failures: number }) =>
+    `duplicates ${figures.duplicates}, signature failures ${figures.signature_failures}`;
+  lines.push('Webhooks, to a receiver in this process answering 204 (stream, relay, queue, delivery worker):');
   lines.push(
-    `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
+    `  Job end to receipt, ${jobEnds.jobs} video jobs failing at once (one created every ${jobEnds.interval_ms} ms): p50 ${jobEnds.p50_ms} ms, p90 ${jobEnds.p90_ms} ms, p99 ${jobEnds.p99_ms} ms (target ≤ ${jobEnds.target_p99_ms} ms: ${jobEnds.p99_within_target ? 'met' : 'NOT met'}), max ${jobEnds.max_ms} ms; ${checks(jobEnds)}`,
   );
-  const children = Object.entries(figures.rss_mb.child_processes_after)
-    .map(([name, mb]) => `${name} ${mb} MB`)
-    .join(', ');
   lines.push(
-    `RSS of this process: ${figures.rss_mb.before} MB before, ${figures.rss_mb.after} MB after${children ? `; children after: ${children}` : ''}`,
+    `  Burst of ${burst.test_events} test events over ${burst.endpoints} endpoints (${burst.concurrency} requests at a time, ${burst.test_requests_per_second} req/s): ${burst.deliveries_per_second} deliveries/s, first request to last receipt ${burst.first_request_to_last_receipt_s} s`,
+  );
+  lines.push(
+    `    created_at to receipt: p50 ${burst.p50_ms} ms, p90 ${burst.p90_ms} ms, p99 ${burst.p99_ms} ms, max ${burst.max_ms} ms; ${checks(burst)}`,
+  );
+  lines.push(
+    ...breakdownLines(
+      `  background SDK calls per delivery (relay and delivery worker, ${burst.background_sdk_calls_per_delivery}):`,
+      burst.background_sdk_calls,
+    ),
   );
   lines.push('');
-  return `${lines.join('\n')}\n${json}\n`;
+}
+
+/** A title, then one line per call label: `      2 × DynamoDB GetItem APIKEY/APIKEY`. */
+function breakdownLines(title: string, calls: Record<string, number>): string[] {
+  return [title, ...Object.entries(calls).map(([label, value]) => `  ${String(value).padStart(5)} × ${label}`)];
 }
 
 /** Rows under a header, the first column left-aligned and the others right-aligned. */

@@ -362,6 +362,37 @@ describe('webhook deliveries to a real receiver', () => {
     }
   });
 
+  it('attempts a delivery now when an operator runs the retries, whatever its schedule', async () => {
+    const waiting = await createOrganization();
+    const waitingEndpoint = await createEndpoint(waiting, { url: receiver.url, events: ['job.failed'] });
+    receiver.answerWith((attempt) =>
+      attempt === 1 ? { status: 503, headers: { 'Retry-After': '3600' } } : { status: 204 },
+    );
+    try {
+      const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${waitingEndpoint.id}/test`, {
+        key: waiting.key,
+      });
+      const eventId = test.body.delivery.id;
+      await receiver.waitFor(() => receiver.of(eventId).length >= 1);
+      const deadline = Date.now() + 10_000;
+      let [pending] = await listDeliveries(waiting.organizationId);
+      while (pending?.attempts !== 1 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        [pending] = await listDeliveries(waiting.organizationId);
+      }
+      expect(Date.parse(pending!.next_attempt_at) - Date.now()).toBeGreaterThan(3_000_000);
+
+      const run = await runAdmin(process.env.IT_DATA_DIR!, ['webhooks', 'retry', '--json']);
+      expect(run.code).toBe(0);
+      expect((JSON.parse(run.stdout) as { deliveries_queued: number }).deliveries_queued).toBeGreaterThanOrEqual(1);
+      await receiver.waitFor(() => receiver.of(eventId).length >= 2);
+      expect(receiver.of(eventId).map((delivery) => delivery.status)).toEqual([503, 204]);
+      expect(await settledDelivery(waiting.organizationId)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    } finally {
+      receiver.answerWith(() => ({ status: 204 }));
+    }
+  });
+
   it('ends a delivery that never gets a 2xx as failed after 6 attempts, all recorded and counted', async () => {
     const broken = await createOrganization();
     const brokenEndpoint = await createEndpoint(broken, { url: receiver.url, events: ['job.completed'] });

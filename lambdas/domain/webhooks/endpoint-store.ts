@@ -2,6 +2,7 @@ import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { WebhookEventType } from '#contract/types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { isSortableId } from '#platform/ids';
 import type { TransactionItem } from '#platform/transactions';
 import type { SealedSecret } from './secret-sealing';
 
@@ -38,11 +39,19 @@ export interface EndpointItem {
 
 const ENDPOINT_PREFIX = 'WEBHOOK#';
 
+export const WEBHOOK_ID_PREFIX = 'webhook_';
+
+/** Whether the text could name an endpoint: anything else is looked up nowhere (nor fits in a key). */
+export function isWebhookId(text: string): boolean {
+  return isSortableId(WEBHOOK_ID_PREFIX, text);
+}
+
 export function endpointKey(organizationId: number, webhookId: string) {
   return { pk: `ORG#${organizationId}`, sk: `${ENDPOINT_PREFIX}${webhookId}` };
 }
 
 export async function findEndpoint(organizationId: number, webhookId: string): Promise<EndpointItem | undefined> {
+  if (!isWebhookId(webhookId)) return undefined;
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName(), Key: endpointKey(organizationId, webhookId), ConsistentRead: true }),
   );
@@ -107,6 +116,7 @@ export async function updateEndpoint(
   changes: EndpointChanges,
   now: Date,
 ): Promise<EndpointItem | undefined> {
+  if (!isWebhookId(webhookId)) return undefined;
   const sets = ['updated_at = :now'];
   const removes: string[] = [];
   const values: Record<string, unknown> = { ':now': now.toISOString(), ':deleted': 'deleted' };

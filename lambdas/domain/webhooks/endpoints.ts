@@ -18,7 +18,9 @@ import {
   endpointPut,
   endpointsOf,
   findEndpoint,
+  isWebhookId,
   updateEndpoint,
+  WEBHOOK_ID_PREFIX,
   type EndpointItem,
 } from './endpoint-store';
 import { presentWebhookEndpoint } from './presentation';
@@ -48,7 +50,7 @@ export async function createWebhookEndpoint(
 ): Promise<CreatedWebhookEndpoint> {
   const organizationId = caller.organization.organizationId;
   const url = checkedUrl(request.url);
-  const webhookId = sortableId('webhook_', now.getTime());
+  const webhookId = sortableId(WEBHOOK_ID_PREFIX, now.getTime());
   const secret = newSigningSecret();
   const createdAt = now.toISOString();
   const endpoint: EndpointItem = {
@@ -113,6 +115,7 @@ export async function updateWebhookEndpoint(
 
 export async function deleteWebhookEndpoint(caller: Caller, webhookId: string, now = new Date()): Promise<void> {
   const organizationId = caller.organization.organizationId;
+  if (!isWebhookId(webhookId)) throw notFound(webhookId);
   try {
     await writeTransaction({
       endpoint: endpointDeletion(organizationId, webhookId, now),

@@ -166,37 +166,28 @@ export const RATE_LIMIT_HEADERS = [
   'x-ratelimit-reset-organization-day',
 ];
 
-/** The event records the webhook pipeline delivers from, read straight from the table. */
-export async function listEvents(
-  organizationId: number,
-): Promise<{ type: string; payload: Record<string, unknown> }[]> {
+/** An organization's items whose sort key starts with `prefix`, read straight (and consistently) from the table. */
+async function itemsOf<T>(organizationId: number, prefix: string): Promise<T[]> {
   await operator();
   const { dynamo, tableName } = await import('#platform/clients/dynamodb');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { Items } = await dynamo.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :event)',
-      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':event': 'EVENT#' },
-    }),
-  );
-  return (Items ?? []) as { type: string; payload: Record<string, unknown> }[];
-}
-
-/** The webhook delivery items of an organization, read straight from the table. */
-export async function listDeliveries(
-  organizationId: number,
-): Promise<import('#domain/webhooks/delivery-store').DeliveryItem[]> {
-  await operator();
-  const { dynamo, tableName } = await import('#platform/clients/dynamodb');
-  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { Items } = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :delivery)',
-      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':delivery': 'DELIVERY#' },
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':prefix': prefix },
       ConsistentRead: true,
     }),
   );
-  return (Items ?? []) as import('#domain/webhooks/delivery-store').DeliveryItem[];
+  return (Items ?? []) as T[];
+}
+
+/** The event records the webhook pipeline delivers from. */
+export function listEvents(organizationId: number) {
+  return itemsOf<{ type: string; payload: Record<string, unknown> }>(organizationId, 'EVENT#');
+}
+
+/** The webhook delivery items of an organization. */
+export function listDeliveries(organizationId: number) {
+  return itemsOf<import('#domain/webhooks/delivery-store').DeliveryItem>(organizationId, 'DELIVERY#');
 }

@@ -1,0 +1,127 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { newEvent } from '#domain/events/events';
+import { relayStreamRecords } from '#domain/webhooks/relay';
+
+process.env.TABLE_NAME = 'table';
+process.env.AWS_REGION = 'us-east-1';
+process.env.WEBHOOK_DELIVERIES_QUEUE_URL = 'http://queue.local/000000000000/webhook-deliveries';
+process.env.LOG_LEVEL = 'silent';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+const sqs = mockClient(SQSClient);
+
+const endpoint = (id: string, fields: Record<string, unknown>) => ({
+  webhook_id: `webhook_${id}`,
+  organization_id: 7,
+  url: 'https://hooks.example.com/',
+  events: ['job.completed', 'job.failed'],
+  status: 'active',
+  ...fields,
+});
+
+const ENDPOINTS = [
+  endpoint('subscribed', {}),
+  endpoint('disabled', { status: 'disabled' }),
+  endpoint('deleted', { status: 'deleted' }),
+  endpoint('elsewhere', { events: ['job.completed'] }),
+];
+
+function failedJobEvent() {
+  return newEvent(7, {
+    type: 'job.failed',
+    data: {
+      job: { id: 'video_job_1', type: 'video', status: 'failed', error: { code: 'RENDER_FAILED', message: 'x' } },
+    },
+  });
+}
+
+function streamRecord(item: object, sequenceNumber: string): DynamoDBRecord {
+  return {
+    eventName: 'INSERT',
+    dynamodb: { NewImage: marshall(item) as never, SequenceNumber: sequenceNumber },
+  };
+}
+
+const deliveredTo = () =>
+  dynamo
+    .commandCalls(TransactWriteCommand)
+    .map((call) => (call.args[0].input.TransactItems![0]!.Put!.Item as { webhook_id: string }).webhook_id);
+const queued = () =>
+  sqs
+    .commandCalls(SendMessageBatchCommand)
+    .flatMap((call) =>
+      call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!) as { webhook_id: string }),
+    );
+
+beforeEach(() => {
+  dynamo.reset();
+  sqs.reset();
+  dynamo.on(QueryCommand).resolves({ Items: ENDPOINTS });
+  dynamo.on(GetCommand).resolves({ Item: ENDPOINTS[1] });
+  dynamo.on(TransactWriteCommand).resolves({});
+  dynamo.on(UpdateCommand).resolves({});
+  sqs.on(SendMessageBatchCommand).resolves({});
+});
+
+describe('the outbox relay', () => {
+  it('records and queues one delivery per active endpoint subscribed to the event, then takes the event out of the outbox', async () => {
+    const event = failedJobEvent();
+    expect(await relayStreamRecords([streamRecord(event, '1')])).toEqual({ batchItemFailures: [] });
+    expect(deliveredTo()).toEqual(['webhook_subscribed']);
+    expect(queued().map((message) => message.webhook_id)).toEqual(['webhook_subscribed']);
+    const [removal] = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(removal).toMatchObject({
+      Key: { sk: `EVENT#${event.event_id}` },
+      UpdateExpression: 'REMOVE outbox_shard, outbox_due',
+    });
+    const put = dynamo.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems![0]!.Put!;
+    expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(JSON.parse((put.Item as { body: string }).body)).toEqual(event.payload);
+  });
+
+  it('sends a test event to the endpoint tested only, whatever its status', async () => {
+    const event = newEvent(
+      7,
+      { type: 'webhook.test', data: { webhook_id: 'webhook_disabled' } },
+      new Date(),
+      'webhook_disabled',
+    );
+    await relayStreamRecords([streamRecord(event, '1')]);
+    expect(deliveredTo()).toEqual(['webhook_disabled']);
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+
+  it('records nothing new for a replayed record, and queues the delivery again for the worker to settle', async () => {
+    dynamo.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+      }),
+    );
+    expect(await relayStreamRecords([streamRecord(failedJobEvent(), '1')])).toEqual({ batchItemFailures: [] });
+    expect(queued().map((message) => message.webhook_id)).toEqual(['webhook_subscribed']);
+  });
+
+  it('reports the first record that fails, leaving it and the ones after it to the retry', async () => {
+    dynamo.on(QueryCommand).resolvesOnce({ Items: ENDPOINTS }).rejects(new Error('throttled'));
+    const response = await relayStreamRecords([
+      streamRecord(failedJobEvent(), '1'),
+      streamRecord(failedJobEvent(), '2'),
+      streamRecord(failedJobEvent(), '3'),
+    ]);
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(2);
+  });
+});
