@@ -21,8 +21,17 @@ process.env.LOG_LEVEL = 'silent';
 const dynamo = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
 
-const endpoint = (id: string, fields: Record<string, unknown>) => ({
-  webhook_id: `webhook_${id}`,
+/** A well-formed endpoint id per name. */
+const ENDPOINT_IDS: Record<string, string> = {
+  subscribed: 'webhook_01j0000000000000000000000a',
+  disabled: 'webhook_01j0000000000000000000000b',
+  deleted: 'webhook_01j0000000000000000000000c',
+  elsewhere: 'webhook_01j0000000000000000000000d',
+};
+const idOf = (name: string) => ENDPOINT_IDS[name]!;
+
+const endpoint = (name: string, fields: Record<string, unknown>) => ({
+  webhook_id: idOf(name),
   organization_id: 7,
   url: 'https://hooks.example.com/',
   events: ['job.completed', 'job.failed'],
@@ -78,8 +87,8 @@ describe('the outbox relay', () => {
   it('records and queues one delivery per active endpoint subscribed to the event, then takes the event out of the outbox', async () => {
     const event = failedJobEvent();
     expect(await relayStreamRecords([streamRecord(event, '1')])).toEqual({ batchItemFailures: [] });
-    expect(deliveredTo()).toEqual(['webhook_subscribed']);
-    expect(queued().map((message) => message.webhook_id)).toEqual(['webhook_subscribed']);
+    expect(deliveredTo()).toEqual([idOf('subscribed')]);
+    expect(queued().map((message) => message.webhook_id)).toEqual([idOf('subscribed')]);
     const [removal] = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(removal).toMatchObject({
       Key: { sk: `EVENT#${event.event_id}` },
@@ -93,12 +102,12 @@ describe('the outbox relay', () => {
   it('sends a test event to the endpoint tested only, whatever its status', async () => {
     const event = newEvent(
       7,
-      { type: 'webhook.test', data: { webhook_id: 'webhook_disabled' } },
+      { type: 'webhook.test', data: { webhook_id: idOf('disabled') } },
       new Date(),
-      'webhook_disabled',
+      idOf('disabled'),
     );
-    await relayStreamRecords([streamRecord(event, '1')]);
-    expect(deliveredTo()).toEqual(['webhook_disabled']);
+    expect(await relayStreamRecords([streamRecord(event, '1')])).toEqual({ batchItemFailures: [] });
+    expect(deliveredTo()).toEqual([idOf('disabled')]);
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(0);
   });
 
@@ -111,10 +120,10 @@ describe('the outbox relay', () => {
       }),
     );
     expect(await relayStreamRecords([streamRecord(failedJobEvent(), '1')])).toEqual({ batchItemFailures: [] });
-    expect(queued().map((message) => message.webhook_id)).toEqual(['webhook_subscribed']);
+    expect(queued().map((message) => message.webhook_id)).toEqual([idOf('subscribed')]);
   });
 
-  it('reports the first record that fails, leaving it and the ones after it to the retry', async () => {
+  it('reports the first record in stream order that fails, leaving it and the ones after it to the retry', async () => {
     dynamo.on(QueryCommand).resolvesOnce({ Items: ENDPOINTS }).rejects(new Error('throttled'));
     const response = await relayStreamRecords([
       streamRecord(failedJobEvent(), '1'),
@@ -122,6 +131,6 @@ describe('the outbox relay', () => {
       streamRecord(failedJobEvent(), '3'),
     ]);
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
-    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(2);
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(3);
   });
 });

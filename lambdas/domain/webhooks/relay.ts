@@ -36,12 +36,12 @@ export async function relayEvent(event: EventRecord, now = new Date()): Promise<
     ? [await findEndpoint(organizationId, event.target_webhook_id)].filter((found) => found !== undefined)
     : await endpointsOf(organizationId);
   const body = JSON.stringify(event.payload);
-  const refs: DeliveryRef[] = [];
-  for (const endpoint of recipients(event, endpoints)) {
-    const ref = { organization_id: organizationId, event_id: event.event_id, webhook_id: endpoint.webhook_id };
-    await recordDelivery(ref, { type: event.type, body }, now);
-    refs.push(ref);
-  }
+  const refs: DeliveryRef[] = recipients(event, endpoints).map((endpoint) => ({
+    organization_id: organizationId,
+    event_id: event.event_id,
+    webhook_id: endpoint.webhook_id,
+  }));
+  await Promise.all(refs.map((ref) => recordDelivery(ref, { type: event.type, body }, now)));
   await enqueueDeliveries(refs);
   await leaveOutbox(event);
   return refs;
@@ -64,22 +64,24 @@ async function leaveOutbox(event: EventRecord): Promise<void> {
 }
 
 /**
- * The stream's new event items, in order. The first record that fails is reported, and Lambda
- * (or the local poller) retries from it; the ones before it are done, the ones after it wait.
+ * The stream's new event items, relayed side by side (each relay is idempotent, so their order
+ * does not matter). The first record in stream order that failed is reported, and Lambda (or the
+ * local poller) retries from it: the ones before it are done, the ones after it are relayed again,
+ * which records nothing twice.
  */
 export async function relayStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
-  for (const record of records) {
-    const image = record.dynamodb?.NewImage;
-    if (!image) continue;
-    try {
-      await relayEvent(unmarshall(image as Record<string, AttributeValue>) as EventRecord);
-    } catch (error) {
-      log('error', 'Relaying an event failed; the batch resumes from it', {
-        error: error instanceof Error ? error.message : String(error),
-        sequence_number: record.dynamodb?.SequenceNumber,
-      });
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
-    }
-  }
-  return { batchItemFailures: [] };
+  const outcomes = await Promise.allSettled(
+    records.map(async (record) => {
+      const image = record.dynamodb?.NewImage;
+      if (image) await relayEvent(unmarshall(image as Record<string, AttributeValue>) as EventRecord);
+    }),
+  );
+  const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+  if (failed < 0) return { batchItemFailures: [] };
+  const record = records[failed]!;
+  log('error', 'Relaying an event failed; the batch resumes from it', {
+    error: String((outcomes[failed] as PromiseRejectedResult).reason),
+    sequence_number: record.dynamodb?.SequenceNumber,
+  });
+  return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
 }
