@@ -18,8 +18,8 @@ process.env[WEBHOOK_ENVIRONMENT.loopbackAllowed] = 'true';
 const dynamo = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
 
-const EVENT_ID = 'evt_01J0000000000000000000000A';
-const WEBHOOK_ID = 'webhook_01J0000000000000000000000A';
+const EVENT_ID = 'evt_01j0000000000000000000000a';
+const WEBHOOK_ID = 'webhook_01j0000000000000000000000a';
 const REF = { organization_id: 7, event_id: EVENT_ID, webhook_id: WEBHOOK_ID };
 const SECRET = 'whsec_dGhpcy1pcy1hLXRlc3Qtc2VjcmV0LW9mLTMyLWJ5dGVz';
 const BODY = JSON.stringify({ id: EVENT_ID, type: 'job.failed', created_at: '2026-11-23T10:00:00.000Z', data: {} });
