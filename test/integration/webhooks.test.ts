@@ -54,15 +54,24 @@ function verified(delivery: ReceivedDelivery, secret: string, now = Date.now()) 
   return verifyWebhook({ headers: delivery.headers, rawBody: delivery.rawBody, secrets: secret, now });
 }
 
-/** The organization's one delivery once it has left `pending` (the receiver answers before the worker records). */
-async function settledDelivery(organizationId: number) {
+/** Reads until `done` holds or 10 s have passed, and answers the last value read (the receiver answers before the worker records). */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 10_000;
-  let [delivery] = await listDeliveries(organizationId);
-  while (delivery?.status === 'pending' && Date.now() < deadline) {
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    [delivery] = await listDeliveries(organizationId);
+    value = await read();
   }
-  return delivery;
+  return value;
+}
+
+/** The organization's delivery (of the event, when given) once it has left `pending`. */
+async function settledDelivery(organizationId: number, eventId?: string) {
+  return eventually(
+    async () =>
+      (await listDeliveries(organizationId)).find((delivery) => eventId === undefined || delivery.event_id === eventId),
+    (delivery) => delivery !== undefined && delivery.status !== 'pending',
+  );
 }
 
 const receiver = new WebhookReceiver();
@@ -253,9 +262,14 @@ describe('webhook deliveries to a real receiver', () => {
     });
     expect(verified(delivery!, 'whsec_not-the-secret')).toEqual({ ok: false, reason: 'no_matching_signature' });
 
-    const [recorded] = (await listDeliveries(organization.organizationId)).filter((item) => item.event_id === eventId);
-    expect(recorded).toMatchObject({ status: 'succeeded', attempts: 1 });
-    const read = await call<Endpoint>('GET', `/webhooks/${endpoint.id}`, { key: organization.key });
+    expect(await settledDelivery(organization.organizationId, eventId)).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+    });
+    const read = await eventually(
+      () => call<Endpoint>('GET', `/webhooks/${endpoint.id}`, { key: organization.key }),
+      (response) => response.body.last_success_at !== null,
+    );
     expect(read.body.last_success_at).not.toBeNull();
   });
 
@@ -332,7 +346,10 @@ describe('webhook deliveries to a real receiver', () => {
       const recorded = await settledDelivery(flaky.organizationId);
       expect(recorded).toMatchObject({ status: 'succeeded', attempts: 3 });
       expect(recorded!.attempt_log.map((entry) => entry.status_code)).toEqual([500, 500, 200]);
-      const read = await call<Endpoint>('GET', `/webhooks/${flakyEndpoint.id}`, { key: flaky.key });
+      const read = await eventually(
+        () => call<Endpoint>('GET', `/webhooks/${flakyEndpoint.id}`, { key: flaky.key }),
+        (response) => response.body.last_success_at !== null,
+      );
       expect(read.body).toMatchObject({
         failure_count: 0,
         last_failure_at: expect.any(String),
@@ -374,12 +391,10 @@ describe('webhook deliveries to a real receiver', () => {
       });
       const eventId = test.body.delivery.id;
       await receiver.waitFor(() => receiver.of(eventId).length >= 1);
-      const deadline = Date.now() + 10_000;
-      let [pending] = await listDeliveries(waiting.organizationId);
-      while (pending?.attempts !== 1 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        [pending] = await listDeliveries(waiting.organizationId);
-      }
+      const [pending] = await eventually(
+        () => listDeliveries(waiting.organizationId),
+        ([delivery]) => delivery?.attempts === 1,
+      );
       expect(Date.parse(pending!.next_attempt_at) - Date.now()).toBeGreaterThan(3_000_000);
 
       const run = await runAdmin(process.env.IT_DATA_DIR!, ['webhooks', 'retry', '--json']);
@@ -409,7 +424,10 @@ describe('webhook deliveries to a real receiver', () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect(receiver.of(eventId)).toHaveLength(6);
 
-      const read = await call<Endpoint>('GET', `/webhooks/${brokenEndpoint.id}`, { key: broken.key });
+      const read = await eventually(
+        () => call<Endpoint>('GET', `/webhooks/${brokenEndpoint.id}`, { key: broken.key }),
+        (response) => response.body.failure_count === 6,
+      );
       expect(read.body).toMatchObject({ failure_count: 6, status: 'active', last_success_at: null });
       const usage = await call<{ deliveries: Record<string, number> }>('GET', '/usage/webhooks', { key: broken.key });
       expect(usage.body.deliveries).toEqual({ total: 1, succeeded: 0, failed: 1, pending: 0 });
@@ -428,12 +446,10 @@ describe('webhook deliveries to a real receiver', () => {
     receiver.answerWith((_, id) => ({ status: id === eventId ? 410 : 204 }));
     try {
       await receiver.waitFor(() => receiver.of(eventId).length >= 1);
-      const deadline = Date.now() + 10_000;
-      let read = await call<Endpoint>('GET', `/webhooks/${goneEndpoint.id}`, { key: gone.key });
-      while (read.body.status !== 'disabled' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        read = await call<Endpoint>('GET', `/webhooks/${goneEndpoint.id}`, { key: gone.key });
-      }
+      const read = await eventually(
+        () => call<Endpoint>('GET', `/webhooks/${goneEndpoint.id}`, { key: gone.key }),
+        (response) => response.body.status === 'disabled',
+      );
       expect(read.body.status).toBe('disabled');
     } finally {
       receiver.answerWith(() => ({ status: 204 }));
