@@ -35,6 +35,7 @@ import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
 import { QUEUES } from '#queues';
 import { TASKS, type Task } from '#tasks';
 import { definitionWithWorkers, WORKFLOWS } from '#workflows';
+import { LOCAL_CREDENTIALS, type TaskHandler } from './event-sources/invocation';
 import { startQueuePoller, queueConsumersOf } from './event-sources/queue';
 import { startTableStreamPoller, streamConsumersOf } from './event-sources/table-stream';
 
@@ -42,7 +43,7 @@ export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
 
 /** Clients of the stack's own (not the handlers'): the environment is not set yet when some are made. */
-const LOCAL_CLIENT = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+const LOCAL_CLIENT = { region: 'us-east-1', credentials: LOCAL_CREDENTIALS };
 
 const localStateMachineArn = (workflowName: string) =>
   `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
@@ -238,36 +239,31 @@ async function ensureTable(client: DynamoDBClient): Promise<boolean> {
 }
 
 /**
- * The local stand-in for the cursor key's secret: generated with the data dir and kept in it, so
- * cursors survive a restart as they survive a redeploy in AWS.
+ * A key kept in the data dir: read when it is there, else generated once (readable by its owner
+ * only), so what it protects survives a restart as it survives a redeploy in AWS. The local
+ * stand-ins for the cursor key's secret and for the KMS key that wraps webhook signing secrets.
  */
-async function ensureCursorKey(root: string): Promise<string> {
-  const file = join(root, 'cursor-key');
+async function ensureKeyFile(root: string, name: string, generate: () => string): Promise<string> {
+  const file = join(root, name);
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const key = `local-${randomBytes(4).toString('hex')}:${randomBytes(32).toString('base64')}`;
+  const key = generate();
   await writeFile(file, `${key}\n`, { mode: 0o600 });
   return key;
 }
 
-/**
- * The local stand-in for the KMS key that wraps webhook signing secrets: 32 random bytes made with
- * the data dir and kept in it, so endpoints' secrets can still be unsealed after a restart.
- */
-async function ensureWebhookSecretsKey(root: string): Promise<string> {
-  const file = join(root, 'webhook-secrets-key');
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const key = randomBytes(32).toString('base64');
-  await writeFile(file, `${key}\n`, { mode: 0o600 });
-  return key;
-}
+const ensureCursorKey = (root: string) =>
+  ensureKeyFile(
+    root,
+    'cursor-key',
+    () => `local-${randomBytes(4).toString('hex')}:${randomBytes(32).toString('base64')}`,
+  );
+
+const ensureWebhookSecretsKey = (root: string) =>
+  ensureKeyFile(root, 'webhook-secrets-key', () => randomBytes(32).toString('base64'));
 
 async function ensureBucket(client: S3Client) {
   try {
@@ -317,8 +313,6 @@ async function ensureQueues(client: SQSClient): Promise<Record<string, string>> 
   }
   return urls;
 }
-
-type TaskHandler = (event: unknown) => Promise<unknown>;
 
 /**
  * The event sources AWS runs for the tasks of lambdas/tasks.ts: a timer for each schedule, and

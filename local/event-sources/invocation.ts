@@ -2,6 +2,12 @@
 
 export type TaskHandler = (event: unknown) => Promise<unknown>;
 
+/** The emulators take any credentials; the pollers' own clients use these. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** How long a poller waits after its emulator failed a read before it reads again. */
+export const ERROR_DELAY_MS = 1000;
+
 /** Loads the `handler` of a module under lambdas/tasks by its name (the task's `handler`). */
 export type LoadTaskHandler = (moduleName: string) => Promise<TaskHandler>;
 

@@ -8,7 +8,16 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import type { Task } from '#tasks';
-import { describeError, failedItems, invokeTask, pause, settledWithin, type LoadTaskHandler } from './invocation';
+import {
+  describeError,
+  ERROR_DELAY_MS,
+  failedItems,
+  invokeTask,
+  LOCAL_CREDENTIALS,
+  pause,
+  settledWithin,
+  type LoadTaskHandler,
+} from './invocation';
 import type { EventSourcePoller } from './table-stream';
 
 /**
@@ -52,8 +61,6 @@ export interface QueuePollerOptions {
   stopGraceMs?: number;
 }
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-const ERROR_DELAY_MS = 1000;
 /** SQS hands out at most 10 messages per receive (a larger batch needs a batching window, which no task uses). */
 const MAX_RECEIVE = 10;
 

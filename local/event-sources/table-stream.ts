@@ -14,7 +14,16 @@ import {
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { Task } from '#tasks';
 import { assertSupportedFilter, matchesFilter } from './event-filter';
-import { describeError, failedItems, invokeTask, pause, settledWithin, type LoadTaskHandler } from './invocation';
+import {
+  describeError,
+  ERROR_DELAY_MS,
+  failedItems,
+  invokeTask,
+  LOCAL_CREDENTIALS,
+  pause,
+  settledWithin,
+  type LoadTaskHandler,
+} from './invocation';
 import { CheckpointStore, type ConsumerCheckpoint, type ShardCheckpoint } from './stream-checkpoints';
 
 /**
@@ -74,9 +83,6 @@ export interface EventSourcePoller {
   /** Stops reading, waits (a while) for the batches under way, and resolves. */
   stop(): Promise<void>;
 }
-
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-const ERROR_DELAY_MS = 1000;
 
 interface PendingRecord {
   record: DynamoDBRecord;
