@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JobCredits } from '#contract/types';
 import { batchGetConsistent } from '#platform/batch-get';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { metadataAttributes, metadataFromItem, type StoredMetadata } from '#platform/metadata';
+import { entriesBefore, shardOf, type ShardedIndex } from '#platform/sharded-index';
 import { TABLE_DESIGN } from '#platform/table-design';
 import type { TransactionItem } from '#platform/transactions';
 import {
@@ -53,9 +53,13 @@ export function jobKey(organizationId: number, jobId: string) {
  */
 export const ACTIVE_JOB_SHARDS = 8;
 
-function activeJobShard(jobId: string): string {
-  return `ACTIVE#${createHash('sha256').update(jobId).digest().readUInt8(0) % ACTIVE_JOB_SHARDS}`;
-}
+const ACTIVE_JOBS_INDEX: ShardedIndex = {
+  design: TABLE_DESIGN.activeJobs,
+  prefix: 'ACTIVE',
+  shards: ACTIVE_JOB_SHARDS,
+};
+
+const activeJobShard = (jobId: string) => shardOf(ACTIVE_JOBS_INDEX, jobId);
 
 /** The active-jobs index keys; the transaction that ends the job removes them. */
 function activeJobKeys(createdAt: string, jobId: string) {
@@ -332,31 +336,14 @@ export type ActiveJobEntry = Pick<AnyJob, 'organizationId' | 'jobId' | 'type' | 
  * just ended, so callers act through conditional writes.
  */
 export async function* activeJobsCreatedBefore(createdBefore: Date): AsyncGenerator<ActiveJobEntry> {
-  const { indexName, partitionKey, sortKey } = TABLE_DESIGN.activeJobs;
-  for (let shard = 0; shard < ACTIVE_JOB_SHARDS; shard += 1) {
-    const pages = paginateQuery(
-      { client: dynamo },
-      {
-        TableName: tableName(),
-        IndexName: indexName,
-        KeyConditionExpression: '#shard = :shard AND #since < :before',
-        ExpressionAttributeNames: { '#shard': partitionKey, '#since': sortKey },
-        ExpressionAttributeValues: { ':shard': `ACTIVE#${shard}`, ':before': createdBefore.toISOString() },
-      },
-    );
-    for await (const page of pages) {
-      for (const item of (page.Items ?? []) as Pick<
-        JobItem,
-        'organization_id' | 'job_id' | 'type' | 'status' | 'created_at'
-      >[]) {
-        yield {
-          organizationId: item.organization_id,
-          jobId: item.job_id,
-          type: item.type,
-          status: item.status,
-          createdAt: item.created_at,
-        };
-      }
-    }
+  type Entry = Pick<JobItem, 'organization_id' | 'job_id' | 'type' | 'status' | 'created_at'>;
+  for await (const item of entriesBefore<Entry>(ACTIVE_JOBS_INDEX, createdBefore.toISOString())) {
+    yield {
+      organizationId: item.organization_id,
+      jobId: item.job_id,
+      type: item.type,
+      status: item.status,
+      createdAt: item.created_at,
+    };
   }
 }

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { entriesBefore, shardOf, type ShardedIndex } from '#platform/sharded-index';
+import { TABLE_DESIGN } from '#platform/table-design';
 
 /**
  * The keys of the outbox index (lambdas/platform/table-design.ts), for the items that own an
@@ -6,18 +7,20 @@ import { createHash } from 'node:crypto';
  * shards by a hash of the item's id, so that no single partition takes every event's writes;
  * the sweeper reads every shard.
  */
-export const OUTBOX_SHARDS = 8;
-
-export function outboxShards(): string[] {
-  return Array.from({ length: OUTBOX_SHARDS }, (_, shard) => `OUTBOX#${shard}`);
-}
+const OUTBOX_INDEX: ShardedIndex = { design: TABLE_DESIGN.outbox, prefix: 'OUTBOX', shards: 8 };
 
 export function outboxEntry(itemId: string, dueAt: string) {
-  const shard = createHash('sha256').update(itemId).digest().readUInt8(0) % OUTBOX_SHARDS;
-  return { outbox_shard: `OUTBOX#${shard}`, outbox_due: `${dueAt}#${itemId}` };
+  return { outbox_shard: shardOf(OUTBOX_INDEX, itemId), outbox_due: `${dueAt}#${itemId}` };
 }
 
-/** The bound of a Query for the entries due before `instant`. */
-export function dueBefore(instant: Date): string {
-  return instant.toISOString();
+/** The index's keys and what it projects of an entry. */
+export interface OutboxEntry {
+  pk: string;
+  sk: string;
+  organization_id: number;
+}
+
+/** Every entry due before `instant`, shard after shard. */
+export function entriesDueBefore(instant: string): AsyncGenerator<OutboxEntry> {
+  return entriesBefore<OutboxEntry>(OUTBOX_INDEX, instant);
 }

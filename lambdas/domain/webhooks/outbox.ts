@@ -1,12 +1,11 @@
-import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_ITEM_PREFIX } from '#domain/events/event-stream';
 import { eventKey, type EventRecord } from '#domain/events/events';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
-import { TABLE_DESIGN } from '#platform/table-design';
 import { enqueueDeliveries } from './delivery-queue';
 import { deliveryRefOf, makeDueNow, type DeliveryRef } from './delivery-store';
 import { deliveryEnabled } from './delivery-settings';
-import { dueBefore, outboxShards } from './outbox-keys';
+import { entriesDueBefore, type OutboxEntry } from './outbox-keys';
 import { relayEvent } from './relay';
 
 /**
@@ -34,29 +33,6 @@ export interface SweepResult {
 /** Sorts after every due time: an operator's run takes every entry. */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 
-interface OutboxEntry {
-  pk: string;
-  sk: string;
-  organization_id: number;
-}
-
-async function* entriesDue(cutoff: string): AsyncGenerator<OutboxEntry> {
-  const { indexName, partitionKey, sortKey } = TABLE_DESIGN.outbox;
-  for (const shard of outboxShards()) {
-    const pages = paginateQuery(
-      { client: dynamo },
-      {
-        TableName: tableName(),
-        IndexName: indexName,
-        KeyConditionExpression: '#shard = :shard AND #due < :cutoff',
-        ExpressionAttributeNames: { '#shard': partitionKey, '#due': sortKey },
-        ExpressionAttributeValues: { ':shard': shard, ':cutoff': cutoff },
-      },
-    );
-    for await (const page of pages) yield* (page.Items ?? []) as OutboxEntry[];
-  }
-}
-
 async function findEvent(entry: OutboxEntry): Promise<EventRecord | undefined> {
   const { Item } = await dynamo.send(
     new GetCommand({
@@ -73,11 +49,11 @@ export async function sweepOutbox({
   retryNow = false,
   now = new Date(),
 }: SweepOptions): Promise<SweepResult> {
-  const cutoff = retryNow ? END_OF_TIME : dueBefore(new Date(now.getTime() - overdueSeconds * 1000));
+  const cutoff = retryNow ? END_OF_TIME : new Date(now.getTime() - overdueSeconds * 1000).toISOString();
   const sendDeliveries = deliveryEnabled();
   const result: SweepResult = { relayedEvents: 0, queuedDeliveries: 0 };
   const toQueue: DeliveryRef[] = [];
-  for await (const entry of entriesDue(cutoff)) {
+  for await (const entry of entriesDueBefore(cutoff)) {
     if (entry.sk.startsWith(EVENT_ITEM_PREFIX)) {
       const event = await findEvent(entry);
       if (!event?.outbox_shard) continue;
