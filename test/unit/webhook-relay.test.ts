@@ -46,8 +46,8 @@ const ENDPOINTS = [
   endpoint('elsewhere', { events: ['job.completed'] }),
 ];
 
-function failedJobEvent() {
-  return newEvent(7, {
+function failedJobEvent(organizationId = 7) {
+  return newEvent(organizationId, {
     type: 'job.failed',
     data: {
       job: { id: 'video_job_1', type: 'video', status: 'failed', error: { code: 'RENDER_FAILED', message: 'x' } },
@@ -123,12 +123,24 @@ describe('the outbox relay', () => {
     expect(queued().map((message) => message.webhook_id)).toEqual([idOf('subscribed')]);
   });
 
+  it("reads each organization's endpoints once for a batch", async () => {
+    await relayStreamRecords([
+      streamRecord(failedJobEvent(7), '1'),
+      streamRecord(failedJobEvent(7), '2'),
+      streamRecord(failedJobEvent(8), '3'),
+    ]);
+    expect(
+      dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input.ExpressionAttributeValues?.[':pk']),
+    ).toEqual(['ORG#7', 'ORG#8']);
+    expect(deliveredTo()).toHaveLength(3);
+  });
+
   it('reports the first record in stream order that fails, leaving it and the ones after it to the retry', async () => {
     dynamo.on(QueryCommand).resolvesOnce({ Items: ENDPOINTS }).rejects(new Error('throttled'));
     const response = await relayStreamRecords([
-      streamRecord(failedJobEvent(), '1'),
-      streamRecord(failedJobEvent(), '2'),
-      streamRecord(failedJobEvent(), '3'),
+      streamRecord(failedJobEvent(7), '1'),
+      streamRecord(failedJobEvent(8), '2'),
+      streamRecord(failedJobEvent(9), '3'),
     ]);
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(3);

@@ -30,11 +30,18 @@ function recipients(event: EventRecord, endpoints: readonly EndpointItem[]): End
   );
 }
 
-export async function relayEvent(event: EventRecord, now = new Date()): Promise<DeliveryRef[]> {
+/** Reads an organization's endpoints; a batch of events reads each organization's once. */
+type EndpointsReader = (organizationId: number) => Promise<EndpointItem[]>;
+
+export async function relayEvent(
+  event: EventRecord,
+  now = new Date(),
+  readEndpoints: EndpointsReader = endpointsOf,
+): Promise<DeliveryRef[]> {
   const organizationId = event.organization_id;
   const endpoints = event.target_webhook_id
     ? [await findEndpoint(organizationId, event.target_webhook_id)].filter((found) => found !== undefined)
-    : await endpointsOf(organizationId);
+    : await readEndpoints(organizationId);
   const body = JSON.stringify(event.payload);
   const refs: DeliveryRef[] = recipients(event, endpoints).map((endpoint) => ({
     organization_id: organizationId,
@@ -65,15 +72,26 @@ async function leaveOutbox(event: EventRecord): Promise<void> {
 
 /**
  * The stream's new event items, relayed side by side (each relay is idempotent, so their order
- * does not matter). The first record in stream order that failed is reported, and Lambda (or the
+ * does not matter), each organization's endpoints read once for the batch. The first record in stream order that failed is reported, and Lambda (or the
  * local poller) retries from it: the ones before it are done, the ones after it are relayed again,
  * which records nothing twice.
  */
 export async function relayStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
+  const endpointsRead = new Map<number, Promise<EndpointItem[]>>();
+  const readOncePerBatch: EndpointsReader = (organizationId) => {
+    let read = endpointsRead.get(organizationId);
+    if (!read) {
+      read = endpointsOf(organizationId);
+      endpointsRead.set(organizationId, read);
+    }
+    return read;
+  };
+  const now = new Date();
   const outcomes = await Promise.allSettled(
     records.map(async (record) => {
       const image = record.dynamodb?.NewImage;
-      if (image) await relayEvent(unmarshall(image as Record<string, AttributeValue>) as EventRecord);
+      if (image)
+        await relayEvent(unmarshall(image as Record<string, AttributeValue>) as EventRecord, now, readOncePerBatch);
     }),
   );
   const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
