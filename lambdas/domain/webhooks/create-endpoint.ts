@@ -1,0 +1,55 @@
+import type { CreatedWebhookEndpoint, CreateWebhookRequest } from '#contract/types';
+import type { Caller } from '#domain/access/authentication';
+import { webhookEndpointSlotUpdate } from '#domain/access/organizations';
+import { ApiError } from '#platform/errors';
+import { sortableId } from '#platform/ids';
+import { TransactionRefused, writeTransaction } from '#platform/transactions';
+import { endpointPut, WEBHOOK_ID_PREFIX, type EndpointItem } from './endpoint-store';
+import { checkedUrl } from './endpoints';
+import { presentWebhookEndpoint } from './presentation';
+import { sealSecret } from './secret-sealing';
+import { newSigningSecret } from './signature';
+
+/**
+ * POST /webhooks: the endpoint and its sealed secret, and one of the organization's endpoint
+ * slots, in one transaction; the secret is returned this once.
+ */
+export async function createWebhookEndpoint(
+  caller: Caller,
+  request: CreateWebhookRequest,
+  now = new Date(),
+): Promise<CreatedWebhookEndpoint> {
+  const organizationId = caller.organization.organizationId;
+  const url = checkedUrl(request.url);
+  const webhookId = sortableId(WEBHOOK_ID_PREFIX, now.getTime());
+  const secret = newSigningSecret();
+  const createdAt = now.toISOString();
+  const endpoint: EndpointItem = {
+    webhook_id: webhookId,
+    organization_id: organizationId,
+    url,
+    ...(request.description !== undefined ? { description: request.description } : {}),
+    events: request.events,
+    status: 'active',
+    failure_count: 0,
+    secret_sealed: await sealSecret(secret, { organizationId, webhookId }),
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+  const limit = caller.limits.webhook_endpoints;
+  try {
+    await writeTransaction({
+      endpoint: endpointPut(endpoint),
+      organization: webhookEndpointSlotUpdate(organizationId, limit),
+    });
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.failed('organization')) {
+      throw new ApiError(
+        'VALIDATION_FAILED',
+        `The organization already has ${limit} webhook endpoints, its limit (webhook_endpoints); delete one first.`,
+      );
+    }
+    throw error;
+  }
+  return { ...presentWebhookEndpoint(endpoint), secret };
+}
