@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './support/eventually';
 import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 
 /**
@@ -31,15 +32,6 @@ async function get(path: string, key: string) {
   return (await response.json()) as Record<string, unknown>;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 test('a job under way when the stack is killed ends, refunded once, when the stack starts again', async () => {
   stack = await startStackProcess(dataDir);
   const organization = await admin('org', 'create', '--plan', 'team', '--credits', '100');
@@ -52,18 +44,20 @@ test('a job under way when the stack is killed ends, refunded once, when the sta
   });
   expect(created.status).toBe(201);
   const { id, credits } = (await created.json()) as { id: string; credits: { charged: number } };
-  const processing = await until(
+  const processing = await eventually(
     () => get(`/video-jobs/${id}`, key),
     (job) => job.status === 'processing',
+    { timeoutMs: 60_000 },
   );
   expect(processing.status).toBe('processing');
 
   await stopStackProcess(stack, 'SIGKILL');
   stack = await startStackProcess(dataDir);
 
-  const ended = await until(
+  const ended = await eventually(
     () => get(`/video-jobs/${id}`, key),
     (job) => job.status !== 'processing' && job.status !== 'queued',
+    { timeoutMs: 60_000 },
   );
   expect(ended).toMatchObject({ status: 'failed', credits: { charged: credits.charged, refunded: credits.charged } });
   expect(await admin('org', 'show', '--org', String(organization.organization_id))).toMatchObject({

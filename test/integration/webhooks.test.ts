@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
 import { componentSchema, operationResponses } from './support/api-document';
+import { eventually } from './support/eventually';
 import { waitForJob } from './support/jobs';
 import {
   call,
@@ -52,17 +53,6 @@ async function createEndpoint(
 
 function verified(delivery: ReceivedDelivery, secret: string, now = Date.now()) {
   return verifyWebhook({ headers: delivery.headers, rawBody: delivery.rawBody, secrets: secret, now });
-}
-
-/** Reads until `done` holds or 10 s have passed, and answers the last value read (the receiver answers before the worker records). */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
 }
 
 /** The organization's delivery (of the event, when given) once it has left `pending`. */
@@ -519,10 +509,11 @@ describe('a local stack stopped between a job ending and its delivery', () => {
       jobId = (
         await request('POST', '/video-jobs', { prompt: 'Ends while nobody sends [fault:fail]', duration_seconds: 5 })
       ).id as string;
-      const deadline = Date.now() + 60_000;
-      while ((await request('GET', `/video-jobs/${jobId}`)).status !== 'failed' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      await eventually(
+        () => request('GET', `/video-jobs/${jobId}`),
+        (job) => job.status === 'failed',
+        { timeoutMs: 60_000, everyMs: 250 },
+      );
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect(receiver.received.filter((delivery) => delivery.rawBody.includes(jobId))).toEqual([]);
       const refused = await admin('webhooks', 'retry');
