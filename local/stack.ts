@@ -124,7 +124,7 @@ function localStateMachines() {
 }
 
 /** New images on the table's stream, as the CDK stack declares it (lib/constructs/data-table.ts). */
-const TABLE_STREAM = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } as const;
+const TABLE_STREAM = { StreamEnabled: true, StreamViewType: TABLE_DESIGN.streamViewType };
 const TABLE_ACTIVE_TIMEOUT_MS = 60_000;
 
 const keyAttributes = (names: readonly string[]): AttributeDefinition[] =>

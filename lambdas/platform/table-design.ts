@@ -42,6 +42,8 @@ const outbox: IndexDesign = {
 
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
+  /** What the table's stream carries: each item as written (the webhook relay reads new event items). */
+  streamViewType: 'NEW_IMAGE',
   sortKey: 'sk',
   timeToLiveAttribute: 'expires_at',
   gsi1,

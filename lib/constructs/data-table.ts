@@ -48,7 +48,7 @@ export class DataTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: true,
-      stream: dynamodb.StreamViewType.NEW_IMAGE,
+      stream: dynamodb.StreamViewType[TABLE_DESIGN.streamViewType],
       removalPolicy: RemovalPolicy.RETAIN,
     });
     for (const index of TABLE_DESIGN.indexes) {
