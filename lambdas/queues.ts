@@ -5,6 +5,16 @@ import type { Grant } from '#grants';
  * and the grant that lets a function send to it. The CDK app builds each queue with its
  * dead-letter queue from here; the local stack creates the same queues on its SQS emulator.
  */
+/**
+ * AWS's guidance for a queue that a Lambda event source mapping consumes: a visibility timeout of
+ * at least six times the function's timeout (plus the batching window, which none uses), so that
+ * a message is not received again while throttled retries of its batch may still be running.
+ */
+export const VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT = 6;
+
+/** How long a dead-letter queue keeps a message: SQS's maximum, time enough to look at it and redrive. */
+export const DEAD_LETTER_RETENTION_DAYS = 14;
+
 export interface Queue {
   readonly name: string;
   /** Environment variable through which senders find the queue's URL. */

@@ -3,7 +3,7 @@ import type { UnfinishedExecutionStatus } from '#domain/jobs/execution-endings';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
 import type { Grant } from '#grants';
-import { queueNamed, type QueueName } from '#queues';
+import { queueNamed, VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT, type Queue, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 
 /**
@@ -103,3 +103,19 @@ export const TASKS: readonly Task[] = [
     timeoutSeconds: 120,
   },
 ];
+
+/** The task whose trigger is this queue; a queue needs exactly one, or the CDK app and the local stack refuse to start. */
+export function consumerOf(queue: Pick<Queue, 'name'>, tasks: readonly Task[] = TASKS): Task {
+  const consumers = tasks.filter((task) => task.trigger.kind === 'queue' && task.trigger.queue === queue.name);
+  if (consumers.length !== 1) {
+    throw new Error(
+      `The queue ${queue.name} needs exactly one task of lambdas/tasks.ts triggered by it ({ kind: 'queue', queue: '${queue.name}' }), found ${consumers.length}.`,
+    );
+  }
+  return consumers[0]!;
+}
+
+/** The queue's visibility timeout: six times its consumer's timeout. */
+export function visibilityTimeoutSecondsOf(queue: Pick<Queue, 'name'>, tasks: readonly Task[] = TASKS): number {
+  return VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT * consumerOf(queue, tasks).timeoutSeconds;
+}

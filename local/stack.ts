@@ -32,8 +32,8 @@ import { createGateway, type LambdaHandler } from './http-gateway';
 import { writeStackInfo } from './stack-info';
 import { RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
 import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
-import { QUEUES } from '#queues';
-import { TASKS, type Task } from '#tasks';
+import { DEAD_LETTER_RETENTION_DAYS, QUEUES } from '#queues';
+import { TASKS, visibilityTimeoutSecondsOf, type Task } from '#tasks';
 import { definitionWithWorkers, WORKFLOWS } from '#workflows';
 import { LOCAL_CREDENTIALS, type TaskHandler } from './event-sources/invocation';
 import { startQueuePoller, queueConsumersOf } from './event-sources/queue';
@@ -283,14 +283,12 @@ async function ensureBucket(client: S3Client) {
 async function ensureQueues(client: SQSClient): Promise<Record<string, string>> {
   const urls: Record<string, string> = {};
   for (const queue of QUEUES) {
-    const consumer = TASKS.find((task) => task.trigger.kind === 'queue' && task.trigger.queue === queue.name);
-    if (!consumer) throw new Error(`No task of lambdas/tasks.ts consumes the queue ${queue.name}`);
     // Created bare, then given its attributes: CreateQueue refuses attributes that differ from an existing queue's.
     const { QueueUrl: deadLetterUrl } = await client.send(new CreateQueueCommand({ QueueName: `${queue.name}-dlq` }));
     await client.send(
       new SetQueueAttributesCommand({
         QueueUrl: deadLetterUrl,
-        Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) },
+        Attributes: { MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_DAYS * 86_400) },
       }),
     );
     const { Attributes } = await client.send(
@@ -301,7 +299,7 @@ async function ensureQueues(client: SQSClient): Promise<Record<string, string>> 
       new SetQueueAttributesCommand({
         QueueUrl,
         Attributes: {
-          VisibilityTimeout: String(6 * consumer.timeoutSeconds),
+          VisibilityTimeout: String(visibilityTimeoutSecondsOf(queue)),
           RedrivePolicy: JSON.stringify({
             deadLetterTargetArn: Attributes!.QueueArn,
             maxReceiveCount: queue.maxReceiveCount,

@@ -4,7 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DataTable } from '../../lib/constructs/data-table';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
-import { ServiceQueues, VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT } from '../../lib/constructs/queues';
+import { ServiceQueues } from '../../lib/constructs/queues';
 import { TaskFunctions } from '../../lib/constructs/tasks';
 import { WEBHOOK_SECRET_ENCRYPTION_CONTEXT_KEYS } from '../../lib/constructs/webhook-secrets-key';
 import { VideoApiStack, WEBHOOK_DELIVERY_ENABLED_CONTEXT_KEY } from '../../lib/video-api-stack';
@@ -13,7 +13,7 @@ import { EVENT_STREAM_FILTER } from '#domain/events/event-stream';
 import { openSecret, sealSecret } from '#domain/webhooks/secret-sealing';
 import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
 import type { Grant } from '#grants';
-import { queueNamed } from '#queues';
+import { queueNamed, VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT } from '#queues';
 import type { Route } from '#routes';
 import { TASKS, type Task } from '#tasks';
 import {
