@@ -1,6 +1,6 @@
 // Installs the locked dependencies when they are missing or older than package-lock.json, so
 // that `npm start` and `npm test` work straight after a clone. Plain CommonJS: it runs on
-// whatever Node the machine has, before the project's own Node 22 is installed.
+// whatever Node the machine has, before the project's own Node 24 is installed.
 const { execSync } = require('node:child_process');
 const { statSync } = require('node:fs');
 const { join } = require('node:path');

@@ -45,7 +45,7 @@ export interface HandlerModuleProps extends Pick<
 
 /**
  * Every Lambda default, shared by the API functions and the workflow workers, so their own classes
- * state only handler folder, memory and timeout: Node 22 on Graviton (about 20% cheaper per ms
+ * state only handler folder, memory and timeout: Node 24 (the current LTS, the Node the toolchain and tests run) on Graviton (about 20% cheaper per ms
  * than x86 for the same work; functions running ffmpeg use x86-64, see media-tools-layer.ts), active X-Ray tracing, its own log group with a retention, and its
  * own role whose only built-in permission is writing to that log group (no
  * AWSLambdaBasicExecutionRole, which allows writing to every log group in the account).
@@ -69,7 +69,7 @@ export class NodeFunction extends NodejsFunction {
       description: props.description,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: lambda.Runtime.NODEJS_24_X,
       architecture: props.mediaTools ? MEDIA_TOOLS_ARCHITECTURE : lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
@@ -92,7 +92,7 @@ export class NodeFunction extends NodejsFunction {
         sourceMap: true,
         // The map only needs line mappings; embedding the sources would double the bundle size.
         sourcesContent: false,
-        target: 'node22',
+        target: 'node24',
         // CommonJS: @middy/core is ESM-only, but esbuild rewrites it into the CJS bundle, and CJS
         // avoids the createRequire banner that ESM bundles of the AWS SDK need.
         format: OutputFormat.CJS,
@@ -109,13 +109,6 @@ export class NodeFunction extends NodejsFunction {
     // `this.logGroup` (inherited) returns this group; the role may write to it and nowhere else.
     logGroup.grantWrite(this);
 
-    NagSuppressions.addResourceSuppressions(this, [
-      {
-        id: 'AwsSolutions-L1',
-        reason:
-          'Pinned to nodejs22.x on purpose: the toolchain (node 22, @types/node 22, esbuild target node22) and the tests run on Node 22, and the runtime is supported by Lambda; moving to a newer runtime is a deliberate upgrade, not a side effect of a CDK bump.',
-      },
-    ]);
     NagSuppressions.addResourceSuppressions(
       role,
       [

@@ -60,11 +60,11 @@ describe('Lambda functions', () => {
     );
   });
 
-  test('every API function runs Node 22 with tracing, 512 MB and a timeout under the 30 s API limit, on arm64 unless it runs ffmpeg', () => {
+  test('every API function runs Node 24 with tracing, 512 MB and a timeout under the 30 s API limit, on arm64 unless it runs ffmpeg', () => {
     for (const [name, resource] of apiFunctions) {
       const mediaTools = ROUTES.some((route) => route.operationId === name && route.mediaTools);
       expect(resource.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: [mediaTools ? 'x86_64' : 'arm64'],
         MemorySize: 512,
         Timeout: 29,

@@ -25,7 +25,7 @@ describe('tasks', () => {
       expect(functions[logicalIdOf(fn)]!.Properties).toMatchObject({
         MemorySize: task.memoryMb,
         Timeout: task.timeoutSeconds,
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
       });
     }
     expect(stack.tasks.functions.size).toBe(TASKS.length);

@@ -150,14 +150,14 @@ describe('workers', () => {
     [...workers].map(([substitution, fn]) => ({ workflow, substitution, fn, resource: functions[logicalIdOf(fn)]! })),
   );
 
-  test('every worker runs Node 22 with X-Ray (on arm64, or x86-64 with the media-tools layer), sized as lambdas/workflows.ts says, from its module under lambdas/workers', () => {
+  test('every worker runs Node 24 with X-Ray (on arm64, or x86-64 with the media-tools layer), sized as lambdas/workflows.ts says, from its module under lambdas/workers', () => {
     expect(allWorkers).toHaveLength(
       WORKFLOWS.reduce((count, workflow) => count + Object.keys(workflow.workers).length, 0),
     );
     for (const { resource, workflow, substitution } of allWorkers) {
       const worker = workflow.workers[substitution]!;
       expect(resource.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: [worker.mediaTools ? 'x86_64' : 'arm64'],
         MemorySize: worker.memoryMb,
         Timeout: worker.timeoutSeconds,
