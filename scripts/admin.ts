@@ -1,102 +1,70 @@
 /**
  * Operator CLI: organizations, plans, negotiated limits, credits and API keys, the data migration,
- * and a manual run of webhook retries.
+ * a manual run of webhook retries, and the local emulators' endpoints.
  * Against the local stack by default (found through LOCAL_DATA_DIR); against a deployed stack
  * when TABLE_NAME is set (with the usual AWS credentials and region).
+ * Exit status: 0 done (help included), 1 the command failed, 2 the command line is wrong.
  */
-import { parseArgs } from 'node:util';
-import { readStackInfo } from '../local/stack-info';
+import type { StackInfo } from '../local/stack-info';
 import { SCOPES, type Scope } from '#domain/access/scopes';
 // Types only: the modules themselves load after connect(), because their AWS clients read the
 // endpoints from the environment when they are created.
 import type { Environment } from '#domain/access/api-keys';
 import type { NegotiatedLimits, Organization, Plan } from '#domain/access/organizations';
+import {
+  booleanOption,
+  commandUsage,
+  pageSize,
+  parseCommandLine,
+  positiveInteger,
+  usage,
+  UsageError,
+  type CommandName,
+  type OptionValues,
+} from './admin/command-line';
+import { describeDeployedEndpoints, describeLocalEndpoints, endpointsText } from './admin/endpoints';
+import { findRunningLocalStack } from './admin/local-stack';
+import { formatFields, formatTable } from './admin/text-output';
 
-class UsageError extends Error {}
+/** What a command prints: the JSON object with --json, the text otherwise. */
+interface Output {
+  json: Record<string, unknown>;
+  text: string;
+}
 
-const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json]
-  org create --plan team|custom|pro [--credits N] [--limit NAME=VALUE]... [--api-access true|false]
-  org update --org N [--plan P] [--limit NAME=VALUE]... [--api-access true|false]
-  org show --org N
-  key create --org N [--env test|live] [--scopes all|s1,s2] [--expires-at ISO-8601]
-  key revoke --key-prefix P
-  credits set --org N --balance N
-  migrate            (tracks jobs written before the job list and usage aggregates: docs/data-model.md)
-  webhooks retry     (relays events not yet relayed and attempts every pending delivery now: docs/webhooks.md)`;
+const fieldsOutput = (json: Record<string, unknown>): Output => ({ json, text: formatFields(json) });
 
-async function connect() {
-  if (process.env.TABLE_NAME) return;
-  const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
-  const info = await readStackInfo(dataDir);
-  if (!info) {
-    throw new Error(
-      `No local stack found in ${dataDir} (start it with npm start), and TABLE_NAME is not set for a deployed stack.`,
-    );
-  }
+const localDataDir = () => process.env.LOCAL_DATA_DIR ?? '.local';
+
+type Stack = { kind: 'local'; info: StackInfo } | { kind: 'deployed'; tableName: string };
+
+/** Points this process at the local stack, which must be running; a deployed stack (TABLE_NAME set) needs nothing. */
+async function connect(): Promise<Stack> {
+  if (process.env.TABLE_NAME) return { kind: 'deployed', tableName: process.env.TABLE_NAME };
+  const info = await findRunningLocalStack(localDataDir());
   Object.assign(process.env, info.environment);
+  return { kind: 'local', info };
 }
 
-function positiveInteger(name: string, value: string | undefined, { allowZero = false } = {}): number {
-  const number = Number(value);
-  if (value === undefined || !/^\d+$/.test(value) || (!allowZero && number === 0) || !Number.isSafeInteger(number)) {
-    throw new UsageError(
-      `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value ?? 'nothing'}`,
-    );
-  }
-  return number;
-}
-
-function booleanFlag(name: string, value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value !== 'true' && value !== 'false') throw new UsageError(`--${name} must be true or false`);
-  return value === 'true';
-}
-
-async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean' },
-      plan: { type: 'string' },
-      credits: { type: 'string' },
-      limit: { type: 'string', multiple: true },
-      'api-access': { type: 'string' },
-      org: { type: 'string' },
-      env: { type: 'string' },
-      scopes: { type: 'string' },
-      'expires-at': { type: 'string' },
-      'key-prefix': { type: 'string' },
-      balance: { type: 'string' },
-    },
-  });
-  const command = positionals.join(' ');
-  const known = [
-    'org create',
-    'org update',
-    'org show',
-    'key create',
-    'key revoke',
-    'credits set',
-    'migrate',
-    'webhooks retry',
-  ];
-  if (!known.includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
-
+async function loadDomain() {
   await connect();
-  const organizations = await import('#domain/access/organizations');
-  const apiKeys = await import('#domain/access/api-keys');
-
-  const plan = (): Plan | undefined => {
-    if (values.plan === undefined) return undefined;
-    if (!(organizations.PLANS as readonly string[]).includes(values.plan)) {
-      throw new UsageError(`--plan must be one of ${organizations.PLANS.join(', ')}`);
-    }
-    return values.plan as Plan;
+  return {
+    organizations: await import('#domain/access/organizations'),
+    apiKeys: await import('#domain/access/api-keys'),
   };
-  const limits = () => {
+}
+
+const orNone = (value: string | null) => value ?? '-';
+
+async function run(command: CommandName, options: OptionValues): Promise<Output> {
+  const plan = (plans: readonly string[]): Plan | undefined => {
+    if (options.plan === undefined) return undefined;
+    if (!plans.includes(options.plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
+    return options.plan as Plan;
+  };
+  const limits = (organizations: typeof import('#domain/access/organizations')) => {
     const parsed: NegotiatedLimits = {};
-    for (const pair of values.limit ?? []) {
+    for (const pair of options.limit ?? []) {
       const [name, value] = pair.split('=');
       if (!name || !(organizations.NEGOTIABLE_NAMES as readonly string[]).includes(name)) {
         throw new UsageError(`--limit NAME must be one of ${organizations.NEGOTIABLE_NAMES.join(', ')}; got '${pair}'`);
@@ -116,7 +84,10 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     }
     return parsed;
   };
-  const describeOrganization = (organization: Organization) => ({
+  const describeOrganization = (
+    organizations: typeof import('#domain/access/organizations'),
+    organization: Organization,
+  ) => ({
     organization_id: organization.organizationId,
     plan: organization.plan,
     api_access: organization.apiAccess,
@@ -129,65 +100,103 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     active_split_jobs: organization.activeSplitJobs,
     created_at: organization.createdAt,
   });
-  const organizationId = () => positiveInteger('org', values.org);
+  const organizationId = () => positiveInteger('org', options.org);
 
   switch (command) {
     case 'org create': {
-      const chosenPlan = plan();
+      const apiAccess = booleanOption('api-access', options['api-access']);
+      const credits =
+        options.credits === undefined ? 0 : positiveInteger('credits', options.credits, { allowZero: true });
+      const { organizations } = await loadDomain();
+      const chosenPlan = plan(organizations.PLANS);
       if (!chosenPlan) throw new UsageError('--plan is required');
-      const negotiatedLimits = limits();
+      const negotiatedLimits = limits(organizations);
       if (Object.keys(negotiatedLimits).length > 0 && chosenPlan !== 'custom') {
         throw new UsageError('--limit sets negotiated limits, which only Custom organizations have');
       }
       const organization = await organizations.createOrganization({
         plan: chosenPlan,
-        credits: values.credits === undefined ? 0 : positiveInteger('credits', values.credits, { allowZero: true }),
-        apiAccess: booleanFlag('api-access', values['api-access']),
+        credits,
+        apiAccess,
         negotiatedLimits,
       });
-      return describeOrganization(organization);
+      return fieldsOutput(describeOrganization(organizations, organization));
     }
     case 'org update': {
       const id = organizationId();
-      const negotiatedLimits = limits();
+      const apiAccess = booleanOption('api-access', options['api-access']);
+      const { organizations } = await loadDomain();
+      const newPlan = plan(organizations.PLANS);
+      const negotiatedLimits = limits(organizations);
       const current = await organizations.getOrganization(id);
       if (!current) throw new Error(`Organization ${id} does not exist`);
-      if (Object.keys(negotiatedLimits).length > 0 && (plan() ?? current.plan) !== 'custom') {
+      if (Object.keys(negotiatedLimits).length > 0 && (newPlan ?? current.plan) !== 'custom') {
         throw new UsageError('--limit sets negotiated limits, which only Custom organizations have');
       }
-      const updated = await organizations.updateOrganization(id, {
-        plan: plan(),
-        apiAccess: booleanFlag('api-access', values['api-access']),
-        negotiatedLimits,
-      });
-      return describeOrganization(updated);
+      const updated = await organizations.updateOrganization(id, { plan: newPlan, apiAccess, negotiatedLimits });
+      return fieldsOutput(describeOrganization(organizations, updated));
     }
     case 'org show': {
       const id = organizationId();
+      const { organizations } = await loadDomain();
       const organization = await organizations.getOrganization(id);
       if (!organization) throw new Error(`Organization ${id} does not exist`);
-      return describeOrganization(organization);
+      return fieldsOutput(describeOrganization(organizations, organization));
+    }
+    case 'org list': {
+      const afterId = options.after === undefined ? 0 : positiveInteger('after', options.after, { allowZero: true });
+      const size = pageSize(options['page-size']);
+      const { organizations } = await loadDomain();
+      const page = await organizations.listOrganizations({ afterId, pageSize: size });
+      const listed = page.organizations.map((organization) => ({
+        organization_id: organization.organizationId,
+        plan: organization.plan,
+        api_access: organization.apiAccess,
+        credits_balance: organization.creditsBalance,
+        active_api_keys: organization.activeApiKeys,
+        created_at: organization.createdAt,
+      }));
+      const table = formatTable([
+        ['ORG', 'PLAN', 'API ACCESS', 'CREDITS', 'ACTIVE KEYS', 'CREATED'],
+        ...listed.map((organization) => [
+          String(organization.organization_id),
+          organization.plan,
+          organization.api_access ? 'yes' : 'no',
+          String(organization.credits_balance),
+          String(organization.active_api_keys),
+          organization.created_at,
+        ]),
+      ]);
+      return {
+        json: { organizations: listed, next_after: page.nextAfterId },
+        text: [
+          listed.length > 0 ? table : `No organizations after ${afterId}.`,
+          ...(page.nextAfterId === null ? [] : [`More: org list --after ${page.nextAfterId}`]),
+        ].join('\n'),
+      };
     }
     case 'key create': {
-      const environment = values.env ?? 'test';
-      if (!(apiKeys.ENVIRONMENTS as readonly string[]).includes(environment))
-        throw new UsageError('--env must be test or live');
+      const id = organizationId();
+      const environment = options.env ?? 'test';
       const scopeList =
-        values.scopes === undefined || values.scopes === 'all'
+        options.scopes === undefined || options.scopes === 'all'
           ? [...SCOPES]
-          : values.scopes.split(',').map((scope) => scope.trim());
+          : options.scopes.split(',').map((scope) => scope.trim());
       const unknown = scopeList.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
       if (unknown.length) throw new UsageError(`Unknown scope(s): ${unknown.join(', ')}. Scopes: ${SCOPES.join(', ')}`);
-      const expiresAt = values['expires-at'];
+      const expiresAt = options['expires-at'];
       if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt)))
         throw new UsageError('--expires-at must be an ISO-8601 date-time');
+      const { apiKeys } = await loadDomain();
+      if (!(apiKeys.ENVIRONMENTS as readonly string[]).includes(environment))
+        throw new UsageError('--env must be test or live');
       const { key, apiKey } = await apiKeys.createApiKey({
-        organizationId: organizationId(),
+        organizationId: id,
         environment: environment as Environment,
         scopes: scopeList as Scope[],
         expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt).toISOString(),
       });
-      return {
+      return fieldsOutput({
         key,
         key_prefix: apiKey.keyPrefix,
         organization_id: apiKey.organizationId,
@@ -195,32 +204,81 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
         scopes: apiKey.scopes,
         created_at: apiKey.createdAt,
         expires_at: apiKey.expiresAt,
+      });
+    }
+    case 'key list': {
+      const id = organizationId();
+      const size = pageSize(options['page-size']);
+      const { organizations, apiKeys } = await loadDomain();
+      if (!(await organizations.getOrganization(id))) throw new Error(`Organization ${id} does not exist`);
+      const page = await apiKeys.listApiKeys({ organizationId: id, afterPrefix: options.after, pageSize: size });
+      const now = new Date();
+      const listed = page.apiKeys.map((apiKey) => ({
+        key_prefix: apiKey.keyPrefix,
+        environment: apiKey.environment,
+        scopes: apiKey.scopes,
+        // An active key past its expiry is refused like a revoked one.
+        status:
+          apiKey.status === 'active' && apiKey.expiresAt !== null && apiKeys.hasExpired(apiKey.expiresAt, now)
+            ? 'expired'
+            : apiKey.status,
+        created_at: apiKey.createdAt,
+        expires_at: apiKey.expiresAt,
+        revoked_at: apiKey.revokedAt,
+      }));
+      const hasEveryScope = (scopes: readonly Scope[]) => SCOPES.every((scope) => scopes.includes(scope));
+      const table = formatTable([
+        ['KEY PREFIX', 'ENV', 'STATUS', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED'],
+        ...listed.map((apiKey) => [
+          apiKey.key_prefix,
+          apiKey.environment,
+          apiKey.status,
+          hasEveryScope(apiKey.scopes) ? 'all' : apiKey.scopes.join(','),
+          apiKey.created_at,
+          orNone(apiKey.expires_at),
+          orNone(apiKey.revoked_at),
+        ]),
+      ]);
+      return {
+        json: { organization_id: id, api_keys: listed, next_after: page.nextAfterPrefix },
+        text: [
+          listed.length > 0
+            ? table
+            : `Organization ${id} has no API keys${options.after ? ` after ${options.after}` : ''}.`,
+          ...(page.nextAfterPrefix === null ? [] : [`More: key list --org ${id} --after ${page.nextAfterPrefix}`]),
+        ].join('\n'),
       };
     }
     case 'key revoke': {
-      const prefix = values['key-prefix'];
-      if (!prefix) throw new UsageError('--key-prefix is required');
+      const prefix = options['key-prefix'];
+      if (!prefix) throw new UsageError('--key-prefix must not be empty');
+      const { apiKeys } = await loadDomain();
       const apiKey = await apiKeys.revokeApiKey(prefix);
-      return {
+      return fieldsOutput({
         key_prefix: apiKey.keyPrefix,
         organization_id: apiKey.organizationId,
         status: apiKey.status,
         revoked_at: apiKey.revokedAt,
-      };
+      });
     }
     case 'credits set': {
-      const organization = await organizations.setCreditBalance(
-        organizationId(),
-        positiveInteger('balance', values.balance, { allowZero: true }),
-      );
-      return { organization_id: organization.organizationId, credits_balance: organization.creditsBalance };
+      const id = organizationId();
+      const balance = positiveInteger('balance', options.balance, { allowZero: true });
+      const { organizations } = await loadDomain();
+      const organization = await organizations.setCreditBalance(id, balance);
+      return fieldsOutput({
+        organization_id: organization.organizationId,
+        credits_balance: organization.creditsBalance,
+      });
     }
     case 'migrate': {
+      await connect();
       const { trackUntrackedJobs } = await import('#domain/jobs/job-migration');
       const report = await trackUntrackedJobs();
-      return { jobs_examined: report.examined, jobs_tracked: report.tracked };
+      return fieldsOutput({ jobs_examined: report.examined, jobs_tracked: report.tracked });
     }
     case 'webhooks retry': {
+      await connect();
       const { deliveryEnabled } = await import('#domain/webhooks/delivery-settings');
       if (!deliveryEnabled()) {
         throw new Error(
@@ -229,21 +287,47 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       }
       const { sweepOutbox } = await import('#domain/webhooks/outbox');
       const swept = await sweepOutbox({ overdueSeconds: 0, retryNow: true });
-      return { events_relayed: swept.relayedEvents, deliveries_queued: swept.queuedDeliveries };
+      return fieldsOutput({ events_relayed: swept.relayedEvents, deliveries_queued: swept.queuedDeliveries });
+    }
+    case 'endpoints': {
+      const stack = await connect();
+      const endpoints =
+        stack.kind === 'local'
+          ? describeLocalEndpoints(stack.info, localDataDir())
+          : describeDeployedEndpoints(process.env, stack.tableName);
+      return { json: { ...endpoints }, text: endpointsText(endpoints) };
     }
   }
-  throw new UsageError(USAGE);
 }
 
-const argv = process.argv.slice(2);
-run(argv)
-  .then((result) => {
-    if (argv.includes('--json')) console.log(JSON.stringify(result));
-    else
-      for (const [name, value] of Object.entries(result))
-        console.log(`${name}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
-  })
-  .catch((error: unknown) => {
+function reportUsageError(error: UsageError, command: CommandName | undefined) {
+  console.error(`admin: ${error.message}\n\n${command ? commandUsage(command) : usage()}`);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const commandLine = parseCommandLine(argv);
+  if ('help' in commandLine) {
+    console.log(commandLine.help);
+    return 0;
+  }
+  if ('error' in commandLine) {
+    reportUsageError(commandLine.error, commandLine.command);
+    return 2;
+  }
+  try {
+    const output = await run(commandLine.command, commandLine.options);
+    console.log(commandLine.json ? JSON.stringify(output.json) : output.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      reportUsageError(error, commandLine.command);
+      return 2;
+    }
     console.error(`admin: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  });
+    return 1;
+  }
+}
+
+void main(process.argv.slice(2)).then((status) => {
+  process.exitCode = status;
+});

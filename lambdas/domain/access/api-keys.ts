@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { randomToken } from '#platform/ids';
+import { TABLE_DESIGN } from '#platform/table-design';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { SCOPES, type Scope } from './scopes';
 import { apiKeySlotRelease, apiKeySlotUpdate, effectiveLimits, getOrganization } from './organizations';
@@ -62,7 +63,25 @@ export function apiKeyKey(prefix: string) {
   return { pk: `APIKEY#${prefix}`, sk: 'APIKEY' };
 }
 
-function fromItem(item: ApiKeyItem): ApiKey {
+/** The gsi1 partition of an organization's keys, sorted by creation. */
+function keysPartition(organizationId: number) {
+  return `ORG#${organizationId}#APIKEYS`;
+}
+
+/** A key as a listing reads it: everything but the secret's hash. */
+type ListedApiKeyItem = Omit<ApiKeyItem, 'secret_hash'>;
+const LISTED_ATTRIBUTES = [
+  'key_prefix',
+  'organization_id',
+  'environment',
+  'scopes',
+  'status',
+  'created_at',
+  'key_expires_at',
+  'revoked_at',
+] as const satisfies readonly (keyof ListedApiKeyItem)[];
+
+function fromItem(item: ListedApiKeyItem): ApiKey {
   return {
     keyPrefix: item.key_prefix,
     organizationId: item.organization_id,
@@ -108,7 +127,7 @@ export async function findKeyOfOrganization(prefix: string, organizationId: numb
 }
 
 /** An expiry that does not parse counts as passed: a key is refused rather than valid forever. */
-function hasExpired(expiresAt: string, now: Date): boolean {
+export function hasExpired(expiresAt: string, now: Date): boolean {
   const expiresAtMs = Date.parse(expiresAt);
   return Number.isNaN(expiresAtMs) || expiresAtMs <= now.getTime();
 }
@@ -149,7 +168,7 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
           TableName: tableName(),
           Item: {
             ...apiKeyKey(prefix),
-            gsi1pk: `ORG#${input.organizationId}#APIKEYS`,
+            gsi1pk: keysPartition(input.organizationId),
             gsi1sk: item.created_at,
             ...item,
           },
@@ -188,4 +207,54 @@ export async function revokeApiKey(prefix: string, now = new Date()): Promise<Ap
     organization: apiKeySlotRelease(item.organization_id),
   });
   return fromItem({ ...item, status: 'revoked', revoked_at: revokedAt });
+}
+
+export interface ApiKeyPage {
+  /** Oldest first, whatever their status. */
+  apiKeys: ApiKey[];
+  /** The `afterPrefix` of the next page, or null when this page holds the newest key. */
+  nextAfterPrefix: string | null;
+}
+
+/**
+ * An organization's keys for the operator, `pageSize` at a time after the key `afterPrefix`: a
+ * Query of gsi1 that never reads the secret's hash. The index is eventually consistent, so a
+ * key created a moment ago may be missing from the list for that moment.
+ */
+export async function listApiKeys({
+  organizationId,
+  afterPrefix,
+  pageSize,
+}: {
+  organizationId: number;
+  afterPrefix?: string;
+  pageSize: number;
+}): Promise<ApiKeyPage> {
+  let startKey: Record<string, unknown> | undefined;
+  if (afterPrefix !== undefined) {
+    const after = await findKeyOfOrganization(afterPrefix, organizationId);
+    if (!after) throw new Error(`Organization ${organizationId} has no API key with prefix ${afterPrefix}`);
+    startKey = { ...apiKeyKey(afterPrefix), gsi1pk: keysPartition(organizationId), gsi1sk: after.createdAt };
+  }
+  // One key past the page, whose presence says that a next page exists.
+  const items: ListedApiKeyItem[] = [];
+  do {
+    const { Items, LastEvaluatedKey } = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: TABLE_DESIGN.gsi1.indexName,
+        KeyConditionExpression: 'gsi1pk = :partition',
+        ProjectionExpression: LISTED_ATTRIBUTES.map((name) => `#${name}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(LISTED_ATTRIBUTES.map((name) => [`#${name}`, name])),
+        ExpressionAttributeValues: { ':partition': keysPartition(organizationId) },
+        ExclusiveStartKey: startKey,
+        Limit: pageSize + 1 - items.length,
+      }),
+    );
+    items.push(...((Items ?? []) as ListedApiKeyItem[]));
+    startKey = LastEvaluatedKey;
+  } while (startKey && items.length <= pageSize);
+  const apiKeys = items.slice(0, pageSize).map(fromItem);
+  const lastListed = apiKeys.at(-1);
+  return { apiKeys, nextAfterPrefix: items.length > pageSize && lastListed ? lastListed.keyPrefix : null };
 }

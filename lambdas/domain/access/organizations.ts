@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { JobType } from '#contract/types';
+import { BATCH_GET_MAX_KEYS, batchGetConsistent } from '#platform/batch-get';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import type { TransactionItem } from '#platform/transactions';
 
@@ -125,6 +126,42 @@ export async function getOrganization(organizationId: number): Promise<Organizat
     new GetCommand({ TableName: tableName(), Key: organizationKey(organizationId), ConsistentRead: true }),
   );
   return Item ? fromItem(Item as OrganizationItem) : undefined;
+}
+
+export interface OrganizationPage {
+  /** In id order; an id whose organization was never written (a create that failed after taking it) is skipped. */
+  organizations: Organization[];
+  /** The `afterId` of the next page, or null when this page reached the last id given out. */
+  nextAfterId: number | null;
+}
+
+/**
+ * The organizations with ids `afterId + 1` to `afterId + pageSize`, for the operator. Ids come
+ * from the sequence, one after another, so a page is the sequence item and one BatchGetItem per
+ * 100 ids, never a Scan of the table (which holds every job and event).
+ */
+export async function listOrganizations({
+  afterId = 0,
+  pageSize,
+}: {
+  afterId?: number;
+  pageSize: number;
+}): Promise<OrganizationPage> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: ORGANIZATION_SEQUENCE_KEY, ConsistentRead: true }),
+  );
+  const lastId = Number(Item?.last_value ?? 0);
+  const pageEnd = Math.min(afterId + pageSize, lastId);
+  const keyBatches: ReturnType<typeof organizationKey>[][] = [];
+  for (let first = afterId + 1; first <= pageEnd; first += BATCH_GET_MAX_KEYS) {
+    const last = Math.min(first + BATCH_GET_MAX_KEYS - 1, pageEnd);
+    keyBatches.push(Array.from({ length: last - first + 1 }, (_, offset) => organizationKey(first + offset)));
+  }
+  const items = (await Promise.all(keyBatches.map((keys) => batchGetConsistent(keys)))).flat();
+  const organizations = items
+    .map((item) => fromItem(item as OrganizationItem))
+    .sort((left, right) => left.organizationId - right.organizationId);
+  return { organizations, nextAfterId: pageEnd < lastId ? pageEnd : null };
 }
 
 export interface NewOrganization {

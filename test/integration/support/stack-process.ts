@@ -91,13 +91,20 @@ export async function stopStackProcess({ child }: Pick<StackProcess, 'child'>, s
   child.stderr?.destroy();
 }
 
-/** Runs the operator CLI exactly as an operator would, against the local stack of `dataDir`. */
-export function runAdmin(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs the operator CLI exactly as an operator would, against the local stack of `dataDir`
+ * (or, with TABLE_NAME among `environment`, against the deployed stack that names).
+ */
+export function runAdmin(
+  dataDir: string,
+  args: string[],
+  environment: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'scripts/admin.ts', ...args],
-      { cwd: PROJECT_ROOT, env: { ...ownEnvironment(), LOCAL_DATA_DIR: dataDir } },
+      { cwd: PROJECT_ROOT, env: { ...ownEnvironment(), LOCAL_DATA_DIR: dataDir, ...environment } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
