@@ -10,7 +10,12 @@ const shared = {
 module.exports = {
   testTimeout: 60000,
   projects: [
-    { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit', '<rootDir>/test/local'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/test/unit', '<rootDir>/test/local'],
+      setupFiles: ['<rootDir>/test/unit/support/quiet-metrics.ts'],
+    },
     { ...shared, displayName: 'infra', roots: ['<rootDir>/test/infra'] },
     {
       ...shared,

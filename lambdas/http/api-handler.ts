@@ -6,7 +6,8 @@ import { rateLimitHeaders, type RateLimitState } from '#domain/access/rate-limit
 import type { Scope } from '#domain/access/scopes';
 import { ApiError, isApiError } from '#platform/errors';
 import { requestId as newRequestId } from '#platform/ids';
-import { log } from '#platform/log';
+import { invocationFields } from '#platform/invocation';
+import { log, withLogContext } from '#platform/log';
 import { routeByOperationId } from '#routes';
 import { pathParametersOf, validateRequest } from './validation';
 
@@ -55,11 +56,10 @@ export interface UnroutedRequest {
   path: string;
 }
 
-/** Per-request state the middlewares share, on the Lambda context of the invocation. */
+/** Per-request state the middlewares share, on the Lambda context of the invocation (set before the chain runs). */
 interface RequestState {
   requestId: string;
   startedAt: number;
-  operationId: string;
   headers: Record<string, string>;
   rateLimit?: RateLimitState;
   caller?: Caller;
@@ -69,7 +69,7 @@ type ApiContext = Context & { request?: RequestState };
 type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
 
 function stateOf(context: ApiContext): RequestState {
-  if (!context.request) throw new Error('The http lifecycle middleware must run first');
+  if (!context.request) throw new Error('The chain ran outside its invocation wrapper');
   return context.request;
 }
 
@@ -92,19 +92,20 @@ export function errorBody(code: string, message: string, requestId: string) {
   return { error: { code, message, request_id: requestId } };
 }
 
+function newRequestState(event: ApiEvent): RequestState {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = value;
+  }
+  return { requestId: newRequestId(), startedAt: Date.now(), headers };
+}
+
 /**
- * Gives each request its id, shapes every response (success or error) with the common headers,
- * maps errors to the envelope, and writes one structured log line per request.
+ * Shapes every response (success or error) with the common headers, maps errors to the envelope,
+ * and writes one structured log line per request.
  */
-function httpLifecycle(operationId: string): ApiMiddleware {
+function httpLifecycle(): ApiMiddleware {
   return {
-    before: ({ event, context }) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(event.headers ?? {})) {
-        if (value !== undefined) headers[name.toLowerCase()] = value;
-      }
-      context.request = { requestId: newRequestId(), startedAt: Date.now(), operationId, headers };
-    },
     after: (request) => {
       const state = stateOf(request.context);
       request.response = {
@@ -122,14 +123,7 @@ function httpLifecycle(operationId: string): ApiMiddleware {
             'INTERNAL_ERROR',
             `An unexpected error occurred. Quote request id ${state.requestId} when you contact support.`,
           );
-      if (!isApiError(error)) {
-        log('error', 'unhandled error', {
-          request_id: state.requestId,
-          operation: operationId,
-          error:
-            error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-        });
-      }
+      if (!isApiError(error)) log('error', 'unhandled error', { error });
       request.response = {
         statusCode: apiError.status,
         headers: { ...baseHeaders(state), ...apiError.headers },
@@ -140,14 +134,11 @@ function httpLifecycle(operationId: string): ApiMiddleware {
   };
 }
 
+/** The request's line; its ids, operation and organization come from the log context. */
 function writeAccessLog(state: RequestState, status: number, errorCode?: string) {
   log(status >= 500 ? 'error' : 'info', 'request', {
-    request_id: state.requestId,
-    operation: state.operationId,
     status,
     error_code: errorCode,
-    organization_id: state.caller?.organization.organizationId,
-    key_prefix: state.caller?.apiKey.keyPrefix,
     duration_ms: Date.now() - state.startedAt,
   });
 }
@@ -207,23 +198,43 @@ function parseJsonBody({ body, isBase64Encoded }: ApiEvent): unknown {
   return parsed;
 }
 
-function chain(operationId: string, scope: Scope | null) {
+function chain(scope: Scope | null) {
   return middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
-    .use(httpLifecycle(operationId))
+    .use(httpLifecycle())
     .use(authenticateCaller(scope));
 }
 
 /**
+ * One invocation of the chain: the request gets its id and state, and everything logged while
+ * it runs carries the request's ids (ours, API Gateway's, Lambda's), its trace and its operation.
+ */
+function invocation(operationId: string, handler: (event: ApiEvent, context: ApiContext) => Promise<ApiResult>) {
+  return (event: ApiEvent, context: Context): Promise<ApiResult> => {
+    const request = newRequestState(event);
+    return withLogContext(
+      {
+        request_id: request.requestId,
+        api_gateway_request_id: event.requestContext?.requestId,
+        ...invocationFields(context),
+        operation: operationId,
+      },
+      () => handler(event, Object.assign(context, { request })),
+    );
+  };
+}
+
+/**
  * Builds the Lambda handler of one operation of the route table from the operation's contract
- * module (`#contract/operations/<operationId>`). The chain reads in request order: lifecycle
- * (ids, headers, envelope, log) → authenticate and rate-limit → parse and validate → the
- * operation, which gets its typed request and must answer one of its documented responses.
+ * module (`#contract/operations/<operationId>`). The chain reads in request order: the
+ * invocation (request id, log context) → lifecycle (headers, envelope, log line) → authenticate
+ * and rate-limit → parse and validate → the operation, which gets its typed request and must
+ * answer one of its documented responses.
  */
 export function apiHandler<Id extends OperationId>(
   operation: OperationContract<Id>,
   run: NoInfer<(request: ApiRequest<Id>) => Promise<ApiResponse<Id>>>,
 ) {
-  return chain(operation.operationId, routeByOperationId(operation.operationId).scope).handler(
+  const handler = chain(routeByOperationId(operation.operationId).scope).handler(
     async (event, context): Promise<ApiResult> => {
       const { state, caller } = callerOf(context);
       const request = validateRequest(operation, {
@@ -240,12 +251,14 @@ export function apiHandler<Id extends OperationId>(
       };
     },
   );
+  return invocation(operation.operationId, handler);
 }
 
 /** The handler for requests that match no route: authenticated like any other, never validated. */
 export function fallbackHandler(run: (request: UnroutedRequest) => Promise<never>) {
-  return chain('fallback', null).handler(async (event, context): Promise<ApiResult> => {
+  const handler = chain(null).handler(async (event, context): Promise<ApiResult> => {
     const { state, caller } = callerOf(context);
     return run({ requestId: state.requestId, caller, method: event.requestContext.http.method, path: event.rawPath });
   });
+  return invocation('fallback', handler);
 }

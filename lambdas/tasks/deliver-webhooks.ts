@@ -1,4 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { deliverQueuedMessages } from '#domain/webhooks/delivery';
+import { taskHandler } from '#platform/invocation';
 
-export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => deliverQueuedMessages(event.Records);
+export const handler = taskHandler('deliver-webhooks', (event: SQSEvent): Promise<SQSBatchResponse> =>
+  deliverQueuedMessages(event.Records),
+);

@@ -1,7 +1,13 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { endJobOfExecution, type EndedExecution } from '#domain/jobs/execution-endings';
+import { taskHandler } from '#platform/invocation';
 
 /** What the Step Functions status change event carries that the job's ending needs. */
 export type ExecutionStatusChange = EventBridgeEvent<'Step Functions Execution Status Change', EndedExecution>;
 
-export const handler = (event: ExecutionStatusChange) => endJobOfExecution(event.detail);
+export const handler = taskHandler(
+  'execution-ended',
+  (event: ExecutionStatusChange) => endJobOfExecution(event.detail),
+  // Every job execution is named after its job (lambdas/domain/jobs/executions.ts); the name ends its ARN.
+  (event) => event.detail?.executionArn?.split(':').at(-1),
+);

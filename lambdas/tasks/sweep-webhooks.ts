@@ -1,4 +1,7 @@
 import { sweepOutbox } from '#domain/webhooks/outbox';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
+import { taskHandler } from '#platform/invocation';
 
-export const handler = () => sweepOutbox({ overdueSeconds: SWEEP_SCHEDULE.overdueSeconds });
+export const handler = taskHandler('sweep-webhooks', () =>
+  sweepOutbox({ overdueSeconds: SWEEP_SCHEDULE.overdueSeconds }),
+);

@@ -8,6 +8,7 @@ import { createJob, finishJob } from '#domain/jobs/lifecycle';
 import { TEAM_LIMITS } from '#domain/access/organizations';
 import { requestFingerprint } from '#platform/idempotency';
 import { TransactionRefused } from '#platform/transactions';
+import { captureMetrics, publishedValues, type MetricDocument } from './support/metrics';
 import { itemAt, keyOf, refusedAt } from './support/transactions';
 import { newVideoJob } from './support/new-job';
 
@@ -337,5 +338,78 @@ describe('creating a job', () => {
     await expect(createJob({ ...request, idempotency: claim }, NOW)).rejects.toMatchObject({
       code: 'IDEMPOTENCY_CONFLICT',
     });
+  });
+});
+
+describe("the metrics of a job's charge and end", () => {
+  let metrics: MetricDocument[];
+  const request = newVideoJob({ price: 12 });
+  const claim = { operation: 'createVideoJob', key: 'key-1', fingerprint: requestFingerprint({ prompt: 'A' }) };
+
+  beforeEach(() => {
+    metrics = captureMetrics();
+  });
+
+  it('counts the credits charged once the create transaction is written', async () => {
+    dynamo.on(TransactWriteCommand).resolves({});
+    await createJob(request, NOW);
+    expect(publishedValues(metrics, 'CreditsCharged')).toEqual([{ JobType: 'video', value: 12 }]);
+  });
+
+  it('counts no charge for a refused create, a replay or a create whose transaction failed', async () => {
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(ORGANIZATION_KEY, { credits_balance: 0 }));
+    await expect(createJob(request, NOW)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+
+    dynamo.reset();
+    const recordKey = { pk: 'ORG#7', sk: 'IDEMPOTENCY#createVideoJob#key-1' };
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(recordKey));
+    dynamo
+      .on(GetCommand, { Key: recordKey })
+      .resolves({ Item: { fingerprint: claim.fingerprint, job_id: 'video_job_1' } });
+    dynamo.on(GetCommand, { Key: JOB_KEY }).resolves({ Item: jobItem('video') });
+    expect((await createJob({ ...request, idempotency: claim }, NOW)).replayed).toBe(true);
+
+    dynamo.reset();
+    dynamo.on(TransactWriteCommand).rejects(new Error('timed out'));
+    await expect(createJob(request, NOW)).rejects.toThrow('timed out');
+
+    expect(metrics).toEqual([]);
+  });
+
+  const failure = { code: 'RENDER_FAILED', message: 'No.' };
+  it.each([
+    ['video', 'failed', { status: 'failed', error: failure }, 10],
+    ['video', 'expired', { status: 'expired', error: failure }, 10],
+    ['video', 'completed', { status: 'completed', outputAssetId: null, outputs: [] }, 0],
+    ['split', 'completed', { status: 'completed', outputAssetId: null, outputs: [], clipsCount: 3, refund: 4 }, 4],
+  ] as const)('counts a %s job ended %s once, with what it refunded', async (type, status, outcome, refund) => {
+    dynamo.on(GetCommand).resolves({ Item: jobItem(type, { job_id: `${type}_job_1` }) });
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    await finishJob(7, `${type}_job_1`, outcome, NOW);
+
+    expect(publishedValues(metrics, 'JobsEnded')).toEqual([{ JobType: type, Outcome: status, value: 1 }]);
+    expect(publishedValues(metrics, 'CreditsRefunded')).toEqual([{ JobType: type, value: refund }]);
+  });
+
+  it('counts nothing for a call that did not end the job: already ended, ended first by another, or failed', async () => {
+    const failed = { status: 'failed' as const, error: { code: 'X', message: 'y' } };
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video', { status: 'completed' }) });
+    await finishJob(7, 'video_job_1', failed, NOW);
+
+    dynamo.reset();
+    dynamo
+      .on(GetCommand)
+      .resolvesOnce({ Item: jobItem('video') })
+      .resolves({ Item: jobItem('video', { status: 'expired' }) });
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(JOB_KEY));
+    await finishJob(7, 'video_job_1', failed, NOW);
+
+    dynamo.reset();
+    dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
+    dynamo.on(TransactWriteCommand).rejects(new Error('timed out'));
+    await expect(finishJob(7, 'video_job_1', failed, NOW)).rejects.toThrow('timed out');
+
+    expect(metrics).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { reconcileJobs } from '#domain/jobs/reconciler';
 import { requestFingerprint } from '#platform/idempotency';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { workflowOfJobType } from '#workflows';
+import { captureMetrics, publishedValues } from './support/metrics';
 import { refusedAt } from './support/transactions';
 import { newVideoJob } from './support/new-job';
 
@@ -153,6 +154,37 @@ describe('the reconciler', () => {
           : { executionArn: 'arn' },
       );
     expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, errors: 1 });
+  });
+
+  test('publishes every run’s counts for every job type, zeros included, so that a gap means it did not run', async () => {
+    const metrics = captureMetrics();
+    activeIndexHolds([]);
+    await reconcileJobs({ now: NOW });
+    expect(publishedValues(metrics, 'ActiveJobsPastBound')).toEqual([
+      { JobType: 'video', value: 0 },
+      { JobType: 'split', value: 0 },
+    ]);
+    expect(publishedValues(metrics, 'ReconcileErrors')).toEqual([{ value: 0 }]);
+  });
+
+  test('counts the jobs it found past their bound by type, and the jobs it could not handle', async () => {
+    const metrics = captureMetrics();
+    const overdue = secondsBefore(TIMEOUT_SECONDS + RECONCILE_SCHEDULE.graceSeconds + 1);
+    const pastBound = jobItem({ job_id: 'video_job_1', status: 'processing', created_at: overdue });
+    activeIndexHolds([indexed(pastBound), indexed(jobItem({ job_id: 'video_job_2' }))]);
+    dynamo.on(GetCommand).resolves({ Item: pastBound });
+    sfn
+      .on(StartExecutionCommand)
+      .rejects(new SFNServiceException({ name: 'ThrottlingException', $fault: 'client', $metadata: {} }));
+
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, errors: 1 });
+
+    expect(publishedValues(metrics, 'ActiveJobsPastBound')).toEqual([
+      { JobType: 'video', value: 1 },
+      { JobType: 'split', value: 0 },
+    ]);
+    expect(publishedValues(metrics, 'ReconcileErrors')).toEqual([{ value: 1 }]);
+    expect(publishedValues(metrics, 'JobsEnded')).toEqual([{ JobType: 'video', Outcome: 'expired', value: 1 }]);
   });
 
   test('states the longest a job stays active: execution timeout, grace and one schedule period', () => {

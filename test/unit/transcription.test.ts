@@ -24,6 +24,7 @@ import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/pro
 import { NoTranscription } from '#domain/split-jobs/transcription/no-transcription';
 import type { TranscriptionRequest, TranscriptionStart } from '#domain/split-jobs/transcription/port';
 import { ProviderBusy } from '#domain/video-jobs/providers/port';
+import { captureMetrics, publishedValues } from './support/metrics';
 
 const transcribeMock = mockClient(TranscribeClient);
 const s3Mock = mockClient(S3Client);
@@ -342,6 +343,32 @@ describe('Amazon Transcribe: poll', () => {
     });
 
     await expect(provider().poll(JOB_ID)).rejects.toMatchObject({ name: 'ProviderBusy' });
+  });
+});
+
+describe('Amazon Transcribe: latency', () => {
+  it('times each StartTranscriptionJob and GetTranscriptionJob, failed calls included, and not the transcript read', async () => {
+    const metrics = captureMetrics();
+    await provider().start(request());
+    transcribeMock
+      .on(StartTranscriptionJobCommand)
+      .rejects(new BadRequestException({ message: 'Invalid media', $metadata: {} }));
+    await expect(provider().start(request())).rejects.toThrow('Invalid media');
+    completedJob();
+    storedTranscript(encoded(TRANSCRIBE_OUTPUT));
+    await provider().poll(JOB_ID);
+
+    expect(publishedValues(metrics, 'ProviderLatency')).toEqual([
+      { Provider: 'amazon-transcribe', Operation: 'start-transcription', value: expect.any(Number) },
+      { Provider: 'amazon-transcribe', Operation: 'start-transcription', value: expect.any(Number) },
+      { Provider: 'amazon-transcribe', Operation: 'poll-transcription', value: expect.any(Number) },
+    ]);
+  });
+
+  it('times nothing for a source it cannot read: no call is made', async () => {
+    const metrics = captureMetrics();
+    await provider().start(request({ source: { bucket: 'media', key: 'k', contentType: 'video/quicktime' } }));
+    expect(metrics).toEqual([]);
   });
 });
 

@@ -8,6 +8,8 @@ import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
 import { deliverOne, deliverQueuedMessages, DISABLE_AFTER_FAILING_MS } from '#domain/webhooks/delivery';
 import { sealSecret } from '#domain/webhooks/secret-sealing';
 import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
+import { captureMetrics, publishedValues, type MetricDocument } from './support/metrics';
+import { refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -226,5 +228,50 @@ describe('one webhook delivery attempt', () => {
     dynamo.on(GetCommand).rejects(new Error('table unavailable'));
     const failing = await deliverQueuedMessages([{ messageId: 'retry-me', body: JSON.stringify(REF) }] as never);
     expect(failing.batchItemFailures).toEqual([{ itemIdentifier: 'retry-me' }]);
+  });
+});
+
+describe('the metrics of webhook deliveries', () => {
+  let metrics: MetricDocument[];
+
+  beforeEach(() => {
+    metrics = captureMetrics();
+  });
+
+  it('counts a 2xx attempt succeeded, and the delivery it ends', async () => {
+    given(delivery(), await endpoint());
+    await deliverOne(REF);
+    expect(publishedValues(metrics, 'WebhookDeliveryAttempts')).toEqual([{ Outcome: 'succeeded', value: 1 }]);
+    expect(publishedValues(metrics, 'WebhookDeliveriesEnded')).toEqual([{ Outcome: 'succeeded', value: 1 }]);
+  });
+
+  it('counts a failed attempt with more to come, and no end', async () => {
+    answer = 503;
+    given(delivery({ attempts: 2 }), await endpoint());
+    await deliverOne(REF);
+    expect(publishedValues(metrics, 'WebhookDeliveryAttempts')).toEqual([{ Outcome: 'failed', value: 1 }]);
+    expect(publishedValues(metrics, 'WebhookDeliveriesEnded')).toEqual([]);
+  });
+
+  it('ends a delivery failed when its last attempt fails', async () => {
+    answer = 500;
+    given(delivery({ attempts: 5 }), await endpoint());
+    await deliverOne(REF);
+    expect(publishedValues(metrics, 'WebhookDeliveryAttempts')).toEqual([{ Outcome: 'failed', value: 1 }]);
+    expect(publishedValues(metrics, 'WebhookDeliveriesEnded')).toEqual([{ Outcome: 'failed', value: 1 }]);
+  });
+
+  it('counts the attempt but not the end when another worker recorded the delivery first', async () => {
+    given(delivery(), await endpoint());
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt({ pk: 'ORG#7', sk: `DELIVERY#${EVENT_ID}#${WEBHOOK_ID}` }));
+    expect(await deliverOne(REF)).toBe('recorded-elsewhere');
+    expect(publishedValues(metrics, 'WebhookDeliveryAttempts')).toEqual([{ Outcome: 'succeeded', value: 1 }]);
+    expect(publishedValues(metrics, 'WebhookDeliveriesEnded')).toEqual([]);
+  });
+
+  it('counts nothing when nothing is sent', async () => {
+    given(delivery(), undefined);
+    expect(await deliverOne(REF)).toBe('endpoint_deleted');
+    expect(metrics).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { ApiError } from '#platform/errors';
+import { addLogContext } from '#platform/log';
 import { findUsableKey, type ApiKey } from './api-keys';
 import {
   effectiveLimits,
@@ -45,6 +46,8 @@ export async function authenticate(
   onRateLimit: (state: RateLimitState) => void,
 ): Promise<Caller> {
   const identity = await identify(authorization);
+  // From here on, every line of the request names who made it, refused or not.
+  addLogContext({ organization_id: identity.organization.organizationId, key_prefix: identity.apiKey.keyPrefix });
   const rateLimit = await admitRequest(identity.apiKey.keyPrefix, identity.organization.organizationId, {
     perMinute: identity.limits.requests_per_minute_per_key,
     perDay: identity.limits.requests_per_day_per_organization,

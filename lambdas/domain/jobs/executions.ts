@@ -45,9 +45,9 @@ async function startOrEnd(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>
       status: 'failed',
       error: JOB_ERRORS.startFailed,
     }).catch((finishError: unknown) =>
-      log('error', 'A job that could not be started could not be ended either; the reconciler will', {
-        jobId: job.jobId,
-        error: String(finishError),
+      log('warn', 'A job that could not be started could not be ended either; the reconciler will', {
+        job_id: job.jobId,
+        error: finishError,
       }),
     );
     throw startError;

@@ -3,6 +3,7 @@ import { eventPut, newEvent, type EventBody } from '#domain/events/events';
 import { ApiError } from '#platform/errors';
 import { findIdempotencyRecord, idempotencyRecordPut, type IdempotencyClaim } from '#platform/idempotency';
 import { sortableId } from '#platform/ids';
+import { putMetric } from '#platform/metrics';
 import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
 import {
   isActive,
@@ -93,6 +94,7 @@ export async function createJob<T extends JobType>(
 
   try {
     await writeTransaction(items);
+    putMetric('creditsCharged', request.price, { JobType: request.type });
     return { job, replayed: false };
   } catch (error) {
     if (!(error instanceof TransactionRefused)) throw error;
@@ -244,15 +246,28 @@ export async function startJobWork<T extends JobType>(
   return typed;
 }
 
+/** What the call that ended a job reports of it. */
+interface EndedJob {
+  type: JobType;
+  status: JobOutcome['status'];
+  refund: number;
+}
+
 /**
  * The one way a job ends: in one transaction the job takes its terminal state, the
  * concurrency slot is released, a failed or expired job's charge is refunded, the event for
  * webhooks is written and so is every output, and the job's list entries and usage counts move
  * to the terminal status. The condition on the job's status makes it happen at most once; a job
- * that has already ended is left as it is.
+ * that has already ended is left as it is. The call that ends it, and only that one, counts the
+ * job's end and its refund in the metrics once the transaction is written.
  */
-export function finishJob(organizationId: number, jobId: string, outcome: JobOutcome, now = new Date()): Promise<void> {
-  return changeJobStatus(organizationId, jobId, (read): StatusStep<void> => {
+export async function finishJob(
+  organizationId: number,
+  jobId: string,
+  outcome: JobOutcome,
+  now = new Date(),
+): Promise<void> {
+  const ended = await changeJobStatus(organizationId, jobId, (read): StatusStep<EndedJob | undefined> => {
     const job = existing(read, organizationId, jobId);
     if (!isActive(job)) return { answer: undefined };
     const refund = Math.min(
@@ -270,6 +285,9 @@ export function finishJob(organizationId: number, jobId: string, outcome: JobOut
       if (name in items) throw new Error(`Job ${jobId} has two outputs named ${output.name}`);
       items[name] = output.write;
     }
-    return { write: items, answer: undefined };
+    return { write: items, answer: { type: job.type, status: outcome.status, refund } };
   });
+  if (!ended) return;
+  putMetric('jobsEnded', 1, { JobType: ended.type, Outcome: ended.status });
+  putMetric('creditsRefunded', ended.refund, { JobType: ended.type });
 }

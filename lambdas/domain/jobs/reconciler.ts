@@ -1,8 +1,11 @@
 import { log } from '#platform/log';
+import { putMetric } from '#platform/metrics';
 import { workflowOfJobType } from '#workflows';
 import { startJobExecution } from './executions';
+import type { JobType } from './job';
 import { JOB_ERRORS } from './job-errors';
 import { activeJobsCreatedBefore, type ActiveJobEntry } from './job-store';
+import { JOB_TYPE_NAMES } from './job-types';
 import { finishJob, type JobOutcome } from './lifecycle';
 import { RECONCILE_SCHEDULE } from './reconcile-schedule';
 
@@ -33,15 +36,18 @@ function overdueOutcome(entry: ActiveJobEntry): JobOutcome {
     : { status: 'expired', error: JOB_ERRORS.timedOut };
 }
 
-async function reconcileJob(entry: ActiveJobEntry, now: Date): Promise<'started' | 'ended'> {
+function isPastBound(entry: ActiveJobEntry, now: Date): boolean {
   const ageSeconds = (now.getTime() - Date.parse(entry.createdAt)) / 1000;
-  const bound = workflowOfJobType(entry.type).executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds;
-  if (ageSeconds > bound) {
-    await finishJob(entry.organizationId, entry.jobId, overdueOutcome(entry), now);
-    return 'ended';
-  }
-  await startJobExecution(entry);
-  return 'started';
+  return ageSeconds > workflowOfJobType(entry.type).executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds;
+}
+
+/**
+ * Every run publishes its counts, zeros included, for every job type: a gap in the metrics means
+ * the reconciler did not run, not that it found nothing.
+ */
+function publishRun(pastBound: Readonly<Record<JobType, number>>, errors: number): void {
+  for (const type of JOB_TYPE_NAMES) putMetric('activeJobsPastBound', pastBound[type], { JobType: type });
+  putMetric('reconcileErrors', errors, {});
 }
 
 /**
@@ -54,13 +60,22 @@ export async function reconcileJobs({
   restartAfterSeconds = RECONCILE_SCHEDULE.restartAfterSeconds,
 }: ReconcileOptions = {}): Promise<ReconcileReport> {
   const report: ReconcileReport = { started: 0, ended: 0, errors: 0 };
+  const pastBound = Object.fromEntries(JOB_TYPE_NAMES.map((type) => [type, 0])) as Record<JobType, number>;
   for await (const entry of activeJobsCreatedBefore(new Date(now.getTime() - restartAfterSeconds * 1000))) {
     try {
-      report[await reconcileJob(entry, now)] += 1;
+      if (isPastBound(entry, now)) {
+        pastBound[entry.type] += 1;
+        await finishJob(entry.organizationId, entry.jobId, overdueOutcome(entry), now);
+        report.ended += 1;
+      } else {
+        await startJobExecution(entry);
+        report.started += 1;
+      }
     } catch (error) {
       report.errors += 1;
-      log('error', 'The reconciler could not handle an active job', { jobId: entry.jobId, error: String(error) });
+      log('error', 'The reconciler could not handle an active job', { job_id: entry.jobId, error });
     }
   }
+  publishRun(pastBound, report.errors);
   return report;
 }

@@ -30,8 +30,8 @@ export async function probedSource(asset: Asset): Promise<VideoProbe> {
     probe = verdict.probe;
     await recordVideoProbe(asset, probe).catch((error: unknown) =>
       log('warn', 'Could not keep the probe of a split source; the next job probes it again', {
-        assetId: asset.assetId,
-        error: String(error),
+        asset_id: asset.assetId,
+        error,
       }),
     );
   }

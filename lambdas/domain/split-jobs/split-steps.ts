@@ -143,7 +143,7 @@ export async function prepareSplit(
     return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
   }
   const probe = await probedSource(asset).catch((error: unknown) => {
-    log('warn', 'The split source could not be probed', { jobId: job.jobId, error: String(error) });
+    log('warn', 'The split source could not be probed', { job_id: job.jobId, error });
     return undefined;
   });
   if (!probe) return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnreadable };
@@ -233,7 +233,7 @@ export async function pollTranscription(
   }
   if (status.state === 'failed' || now >= current.deadline_at) {
     log('warn', 'Transcription gave no transcript; the clips will have no captions or titles', {
-      jobId: state.job_id,
+      job_id: state.job_id,
       reason: status.state === 'failed' ? status.message : 'deadline passed',
     });
     return { ...state, transcription: { ...current, state: 'none' } };
@@ -317,7 +317,11 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
 
 /** The Map's Catch: the clip that could not be rendered is failed; its job goes on. */
 export async function failSplitClip(task: ClipTask & { failure?: { Error?: string } }) {
-  log('warn', 'A clip could not be rendered', { jobId: task.job_id, clipId: task.clip_id, error: task.failure?.Error });
+  log('warn', 'A clip could not be rendered', {
+    job_id: task.job_id,
+    clip_id: task.clip_id,
+    error: task.failure?.Error,
+  });
   await markClipFailed(
     { organizationId: task.organization_id, jobId: task.job_id, clipId: task.clip_id },
     SPLIT_ERRORS.clipRenderFailed,

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { log } from '#platform/log';
+import { putMetric } from '#platform/metrics';
 import { enqueueDeliveryLater, parseDeliveryMessage } from './delivery-queue';
 import { sendDelivery, type DeliveryResult } from './delivery-request';
 import {
@@ -117,6 +118,7 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<st
   if (!(await claimAttempt(delivery, now, new Date(now.getTime() + LEASE_MS)))) return 'claimed-elsewhere';
 
   const result = await attempt(delivery, endpoint!, now);
+  putMetric('webhookDeliveryAttempts', 1, { Outcome: succeeded(result) ? 'succeeded' : 'failed' });
   const answeredAt = new Date();
   const record = attemptRecord(result, now);
   let outcome: AttemptOutcome;
@@ -132,6 +134,7 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<st
         : { status: 'pending', attempt: record, nextAttemptAt: new Date(answeredAt.getTime() + delaySeconds * 1000) };
   }
   if (!(await recordOutcome(delivery, outcome, answeredAt))) return 'recorded-elsewhere';
+  if (outcome.status !== 'pending') putMetric('webhookDeliveriesEnded', 1, { Outcome: outcome.status });
   if (outcome.status === 'succeeded') await recordEndpointSuccess(ref.organization_id, ref.webhook_id, answeredAt);
   else await afterFailure(endpoint!, result, answeredAt);
   if (outcome.status === 'pending') {
@@ -157,11 +160,11 @@ export async function deliverQueuedMessages(records: readonly SQSRecord[]): Prom
         await deliverOne(ref);
         return undefined;
       } catch (error) {
-        log('error', 'A delivery failed to run; its message will return', {
+        log('warn', 'A delivery failed to run; its message will return', {
           message_id: record.messageId,
           event_id: ref.event_id,
           webhook_id: ref.webhook_id,
-          error: error instanceof Error ? error.message : String(error),
+          error,
         });
         return record.messageId;
       }

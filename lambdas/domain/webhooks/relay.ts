@@ -97,8 +97,8 @@ export async function relayStreamRecords(records: readonly DynamoDBRecord[]): Pr
   const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
   if (failed < 0) return { batchItemFailures: [] };
   const record = records[failed]!;
-  log('error', 'Relaying an event failed; the batch resumes from it', {
-    error: String((outcomes[failed] as PromiseRejectedResult).reason),
+  log('warn', 'Relaying an event failed; the batch resumes from it', {
+    error: (outcomes[failed] as PromiseRejectedResult).reason,
     sequence_number: record.dynamodb?.SequenceNumber,
   });
   return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };

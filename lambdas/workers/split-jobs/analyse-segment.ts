@@ -1,3 +1,4 @@
 import { analyseSourceSegment, type SegmentTask } from '#domain/split-jobs/split-steps';
+import { workerHandler } from '#platform/invocation';
 
-export const handler = (task: SegmentTask) => analyseSourceSegment(task);
+export const handler = workerHandler('split-jobs/analyse-segment', (task: SegmentTask) => analyseSourceSegment(task));

@@ -1,3 +1,4 @@
 import { chooseSplitClips, type SplitState } from '#domain/split-jobs/split-steps';
+import { workerHandler } from '#platform/invocation';
 
-export const handler = (state: SplitState) => chooseSplitClips(state);
+export const handler = workerHandler('split-jobs/choose-clips', (state: SplitState) => chooseSplitClips(state));

@@ -1,3 +1,4 @@
 import { renderSplitClip, type ClipTask } from '#domain/split-jobs/split-steps';
+import { workerHandler } from '#platform/invocation';
 
-export const handler = (task: ClipTask) => renderSplitClip(task);
+export const handler = workerHandler('split-jobs/render-clip', (task: ClipTask) => renderSplitClip(task));

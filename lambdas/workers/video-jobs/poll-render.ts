@@ -1,7 +1,8 @@
 import { createVideoProvider } from '#domain/video-jobs/providers/factory';
 import { pollRender, type RenderState } from '#domain/video-jobs/render-steps';
 import { s3 } from '#platform/clients/s3';
+import { workerHandler } from '#platform/invocation';
 
 const provider = createVideoProvider({ s3 });
 
-export const handler = (state: RenderState) => pollRender(provider, state);
+export const handler = workerHandler('video-jobs/poll-render', (state: RenderState) => pollRender(provider, state));

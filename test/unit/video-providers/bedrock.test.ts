@@ -28,6 +28,7 @@ import {
   type RenderRequest,
   type StartResult,
 } from '#domain/video-jobs/providers/port';
+import { captureMetrics, publishedValues } from '../support/metrics';
 
 const run = promisify(execFile);
 const bedrockMock = mockClient(BedrockRuntimeClient);
@@ -299,6 +300,23 @@ describe('Bedrock video provider: poll', () => {
 
     expect(status).toEqual({ state: 'failed', code, message: RENDER_FAILURE_MESSAGES[code] });
     expect(JSON.stringify(status)).not.toMatch(/arn:|k3x9abc1def2|request id|bedrock|nova/i);
+  });
+});
+
+describe('Bedrock video provider: latency', () => {
+  it('times each StartAsyncInvoke and GetAsyncInvoke, refused and throttled calls included', async () => {
+    const metrics = captureMetrics();
+    const id = providerJobId(await provider().start(request()));
+    bedrockMock.on(StartAsyncInvokeCommand).rejects(new ValidationException({ message: 'blocked', $metadata: {} }));
+    await provider().start(request());
+    bedrockMock.on(GetAsyncInvokeCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
+    await expect(provider().poll(id)).rejects.toMatchObject({ name: 'ProviderBusy' });
+
+    expect(publishedValues(metrics, 'ProviderLatency')).toEqual([
+      { Provider: 'bedrock', Operation: 'start-render', value: expect.any(Number) },
+      { Provider: 'bedrock', Operation: 'start-render', value: expect.any(Number) },
+      { Provider: 'bedrock', Operation: 'poll-render', value: expect.any(Number) },
+    ]);
   });
 });
 

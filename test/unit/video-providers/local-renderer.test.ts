@@ -15,6 +15,7 @@ import {
   type RenderStatus,
   type StartResult,
 } from '#domain/video-jobs/providers/port';
+import { captureMetrics, publishedValues } from '../support/metrics';
 
 const run = promisify(execFile);
 // Real ffmpeg renders take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
@@ -261,6 +262,18 @@ describe('local renderer', () => {
       const id = providerJobId(await provider.start(request({ prompt: 'a volcano [fault:crash]' })));
 
       await expect(provider.poll(id)).rejects.toThrow('fault injection: crash');
+    });
+
+    it('times each start and poll as the local provider, a poll that throws included', async () => {
+      const metrics = captureMetrics();
+      const provider = renderer();
+      const id = providerJobId(await provider.start(request({ prompt: 'a volcano [fault:crash]' })));
+      await expect(provider.poll(id)).rejects.toThrow('fault injection: crash');
+
+      expect(publishedValues(metrics, 'ProviderLatency')).toEqual([
+        { Provider: 'local', Operation: 'start-render', value: expect.any(Number) },
+        { Provider: 'local', Operation: 'poll-render', value: expect.any(Number) },
+      ]);
     });
 
     it('LOCAL_RENDERER_FAULT applies a fault to every render', async () => {

@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-transcribe';
 import { ProviderBusy } from '#domain/video-jobs/providers/port';
 import { log } from '#platform/log';
+import { timed } from '#platform/metrics';
 import type {
   Transcript,
   TranscriptionProvider,
@@ -93,22 +94,24 @@ export class AmazonTranscribe implements TranscriptionProvider {
     const mediaFormat = MEDIA_FORMATS[mediaType(request.source.contentType)];
     if (!mediaFormat) {
       log('info', 'Amazon Transcribe cannot read the source video format', {
-        jobId: request.jobId,
-        contentType: request.source.contentType,
+        job_id: request.jobId,
+        content_type: request.source.contentType,
       });
       return { state: 'unavailable' };
     }
     const transcriptionJobName = transcriptionJobNameFor(request.jobId);
     try {
-      await this.transcribe.send(
-        new StartTranscriptionJobCommand({
-          TranscriptionJobName: transcriptionJobName,
-          Media: { MediaFileUri: `s3://${request.source.bucket}/${request.source.key}` },
-          MediaFormat: mediaFormat,
-          OutputBucketName: request.output.bucket,
-          OutputKey: request.output.key,
-          ...languageSettings(request.language),
-        }),
+      await timed('providerLatency', { Provider: 'amazon-transcribe', Operation: 'start-transcription' }, () =>
+        this.transcribe.send(
+          new StartTranscriptionJobCommand({
+            TranscriptionJobName: transcriptionJobName,
+            Media: { MediaFileUri: `s3://${request.source.bucket}/${request.source.key}` },
+            MediaFormat: mediaFormat,
+            OutputBucketName: request.output.bucket,
+            OutputKey: request.output.key,
+            ...languageSettings(request.language),
+          }),
+        ),
       );
     } catch (error) {
       // Job names are unique per account: the name is taken only by this job's own earlier start.
@@ -118,19 +121,21 @@ export class AmazonTranscribe implements TranscriptionProvider {
   }
 
   async poll(transcriptionId: string): Promise<TranscriptionStatus> {
-    const { TranscriptionJob: job } = await this.transcribe
-      .send(new GetTranscriptionJobCommand({ TranscriptionJobName: transcriptionId }))
-      .catch((error: unknown) => {
-        throw busyOrAsIs(error);
-      });
+    const { TranscriptionJob: job } = await timed(
+      'providerLatency',
+      { Provider: 'amazon-transcribe', Operation: 'poll-transcription' },
+      () => this.transcribe.send(new GetTranscriptionJobCommand({ TranscriptionJobName: transcriptionId })),
+    ).catch((error: unknown) => {
+      throw busyOrAsIs(error);
+    });
     switch (job?.TranscriptionJobStatus) {
       case 'QUEUED':
       case 'IN_PROGRESS':
         return { state: 'in_progress' };
       case 'FAILED':
         log('warn', 'Amazon Transcribe failed the transcription', {
-          transcriptionId,
-          failureReason: job.FailureReason,
+          transcription_id: transcriptionId,
+          failure_reason: job.FailureReason,
         });
         return { state: 'failed', message: TRANSCRIPTION_FAILED_MESSAGE };
       case 'COMPLETED':
@@ -159,8 +164,8 @@ export class AmazonTranscribe implements TranscriptionProvider {
     const bytes = await object.Body.transformToByteArray();
     if (bytes.byteLength > MAX_TRANSCRIPT_BYTES) {
       log('warn', 'The Amazon Transcribe transcript is over the size limit', {
-        transcriptionId,
-        maxTranscriptBytes: MAX_TRANSCRIPT_BYTES,
+        transcription_id: transcriptionId,
+        max_transcript_bytes: MAX_TRANSCRIPT_BYTES,
       });
       return { state: 'failed', message: TRANSCRIPT_TOO_LARGE_MESSAGE };
     }

@@ -31,6 +31,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '#platform/log';
+import { timed } from '#platform/metrics';
 import {
   ProviderBusy,
   renderFailed,
@@ -104,28 +105,32 @@ export class BedrockVideoProvider implements VideoProvider {
     }
 
     try {
-      const { invocationArn } = await this.bedrock.send(
-        new StartAsyncInvokeCommand({
-          modelId: this.modelId,
-          // Step Functions may retry this task; the same token returns the same invocation instead of a second one.
-          clientRequestToken: createHash('sha256').update(request.jobId).digest('hex').slice(0, 64),
-          modelInput: novaReelInput(request, shots, image),
-          outputDataConfig: { s3OutputDataConfig: { s3Uri: outputFolderUri(request.output) } },
-        }),
+      const { invocationArn } = await timed('providerLatency', { Provider: 'bedrock', Operation: 'start-render' }, () =>
+        this.bedrock.send(
+          new StartAsyncInvokeCommand({
+            modelId: this.modelId,
+            // Step Functions may retry this task; the same token returns the same invocation instead of a second one.
+            clientRequestToken: createHash('sha256').update(request.jobId).digest('hex').slice(0, 64),
+            modelInput: novaReelInput(request, shots, image),
+            outputDataConfig: { s3OutputDataConfig: { s3Uri: outputFolderUri(request.output) } },
+          }),
+        ),
       );
       if (!invocationArn) throw new Error('Bedrock StartAsyncInvoke returned no invocationArn');
       return { state: 'started', providerJobId: `${invocationArn}${SHOTS_MARKER}${shots}` };
     } catch (error) {
       // Only a refused request is the customer's outcome; throttling, quotas, access and outages are thrown.
       if (!isNamed(error, 'ValidationException')) throw busyOrAsIs(error);
-      log('warn', 'Bedrock refused the video request', { jobId: request.jobId, error: error.message });
+      log('info', 'Bedrock refused the video request', { job_id: request.jobId, error: error.message });
       return failureFor(error.message);
     }
   }
 
   async poll(providerJobId: string): Promise<RenderStatus> {
     const { invocationArn, shots } = parseProviderJobId(providerJobId);
-    const invocation = await this.bedrock.send(new GetAsyncInvokeCommand({ invocationArn })).catch((error: unknown) => {
+    const invocation = await timed('providerLatency', { Provider: 'bedrock', Operation: 'poll-render' }, () =>
+      this.bedrock.send(new GetAsyncInvokeCommand({ invocationArn })),
+    ).catch((error: unknown) => {
       throw busyOrAsIs(error);
     });
     switch (invocation.status) {
@@ -134,7 +139,10 @@ export class BedrockVideoProvider implements VideoProvider {
       case 'Completed':
         return { state: 'completed', output: await this.completedVideo(invocation, invocationArn, shots) };
       case 'Failed':
-        log('warn', 'Bedrock video generation failed', { invocationArn, failureMessage: invocation.failureMessage });
+        log('warn', 'Bedrock video generation failed', {
+          invocation_arn: invocationArn,
+          failure_message: invocation.failureMessage,
+        });
         return failureFor(invocation.failureMessage ?? '');
       default:
         throw new Error(`Bedrock async invoke ${invocationArn} has unexpected status ${String(invocation.status)}`);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '#platform/log';
+import { timed } from '#platform/metrics';
 import { mediaToolPath, progressSeconds, runMediaTool } from '#platform/media-tools';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
 import {
@@ -126,7 +127,17 @@ export class LocalRenderer implements VideoProvider {
     this.maxRenderMs = options.maxRenderMs ?? 10 * 60_000;
   }
 
-  async start(request: RenderRequest): Promise<StartResult> {
+  start(request: RenderRequest): Promise<StartResult> {
+    return timed('providerLatency', { Provider: 'local', Operation: 'start-render' }, () => this.startRender(request));
+  }
+
+  poll(providerJobId: string): Promise<RenderStatus> {
+    return timed('providerLatency', { Provider: 'local', Operation: 'poll-render' }, () =>
+      this.pollRender(providerJobId),
+    );
+  }
+
+  private async startRender(request: RenderRequest): Promise<StartResult> {
     forgetOldRenders();
     // One render per job: a retried start must not render (and upload) twice.
     const providerJobId = `local-render:${request.jobId}`;
@@ -142,7 +153,7 @@ export class LocalRenderer implements VideoProvider {
     return { state: 'started', providerJobId };
   }
 
-  async poll(providerJobId: string): Promise<RenderStatus> {
+  private async pollRender(providerJobId: string): Promise<RenderStatus> {
     const render = renders.get(providerJobId);
     if (!render)
       throw new Error(
@@ -175,9 +186,9 @@ export class LocalRenderer implements VideoProvider {
           { timeoutMs: 30_000 },
         );
         if (probe.exitCode !== 0) {
-          log('warn', 'Local render: source image does not decode', {
-            jobId: request.jobId,
-            providerJobId,
+          log('info', 'Local render: source image does not decode', {
+            job_id: request.jobId,
+            provider_job_id: providerJobId,
             ffmpeg: probe.stderrTail,
           });
           return finish(renderFailed('SOURCE_IMAGE_UNSUPPORTED'));
@@ -217,9 +228,9 @@ export class LocalRenderer implements VideoProvider {
       });
       if (encoded.exitCode !== 0) {
         log('error', 'Local render: ffmpeg failed', {
-          jobId: request.jobId,
-          providerJobId,
-          exitCode: encoded.exitCode,
+          job_id: request.jobId,
+          provider_job_id: providerJobId,
+          exit_code: encoded.exitCode,
           ffmpeg: encoded.stderrTail,
         });
         return finish(renderFailed('RENDER_FAILED'));
@@ -250,9 +261,9 @@ export class LocalRenderer implements VideoProvider {
     } catch (error) {
       // A missing source object, an unreachable S3, a missing binary: ours to fix, not the customer's.
       log('error', 'Local render failed', {
-        jobId: request.jobId,
-        providerJobId,
-        error: error instanceof Error ? error.message : String(error),
+        job_id: request.jobId,
+        provider_job_id: providerJobId,
+        error,
       });
       finish(renderFailed('RENDER_FAILED'));
     } finally {
