@@ -1,8 +1,39 @@
+import type { IndexName } from '#platform/table-design';
+
+/**
+ * A DynamoDB action on the table's items, by its IAM name (granted as `dynamodb:<action>`).
+ * Transactions have no action of their own: TransactWriteItems is authorized as the PutItem,
+ * UpdateItem, DeleteItem and ConditionCheckItem it contains, TransactGetItems as GetItem. No Scan:
+ * in a single-table design it reads every organization's items.
+ */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'ConditionCheckItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem';
+
+/**
+ * What a function does with the table, declared by each route, worker and task and granted
+ * exactly (lib/constructs/data-table.ts). test/infra/table-access.test.ts derives the same from the
+ * function's bundle and fails on any difference, missing or extra.
+ */
+export interface TableAccess {
+  /** The actions on the table's items. */
+  readonly table: readonly TableAction[];
+  /** The indexes it queries: dynamodb:Query on each of them, and nothing on any other index. */
+  readonly tableIndexes?: readonly IndexName[];
+}
+
 /**
  * What a function may touch in AWS beyond the table, one name per IAM effect: routes
- * (lambdas/routes.ts) and workflow workers (lambdas/workflows.ts) list the grants they need and
- * the CDK app turns each into the narrowest policy (lib/constructs/grants.ts). Written
- * `<resource>:<action>`, with a dot in the resource, so that no grant reads like an API key scope.
+ * (lambdas/routes.ts), workflow workers (lambdas/workflows.ts) and tasks (lambdas/tasks.ts) list
+ * the grants they need and the CDK app turns each into the narrowest policy
+ * (lib/constructs/grants.ts). Written `<resource>:<action>`, with a dot in the resource, so that
+ * no grant reads like an API key scope.
  *
  * Media bucket layout: `incoming/` holds uploads until confirmed, `assets/` confirmed and
  * generated assets, `renders/` the video provider's scratch output, `clips/` split jobs' clips,
@@ -11,7 +42,7 @@
 export type Grant =
   // PutObject under incoming/: signs the upload URL, whose holder then writes with these rights.
   | 'media.incoming:put'
-  // HeadObject, ranged GetObject and DeleteObject under incoming/, and ListBucket.
+  // HeadObject, ranged GetObject and DeleteObject under incoming/, and listings under incoming/.
   | 'media.incoming:inspect'
   // GetObject under assets/: source images, and the download URLs signed with these rights.
   | 'media.assets:get'
@@ -35,10 +66,14 @@ export type Grant =
   | 'states.video-job:start'
   // StartExecution of the split job state machine, and its ARN in the environment.
   | 'states.split-job:start'
-  // Start and read Amazon Transcribe transcription jobs.
-  | 'transcribe.jobs:run'
-  // Start and read the configured video model's asynchronous invocations (Bedrock).
-  | 'bedrock.video-model:invoke'
+  // Start Amazon Transcribe transcription jobs.
+  | 'transcribe.jobs:start'
+  // Read the status of Amazon Transcribe transcription jobs.
+  | 'transcribe.jobs:poll'
+  // Start asynchronous invocations of the configured video model (Bedrock).
+  | 'bedrock.video-model:start'
+  // Read the status of the video model's asynchronous invocations.
+  | 'bedrock.video-model:poll'
   // SendMessage to the webhook deliveries queue, and its URL in the environment.
   | 'queue.webhook-deliveries:send'
   // GenerateDataKey with the key that wraps webhook signing secrets, and its ARN in the environment.

@@ -1,18 +1,18 @@
 import type { OperationId } from '#contract/types';
 import type { Scope } from '#domain/access/scopes';
-import type { Grant } from '#grants';
+import type { Grant, TableAccess, TableAction } from '#grants';
 
 /**
  * The route table: the one list of v1 operations that both the CDK API (lib/) and the local
  * server (local/) are built from. `handler` names a module under lambdas/handlers that exports
- * `handler`; `scope` is the API key scope the route requires (null: any valid key); `grants` is
- * what its Lambda may touch in AWS beyond the table, which every route reads and writes for
- * authentication and rate limits.
+ * `handler`; `scope` is the API key scope the route requires (null: any valid key); `table` is
+ * what its Lambda does with the table (authentication and rate limits included), `grants` what it
+ * may touch in AWS beyond the table.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-export interface Route {
+export interface Route extends TableAccess {
   readonly method: HttpMethod;
   /** Path below the API prefix, with `{name}` parameters as in the OpenAPI document. */
   readonly path: string;
@@ -26,6 +26,12 @@ export interface Route {
 
 export const API_PREFIX = '/api/v1/developer';
 
+/**
+ * What every route does with the table before its operation: reads the API key and its
+ * organization, and counts the request against the key's and the organization's limits.
+ */
+const AUTHENTICATION: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+
 export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
@@ -33,6 +39,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getMe',
     scope: null,
     handler: 'me/get',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -41,6 +48,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'createAssetUploadUrl',
     scope: 'assets:create',
     handler: 'assets/create-upload-url',
+    table: [...AUTHENTICATION, 'PutItem'],
     grants: ['media.incoming:put'],
   },
   {
@@ -49,6 +57,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'confirmAssetUpload',
     scope: 'assets:create',
     handler: 'assets/confirm-upload',
+    table: AUTHENTICATION,
     grants: ['media.incoming:inspect', 'media.assets:put', 'media.assets:abort-upload'],
   },
   {
@@ -57,6 +66,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getAsset',
     scope: 'assets:read',
     handler: 'assets/get',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -65,6 +75,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getAssetDownloadUrl',
     scope: 'assets:read',
     handler: 'assets/create-download-url',
+    table: AUTHENTICATION,
     grants: ['media.assets:get'],
   },
   {
@@ -73,6 +84,8 @@ export const ROUTES: readonly Route[] = [
     operationId: 'createVideoJob',
     scope: 'video:create',
     handler: 'video-jobs/create',
+    // A start Step Functions refuses ends the job at once, which moves its job-list entries.
+    table: [...AUTHENTICATION, 'PutItem', 'DeleteItem'],
     grants: ['states.video-job:start'],
   },
   {
@@ -81,6 +94,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getVideoJob',
     scope: 'video:read',
     handler: 'video-jobs/get',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -89,6 +103,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getVideoJobResult',
     scope: 'video:read',
     handler: 'video-jobs/get-result',
+    table: AUTHENTICATION,
     grants: ['media.assets:get'],
   },
   {
@@ -97,6 +112,8 @@ export const ROUTES: readonly Route[] = [
     operationId: 'createSplitJob',
     scope: 'split:create',
     handler: 'split-jobs/create',
+    // A start Step Functions refuses ends the job at once, which moves its job-list entries.
+    table: [...AUTHENTICATION, 'PutItem', 'DeleteItem'],
     // Probes the source with ffprobe through a presigned URL.
     grants: ['media.assets:get', 'states.split-job:start'],
     mediaTools: true,
@@ -107,6 +124,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getSplitJob',
     scope: 'split:read',
     handler: 'split-jobs/get',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -115,6 +133,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getSplitJobClips',
     scope: 'split:read',
     handler: 'split-jobs/get-clips',
+    table: [...AUTHENTICATION, 'Query'],
     grants: ['media.clips:get'],
   },
   {
@@ -123,6 +142,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getSplitJobResult',
     scope: 'split:read',
     handler: 'split-jobs/get-result',
+    table: [...AUTHENTICATION, 'Query'],
     grants: ['media.clips:get'],
   },
   {
@@ -131,6 +151,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'listJobs',
     scope: 'jobs:read',
     handler: 'jobs/list',
+    table: [...AUTHENTICATION, 'Query', 'BatchGetItem'],
     grants: ['secrets.cursor-key:read'],
   },
   {
@@ -139,6 +160,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getJob',
     scope: 'jobs:read',
     handler: 'jobs/get',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -147,6 +169,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'createWebhook',
     scope: 'webhooks:write',
     handler: 'webhooks/create',
+    table: [...AUTHENTICATION, 'PutItem'],
     // Seals the new signing secret under a data key that KMS generates and wraps.
     grants: ['kms.webhook-secrets:encrypt'],
   },
@@ -156,6 +179,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'listWebhooks',
     scope: 'webhooks:read',
     handler: 'webhooks/list',
+    table: [...AUTHENTICATION, 'Query'],
     grants: [],
   },
   {
@@ -164,6 +188,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getWebhook',
     scope: 'webhooks:read',
     handler: 'webhooks/get',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -172,6 +197,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'updateWebhook',
     scope: 'webhooks:write',
     handler: 'webhooks/update',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -180,6 +206,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'deleteWebhook',
     scope: 'webhooks:write',
     handler: 'webhooks/delete',
+    table: AUTHENTICATION,
     grants: [],
   },
   {
@@ -188,6 +215,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'testWebhook',
     scope: 'webhooks:write',
     handler: 'webhooks/test',
+    table: [...AUTHENTICATION, 'PutItem'],
     // Writes the test event; the relay records and queues its delivery like any other event's.
     grants: [],
   },
@@ -197,6 +225,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getUsage',
     scope: 'usage:read',
     handler: 'usage/summary',
+    table: [...AUTHENTICATION, 'Query', 'BatchGetItem'],
     grants: [],
   },
   {
@@ -205,6 +234,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getUsageCredits',
     scope: 'usage:read',
     handler: 'usage/credits',
+    table: [...AUTHENTICATION, 'Query'],
     grants: [],
   },
   {
@@ -213,6 +243,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getUsageRateLimits',
     scope: 'usage:read',
     handler: 'usage/rate-limits',
+    table: [...AUTHENTICATION, 'BatchGetItem'],
     grants: [],
   },
   {
@@ -221,6 +252,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getUsageJobs',
     scope: 'usage:read',
     handler: 'usage/jobs',
+    table: [...AUTHENTICATION, 'Query'],
     grants: [],
   },
   {
@@ -229,6 +261,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getUsageWebhooks',
     scope: 'usage:read',
     handler: 'usage/webhooks',
+    table: [...AUTHENTICATION, 'Query'],
     grants: [],
   },
 ];
@@ -241,6 +274,9 @@ export function routeByOperationId(operationId: OperationId): Route {
 
 /** Module under lambdas/handlers that answers requests matching no route (404, or 405 with Allow). */
 export const FALLBACK_HANDLER = 'fallback';
+
+/** The fallback authenticates and rate-limits like every route, and reads nothing else. */
+export const FALLBACK_TABLE_ACCESS: TableAccess = { table: AUTHENTICATION };
 
 const compiledTemplates = new Map<string, { pattern: RegExp; names: string[] }>();
 

@@ -2,7 +2,7 @@ import { EVENT_STREAM_FILTER } from '#domain/events/event-stream';
 import type { UnfinishedExecutionStatus } from '#domain/jobs/execution-endings';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
-import type { Grant } from '#grants';
+import type { Grant, TableAccess } from '#grants';
 import { queueNamed, VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT, type Queue, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 
@@ -38,7 +38,8 @@ export type TaskSetting =
   // (lambdas/domain/webhooks/webhook-environment.ts).
   'webhook-delivery';
 
-export interface Task {
+/** `table` is what the task does with the table, `grants` what it may touch in AWS beyond it. */
+export interface Task extends TableAccess {
   readonly name: string;
   /** Module under lambdas/tasks that exports `handler`. */
   readonly handler: string;
@@ -56,6 +57,8 @@ export const TASKS: readonly Task[] = [
     name: 'reconcile-jobs',
     handler: 'reconcile-jobs',
     trigger: { kind: 'schedule', everyMinutes: RECONCILE_SCHEDULE.everyMinutes },
+    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableIndexes: ['active-jobs'],
     // Starts the execution of any job type again.
     grants: WORKFLOWS.map((workflow) => workflow.startGrant),
     // Queries of a few index pages and one call per active job: small and short.
@@ -66,6 +69,7 @@ export const TASKS: readonly Task[] = [
     name: 'execution-ended',
     handler: 'execution-ended',
     trigger: { kind: 'execution-ended', statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
+    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     grants: [],
     // One read and one transaction.
     memoryMb: 256,
@@ -75,6 +79,7 @@ export const TASKS: readonly Task[] = [
     name: 'relay-events',
     handler: 'relay-events',
     trigger: { kind: 'table-stream', filter: EVENT_STREAM_FILTER, batchSize: 25 },
+    table: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
     // Records each event's deliveries and queues them.
     grants: [webhookDeliveries.sendGrant],
     // A Query of the organization's endpoints and a transaction per delivery, for each event.
@@ -85,6 +90,7 @@ export const TASKS: readonly Task[] = [
     name: 'deliver-webhooks',
     handler: 'deliver-webhooks',
     trigger: { kind: 'queue', queue: 'webhook-deliveries', batchSize: 10, maxConcurrency: 20 },
+    table: ['GetItem', 'UpdateItem'],
     // Unwraps endpoints' signing secrets; queues the next attempt of a failed delivery.
     grants: ['kms.webhook-secrets:decrypt', webhookDeliveries.sendGrant],
     settings: ['webhook-delivery'],
@@ -96,6 +102,9 @@ export const TASKS: readonly Task[] = [
     name: 'sweep-webhooks',
     handler: 'sweep-webhooks',
     trigger: { kind: 'schedule', everyMinutes: SWEEP_SCHEDULE.everyMinutes },
+    // The outbox index finds what is overdue; relaying an event queries its organization's endpoints.
+    table: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableIndexes: ['outbox'],
     // Relays events the stream missed and queues deliveries whose attempt is overdue.
     grants: [webhookDeliveries.sendGrant],
     settings: ['webhook-delivery'],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobType } from '#contract/types';
-import type { Grant } from '#grants';
+import type { Grant, TableAccess } from '#grants';
 
 /**
  * The workflow table: for each job type, the state machine that runs its jobs, how an execution
@@ -25,7 +25,8 @@ export type WorkerSetting =
   // TRANSCRIPTION_PROVIDER (lambdas/domain/split-jobs/transcription/factory.ts).
   | 'transcription';
 
-export interface Worker {
+/** `table` is what the worker does with the table, `grants` what it may touch in AWS beyond it. */
+export interface Worker extends TableAccess {
   /** Module under lambdas/workers that exports `handler`. */
   readonly handler: string;
   readonly grants: readonly Grant[];
@@ -75,7 +76,10 @@ export const WORKFLOWS: readonly Workflow[] = [
     workers: {
       StartRenderFunction: {
         handler: 'video-jobs/start-render',
-        grants: ['media.assets:get', 'media.renders:put', 'bedrock.video-model:invoke'],
+        // Moves the job to processing (its job-list entries too) and records the render it started.
+        table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+        // Bedrock writes the render under renders/ with the rights of the caller of StartAsyncInvoke.
+        grants: ['media.assets:get', 'media.renders:put', 'bedrock.video-model:start'],
         // Reads and base64-encodes the source image of image-to-video in memory.
         memoryMb: 1024,
         timeoutSeconds: 60,
@@ -83,7 +87,9 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       PollRenderFunction: {
         handler: 'video-jobs/poll-render',
-        grants: ['media.renders:get', 'media.renders:put', 'bedrock.video-model:invoke'],
+        table: ['GetItem', 'UpdateItem'],
+        // Writes nothing under renders/: Bedrock writes the render with the rights of its starter.
+        grants: ['media.renders:get', 'bedrock.video-model:poll'],
         // One provider status call, a HeadObject of a finished video and a progress update.
         memoryMb: 512,
         timeoutSeconds: 30,
@@ -91,6 +97,7 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       FinishJobFunction: {
         handler: 'video-jobs/finish-job',
+        table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
         grants: ['media.renders:get', 'media.assets:put'],
         // A server-side CopyObject of the finished video (tens of MB) and one transaction.
         memoryMb: 512,
@@ -112,8 +119,9 @@ export const WORKFLOWS: readonly Workflow[] = [
     workers: {
       PrepareSplitFunction: {
         handler: 'split-jobs/prepare',
+        table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
         // Transcribe reads the source and writes its output with this function's rights.
-        grants: ['media.assets:get', 'media.work:put', 'transcribe.jobs:run'],
+        grants: ['media.assets:get', 'media.work:put', 'transcribe.jobs:start'],
         // ffprobe over a presigned URL (only when the asset was never probed) and a few table calls.
         memoryMb: 1024,
         timeoutSeconds: 60,
@@ -122,6 +130,7 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       AnalyseSegmentFunction: {
         handler: 'split-jobs/analyse-segment',
+        table: ['UpdateItem'],
         grants: ['media.assets:get', 'media.work:put'],
         // One ffmpeg decoding pass over up to 20 minutes of source, read through a presigned URL:
         // 3008 MB buys about two vCPUs for the decoder; nothing is written to /tmp but small
@@ -133,7 +142,9 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       PollTranscriptionFunction: {
         handler: 'split-jobs/poll-transcription',
-        grants: ['transcribe.jobs:run', 'media.work:get', 'media.work:put'],
+        // The execution's state carries the transcription; the table is not used.
+        table: [],
+        grants: ['transcribe.jobs:poll', 'media.work:get', 'media.work:put'],
         // Holds a transcript of up to 20 MB while it converts it.
         memoryMb: 512,
         timeoutSeconds: 60,
@@ -141,6 +152,7 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       ChooseClipsFunction: {
         handler: 'split-jobs/choose-clips',
+        table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem'],
         grants: ['media.work:get'],
         // Merges the analyses (a few MB for three hours) and scores candidate windows.
         memoryMb: 1024,
@@ -149,6 +161,7 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       RenderClipFunction: {
         handler: 'split-jobs/render-clip',
+        table: ['GetItem', 'UpdateItem'],
         grants: ['media.assets:get', 'media.work:get', 'media.clips:put'],
         // One clip of at most 90 s encoded with x264 at up to 1280 px: two vCPUs, and /tmp for the
         // MP4 (tens of MB) and its thumbnail.
@@ -160,6 +173,7 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       FailClipFunction: {
         handler: 'split-jobs/fail-clip',
+        table: ['UpdateItem'],
         grants: [],
         // One conditional update.
         memoryMb: 256,
@@ -168,6 +182,7 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       FinishSplitFunction: {
         handler: 'split-jobs/finish',
+        table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
         grants: [],
         // A query of at most ten clips, their updates and one transaction.
         memoryMb: 512,

@@ -12,19 +12,24 @@ export interface IndexDesign {
 }
 
 /** GSI1 lists an organization's items by a secondary order (API keys and jobs by creation). */
-const gsi1: IndexDesign = { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'all' };
+const gsi1 = {
+  indexName: 'gsi1',
+  partitionKey: 'gsi1pk',
+  sortKey: 'gsi1sk',
+  projection: 'all',
+} as const satisfies IndexDesign;
 
 /**
  * Active jobs across every organization, oldest first, for the reconciler. Sparse: only a
  * queued or processing job has the keys, and the transaction that ends it removes them.
  * Sharded (lambdas/domain/jobs/job-store.ts) so no single partition takes every job's writes.
  */
-const activeJobs: IndexDesign = {
+const activeJobs = {
   indexName: 'active-jobs',
   partitionKey: 'active_shard',
   sortKey: 'active_since',
   projection: ['organization_id', 'job_id', 'type', 'status', 'created_at'],
-};
+} as const satisfies IndexDesign;
 
 /**
  * The webhook outbox, across every organization, by when each entry is due: an event item until
@@ -33,12 +38,12 @@ const activeJobs: IndexDesign = {
  * removes the keys. Sharded (lambdas/domain/webhooks/outbox.ts) like the active-jobs index; the
  * sweeper reads each shard's overdue entries.
  */
-const outbox: IndexDesign = {
+const outbox = {
   indexName: 'outbox',
   partitionKey: 'outbox_shard',
   sortKey: 'outbox_due',
   projection: ['organization_id'],
-};
+} as const satisfies IndexDesign;
 
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
@@ -51,3 +56,6 @@ export const TABLE_DESIGN = {
   outbox,
   indexes: [gsi1, activeJobs, outbox],
 } as const;
+
+/** The name of one of the table's indexes. */
+export type IndexName = (typeof TABLE_DESIGN.indexes)[number]['indexName'];

@@ -43,10 +43,17 @@ export interface GrantTarget {
   readonly webhookSecretsKey?: WebhookSecretsKey;
 }
 
-/** Reads the cursor key's versions (GetSecretValue, DescribeSecret), and its ARN in the environment. */
+/**
+ * GetSecretValue of the cursor key (the code asks for its current and previous versions by stage,
+ * which is the same action; nothing describes the secret), and its ARN in the environment.
+ */
 function readsCursorKey({ fn, who, cursorKey }: GrantTarget): void {
   if (!cursorKey) throw new Error(`${who} needs the grant secrets.cursor-key:read, but no cursor key was given.`);
-  cursorKey.grantRead(fn);
+  iam.Grant.addToPrincipal({
+    grantee: fn,
+    actions: ['secretsmanager:GetSecretValue'],
+    resourceArns: [cursorKey.secretArn],
+  });
   fn.addEnvironment(CURSOR_KEY_ENVIRONMENT.secretArn, cursorKey.secretArn);
 }
 
@@ -69,9 +76,10 @@ function startsWorkflow(grant: Grant) {
 }
 
 /**
- * SendMessage (with GetQueueAttributes and GetQueueUrl, as grantSendMessages gives) on one queue
- * of lambdas/queues.ts, and its URL in the variable the queue table names. The queues are
- * SSE-SQS encrypted, so no KMS permission comes with it.
+ * SendMessage on one queue of lambdas/queues.ts (SendMessageBatch is authorized as SendMessage),
+ * and its URL in the variable the queue table names. Not grantSendMessages, which adds
+ * GetQueueAttributes and GetQueueUrl: the senders have the URL and read nothing of the queue. The
+ * queues are SSE-SQS encrypted, so no KMS permission comes with it.
  */
 function sendsTo(name: QueueName) {
   const definition = queueNamed(name);
@@ -79,7 +87,7 @@ function sendsTo(name: QueueName) {
     const queue = queues?.[name];
     if (!queue)
       throw new Error(`${who} needs the grant ${definition.sendGrant}, but the queues given have no ${name}.`);
-    queue.grantSendMessages(fn);
+    iam.Grant.addToPrincipal({ grantee: fn, actions: ['sqs:SendMessage'], resourceArns: [queue.queueArn] });
     fn.addEnvironment(definition.urlEnvironmentVariable, queue.queueUrl);
   };
 }
@@ -98,87 +106,93 @@ function usesWebhookSecretsKey(grant: Grant, use: 'generate-data-key' | 'decrypt
   };
 }
 
-/**
- * Bedrock's async invoke for one model. StartAsyncInvoke is authorized as bedrock:InvokeModel on
- * the model (API reference) and creates an `async-invoke` resource, against which Bedrock also
- * checks both actions, so both name the model and this account's invocations in the model's
- * region. GetAsyncInvoke reads those invocations. The invocation ids are minted by Bedrock per
- * call, hence `async-invoke/*`; no ListAsyncInvokes (the workers keep each invocation ARN).
- */
-function invokesVideoModel({ fn, who, videoModel }: GrantTarget): void {
-  if (!videoModel) throw new Error(`${who} needs the grant bedrock.video-model:invoke, but no video model was given.`);
+/** The video model and this account's asynchronous invocations, both in the model's region. */
+function videoModelArns(fn: lambda.Function, videoModel: VideoModel) {
   const stack = Stack.of(fn);
-  const modelArn = stack.formatArn({
-    service: 'bedrock',
-    region: videoModel.region,
-    account: '',
-    resource: 'foundation-model',
-    resourceName: videoModel.modelId,
-    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-  });
-  const invocationsArn = stack.formatArn({
-    service: 'bedrock',
-    region: videoModel.region,
-    resource: 'async-invoke',
-    resourceName: '*',
-    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-  });
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['bedrock:InvokeModel', 'bedrock:StartAsyncInvoke'],
-      resources: [modelArn, invocationsArn],
+  return {
+    model: stack.formatArn({
+      service: 'bedrock',
+      region: videoModel.region,
+      account: '',
+      resource: 'foundation-model',
+      resourceName: videoModel.modelId,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
     }),
-  );
-  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:GetAsyncInvoke'], resources: [invocationsArn] }));
-  NagSuppressions.addResourceSuppressions(
-    fn.role!,
-    [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason: `Bedrock mints each async invocation's id when StartAsyncInvoke runs, so the grant names this account's invocations in ${videoModel.region} (async-invoke/*), for StartAsyncInvoke/InvokeModel/GetAsyncInvoke only.`,
-        appliesTo: [
-          { regex: '/^Resource::arn:<AWS::Partition>:bedrock:[a-z0-9-]+:<AWS::AccountId>:async-invoke\\/\\*$/' },
-        ],
-      },
-    ],
-    true,
-  );
+    invocations: stack.formatArn({
+      service: 'bedrock',
+      region: videoModel.region,
+      resource: 'async-invoke',
+      resourceName: '*',
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    }),
+  };
+}
+
+/**
+ * Bedrock's async invoke for one model, by `use`. StartAsyncInvoke is authorized as
+ * bedrock:InvokeModel on the model (API reference) and creates an `async-invoke` resource, against
+ * which Bedrock also checks both actions, so starting names the model and this account's
+ * invocations. Polling is GetAsyncInvoke on the invocations only: the poller starts nothing, and
+ * Bedrock writes the output with the starter's rights, so the poller writes nothing either. The
+ * invocation ids are minted by Bedrock per call, hence `async-invoke/*`; no ListAsyncInvokes (the
+ * workers keep each invocation ARN).
+ */
+function usesVideoModel(grant: Grant, use: 'start' | 'poll') {
+  return ({ fn, who, videoModel }: GrantTarget) => {
+    if (!videoModel) throw new Error(`${who} needs the grant ${grant}, but no video model was given.`);
+    const arns = videoModelArns(fn, videoModel);
+    const statement =
+      use === 'start'
+        ? { actions: ['bedrock:InvokeModel', 'bedrock:StartAsyncInvoke'], resources: [arns.model, arns.invocations] }
+        : { actions: ['bedrock:GetAsyncInvoke'], resources: [arns.invocations] };
+    fn.addToRolePolicy(new iam.PolicyStatement(statement));
+    NagSuppressions.addResourceSuppressions(
+      fn.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: `Bedrock mints each async invocation's id when StartAsyncInvoke runs, so the grant names this account's invocations in ${videoModel.region} (async-invoke/*), for ${statement.actions.join(', ')} only.`,
+          appliesTo: [
+            { regex: '/^Resource::arn:<AWS::Partition>:bedrock:[a-z0-9-]+:<AWS::AccountId>:async-invoke\\/\\*$/' },
+          ],
+        },
+      ],
+      true,
+    );
+  };
 }
 
 /**
  * Amazon Transcribe's jobs are named by the caller (the split job's id), so the grant names this
- * account's transcription jobs in the stack's region, for starting and reading them only.
+ * account's transcription jobs in the stack's region, for one action: starting them (the prepare
+ * step) or reading them (the poll).
  */
-function runsTranscriptions({ fn }: GrantTarget): void {
-  const jobsArn = Stack.of(fn).formatArn({
-    service: 'transcribe',
-    resource: 'transcription-job',
-    resourceName: '*',
-    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-  });
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob'],
-      resources: [jobsArn],
-    }),
-  );
-  NagSuppressions.addResourceSuppressions(
-    fn.role!,
-    [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason:
-          "Each transcription job is named after the split job that starts it, known only at run time, so the grant names this account's transcription jobs in the region (transcription-job/*), for StartTranscriptionJob and GetTranscriptionJob only.",
-        appliesTo: [
-          {
-            regex:
-              '/^Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job\\/\\*$/',
-          },
-        ],
-      },
-    ],
-    true,
-  );
+function usesTranscriptionJobs(action: 'transcribe:StartTranscriptionJob' | 'transcribe:GetTranscriptionJob') {
+  return ({ fn }: GrantTarget) => {
+    const jobsArn = Stack.of(fn).formatArn({
+      service: 'transcribe',
+      resource: 'transcription-job',
+      resourceName: '*',
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: [action], resources: [jobsArn] }));
+    NagSuppressions.addResourceSuppressions(
+      fn.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: `Each transcription job is named after the split job that starts it, known only at run time, so the grant names this account's transcription jobs in the region (transcription-job/*), for ${action} only.`,
+          appliesTo: [
+            {
+              regex:
+                '/^Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job\\/\\*$/',
+            },
+          ],
+        },
+      ],
+      true,
+    );
+  };
 }
 
 /**
@@ -189,11 +203,12 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   // The presigned URL is signed with the function's credentials, so the function needs the action.
   'media.incoming:put': ({ fn, media }) => media.grantObjects(fn, 'incoming', ['s3:PutObject']),
   // HeadObject and ranged GetObject are both s3:GetObject; DeleteObject removes the upload once
-  // copied. ListBucket makes HeadObject on a key nobody uploaded yet answer 404 instead of 403,
-  // which is how confirm-upload tells "not uploaded yet" from a failure.
+  // copied. Without ListBucket on the whole bucket, HeadObject answers 403 for a key nobody
+  // uploaded yet, as for a real denial: a listing of exactly that key, allowed under incoming/
+  // only, tells the two apart (headObject in lambdas/domain/assets/media.ts).
   'media.incoming:inspect': ({ fn, media }) => {
     media.grantObjects(fn, 'incoming', ['s3:GetObject', 's3:DeleteObject']);
-    media.grantListBucket(fn);
+    media.grantListingUnder(fn, 'incoming');
   },
   'media.assets:get': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:GetObject']),
   'media.assets:put': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:PutObject']),
@@ -201,8 +216,8 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   // the abort of a failed copy in parts is an action of its own.
   'media.assets:abort-upload': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:AbortMultipartUpload']),
   'media.renders:get': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:GetObject']),
-  // Bedrock writes the async invoke output with the caller's permissions, so this grant is what
-  // lets the render land under renders/.
+  // Bedrock writes the async invoke output with the permissions of the caller of StartAsyncInvoke,
+  // so this grant is what lets the render land under renders/.
   'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
   'media.clips:get': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:GetObject']),
   'media.clips:put': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:PutObject']),
@@ -211,8 +226,10 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'media.work:put': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:PutObject']),
   'states.video-job:start': startsWorkflow('states.video-job:start'),
   'states.split-job:start': startsWorkflow('states.split-job:start'),
-  'transcribe.jobs:run': runsTranscriptions,
-  'bedrock.video-model:invoke': invokesVideoModel,
+  'transcribe.jobs:start': usesTranscriptionJobs('transcribe:StartTranscriptionJob'),
+  'transcribe.jobs:poll': usesTranscriptionJobs('transcribe:GetTranscriptionJob'),
+  'bedrock.video-model:start': usesVideoModel('bedrock.video-model:start', 'start'),
+  'bedrock.video-model:poll': usesVideoModel('bedrock.video-model:poll', 'poll'),
   'queue.webhook-deliveries:send': sendsTo('webhook-deliveries'),
   // Sealing a new signing secret needs a new data key only; nothing that seals ever opens one.
   'kms.webhook-secrets:encrypt': usesWebhookSecretsKey('kms.webhook-secrets:encrypt', 'generate-data-key'),

@@ -57,6 +57,19 @@ export function resourcesOf(statement: Pick<Statement, 'Resource'>): unknown[] {
   return Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
 }
 
+/** A CloudFormation string value as text: `Ref`s as `<Id>`, `Fn::GetAtt`s as `<Id.Attribute>`. */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const object = value as Record<string, unknown>;
+  if ('Ref' in object) return `<${String(object.Ref)}>`;
+  if ('Fn::GetAtt' in object) return `<${(object['Fn::GetAtt'] as string[]).join('.')}>`;
+  if ('Fn::Join' in object) {
+    const [separator, parts] = object['Fn::Join'] as [string, unknown[]];
+    return parts.map(asText).join(separator);
+  }
+  throw new Error(`Cannot render ${JSON.stringify(value)}`);
+}
+
 /** The statements of the policies attached to one function's execution role. */
 export function statementsOfFunction(stack: Stack, template: Template, fn: lambda.IFunction): Statement[] {
   const role = fn.role as iam.Role;

@@ -9,7 +9,13 @@ import {
   TransactionCanceledException,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   DescribeExecutionCommand,
@@ -185,6 +191,19 @@ describe('fauxqs as S3 and SQS', () => {
     const download = await fetch(url);
     expect(download.headers.get('content-disposition')).toBeNull();
     expect(download.headers.get('content-type')).toBe('video/mp4');
+  });
+
+  // How a confirmation tells a missing upload from a refused HeadObject (lambdas/domain/assets/media.ts).
+  it('lists a key first among the keys it is a prefix of, one key at a time', async () => {
+    for (const Key of ['incoming/7/asset_b', 'incoming/7/asset_b0']) {
+      await s3().send(new PutObjectCommand({ Bucket: 'media', Key, Body: 'bytes' }));
+    }
+    const firstKey = async (Prefix: string) =>
+      (await s3().send(new ListObjectsV2Command({ Bucket: 'media', Prefix, MaxKeys: 1 }))).Contents?.map(
+        ({ Key }) => Key,
+      );
+    expect(await firstKey('incoming/7/asset_b')).toEqual(['incoming/7/asset_b']);
+    expect(await firstKey('incoming/7/asset_a')).toBeUndefined();
   });
 
   it('sends, receives and deletes SQS messages', async () => {

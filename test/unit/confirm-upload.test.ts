@@ -7,6 +7,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   S3Client,
@@ -227,6 +228,63 @@ describe('confirming an upload', () => {
       message: expect.stringContaining('PUT the file to its upload_url'),
     });
     expect(record.status).toBe('pending');
+  });
+});
+
+describe('with a listing allowed under incoming/ only, as in AWS (HeadObject answers 403 for a missing key)', () => {
+  const forbidden = () =>
+    new S3ServiceException({ name: 'Forbidden', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: '' });
+  /** Another upload whose key starts with this one's, which a listing by prefix also finds. */
+  const neighbour = () => `${incomingKey}0`;
+
+  beforeEach(() => {
+    s3.on(HeadObjectCommand).callsFake(() => {
+      if (!upload) throw forbidden();
+      return S3_FAKES.head();
+    });
+    s3.on(ListObjectsV2Command).callsFake(() => ({
+      Contents: [...(upload ? [incomingKey] : []), neighbour()].map((Key) => ({ Key })).slice(0, 1),
+    }));
+  });
+
+  it('answers 409 ASSET_NOT_UPLOADED when a listing of exactly the key finds nothing', async () => {
+    upload = undefined;
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({
+      code: 'ASSET_NOT_UPLOADED',
+      message: expect.stringContaining('PUT the file to its upload_url'),
+    });
+    expect(inputsOf(ListObjectsV2Command)).toEqual([{ Bucket: 'media-bucket', Prefix: incomingKey, MaxKeys: 1 }]);
+    expect(record.status).toBe('pending');
+  });
+
+  it('confirms without listing when HeadObject finds the upload', async () => {
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
+    expect(inputsOf(ListObjectsV2Command)).toEqual([]);
+  });
+
+  it('fails with the refusal, not as "not uploaded", when HeadObject is refused for a key the listing shows', async () => {
+    s3.on(HeadObjectCommand).callsFake(() => {
+      throw forbidden();
+    });
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({
+      name: 'Forbidden',
+      $metadata: { httpStatusCode: 403 },
+    });
+    expect(inputsOf(ListObjectsV2Command)).toHaveLength(1);
+    expect(record.status).toBe('pending');
+  });
+
+  it('fails with the refusal when the listing itself is refused', async () => {
+    upload = undefined;
+    s3.on(ListObjectsV2Command).callsFake(() => {
+      throw new S3ServiceException({
+        name: 'AccessDenied',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 403 },
+        message: 'Access Denied',
+      });
+    });
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({ name: 'AccessDenied' });
   });
 });
 

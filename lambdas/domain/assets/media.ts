@@ -6,6 +6,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NotFound,
   PutObjectCommand,
   S3ServiceException,
@@ -95,16 +96,31 @@ export async function presignFileDownload(
   return { url, expiresAt: new Date(now.getTime() + DOWNLOAD_URL_TTL_SECONDS * 1000).toISOString() };
 }
 
-/** The object's metadata, or undefined when nothing is stored under the key. */
+const hasStatus = (error: unknown, status: number) =>
+  error instanceof S3ServiceException && error.$metadata.httpStatusCode === status;
+
+/**
+ * The object's metadata, or undefined when nothing is stored under the key. S3 answers 404 for a
+ * missing key only to a caller that may list the whole bucket; a caller that may list only under
+ * the key's prefix (media.incoming:inspect) gets 403, as for a real denial. A listing of exactly
+ * the key tells the two apart.
+ */
 export async function headObject(objectKey: string) {
   try {
     return await s3.send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
   } catch (error) {
-    if (error instanceof NotFound || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) {
-      return undefined;
-    }
+    if (error instanceof NotFound || hasStatus(error, 404)) return undefined;
+    if (hasStatus(error, 403) && !(await isListed(objectKey))) return undefined;
     throw error;
   }
+}
+
+/** Keys are listed in order, so the first key starting with `objectKey` is the key itself when it exists. */
+async function isListed(objectKey: string): Promise<boolean> {
+  const { Contents } = await s3.send(
+    new ListObjectsV2Command({ Bucket: mediaBucket(), Prefix: objectKey, MaxKeys: 1 }),
+  );
+  return Contents?.[0]?.Key === objectKey;
 }
 
 /** One version of an object, as HeadObject saw it: later reads and copies are bound to its ETag. */
@@ -237,7 +253,7 @@ async function copyInParts(source: InspectedObject, targetKey: string, contentTy
       await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: targetKey, UploadId }));
     } catch (abortError) {
       // The bucket's lifecycle rule removes incomplete uploads after a day; the copy's own error is the one to report.
-      log('warn', 'Could not abort a failed multipart copy', { key: targetKey, error: String(abortError) });
+      log('warn', 'Could not abort a failed multipart copy', { key: targetKey, error: abortError });
     }
     throw error;
   }
