@@ -1,13 +1,17 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { deploymentConfigOf, stackNameOf } from '../lib/config';
 import { VideoApiStack } from '../lib/video-api-stack';
 
 const app = new App();
 
+// Every setting comes from the CDK context (cdk.json, `-c key=value`); docs/operations.md lists them.
+const config = deploymentConfigOf(app);
+
 // No env: the stack synthesizes offline (no lookups) and deploys to whatever account/region the
-// CLI credentials point at. The Bedrock region is separate (context `bedrockRegion`, us-east-1 by
-// default; see VideoApiStackProps).
-new VideoApiStack(app, 'VideoApiStack', {
+// CLI credentials point at. The Bedrock region is a setting of its own (`bedrockRegion`).
+new VideoApiStack(app, stackNameOf(config.stage), {
+  config,
   description:
     'Developer video automation API v1: HTTP API, one Lambda per route, DynamoDB single table, S3 media bucket, Step Functions video job workflow',
 });

@@ -1,6 +1,9 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { AspectPriority, Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { WORKFLOWS } from '#workflows';
+import { deploymentConfigOf, type DeploymentConfig } from './config';
+import { AlarmTopic } from './constructs/alarm-topic';
+import { ApiEdge } from './constructs/api-edge';
 import { CursorKey } from './constructs/cursor-key';
 import { DataTable } from './constructs/data-table';
 import { VideoHttpApi } from './constructs/http-api';
@@ -11,40 +14,20 @@ import { Monitoring } from './constructs/monitoring';
 import { ServiceQueues } from './constructs/queues';
 import { TaskFunctions } from './constructs/tasks';
 import { WebhookSecretsKey } from './constructs/webhook-secrets-key';
-import { DEFAULT_BEDROCK_REGION, VIDEO_MODEL_ID, WorkflowStateMachine } from './constructs/workflow';
-
-/** Context key (`cdk synth -c bedrockRegion=…`) for the Bedrock region when the prop is not given. */
-export const BEDROCK_REGION_CONTEXT_KEY = 'bedrockRegion';
-
-/** Context key (`cdk deploy -c webhookDeliveryEnabled=false`) for the webhook delivery flag when the prop is not given. */
-export const WEBHOOK_DELIVERY_ENABLED_CONTEXT_KEY = 'webhookDeliveryEnabled';
-
-/** `true`/`false`, as booleans (cdk.json, props) or strings (`-c key=false`); anything else fails the synthesis. */
-function booleanSetting(name: string, value: unknown): boolean {
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new Error(`${name} must be true or false, got ${JSON.stringify(value)}`);
-}
+import { WorkflowStateMachine } from './constructs/workflow';
 
 export interface VideoApiStackProps extends StackProps {
-  /**
-   * Region of the Bedrock video model the workers call. Unless given: the `bedrockRegion` context
-   * value, else us-east-1, the only region offering Nova Reel v1:1. It may differ from the stack's.
-   */
-  readonly bedrockRegion?: string;
-  /**
-   * Whether webhook deliveries are attempted (DEVELOPER_WEBHOOK_DELIVERY_ENABLED of the delivering
-   * tasks). Unless given: the `webhookDeliveryEnabled` context value, else true. Off, events and
-   * their deliveries are still recorded and left pending, to be delivered once it is on again.
-   */
-  readonly webhookDeliveryEnabled?: boolean;
+  /** The deployment's settings (lib/config.ts); read from the CDK context unless given. */
+  readonly config?: DeploymentConfig;
 }
 
 /**
  * The whole v1 service in one env-agnostic stack: table (with its stream), media bucket, the key of
  * list cursors, the key of webhook signing secrets, the queues of lambdas/queues.ts, the workflows
  * of lambdas/workflows.ts (state machine and workers each), HTTP API with one function per route,
- * the tasks of lambdas/tasks.ts with their triggers, and the dashboard and alarms over them.
+ * the tasks of lambdas/tasks.ts with their triggers, and the dashboard and alarms over them, which
+ * notify the alarm topic. A production stage keeps its data (table, buckets, webhook secrets key)
+ * when the stack is deleted and is protected from termination; any other stage is removed whole.
  */
 export class VideoApiStack extends Stack {
   public readonly table: DataTable;
@@ -54,28 +37,22 @@ export class VideoApiStack extends Stack {
   public readonly webhookSecretsKey: WebhookSecretsKey;
   public readonly queues: ServiceQueues;
   public readonly httpApi: VideoHttpApi;
+  /** CloudFront and the WAF web ACL in front of the API, when `edgeFirewall` is on. */
+  public readonly edge?: ApiEdge;
   public readonly tasks: TaskFunctions;
   public readonly monitoring: Monitoring;
+  public readonly alarmTopic: AlarmTopic;
 
   constructor(scope: Construct, id: string, props: VideoApiStackProps = {}) {
-    super(scope, id, props);
+    // Read before super(): termination protection is a property of the stack itself.
+    const config = props.config ?? deploymentConfigOf(scope);
+    super(scope, id, { terminationProtection: config.stage.production, ...props });
+    const { floodControl, logRetention } = config;
+    const dataRemovalPolicy = config.stage.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    const bedrockRegion: unknown =
-      props.bedrockRegion ?? this.node.tryGetContext(BEDROCK_REGION_CONTEXT_KEY) ?? DEFAULT_BEDROCK_REGION;
-    if (typeof bedrockRegion !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d+$/.test(bedrockRegion)) {
-      throw new Error(
-        `bedrockRegion must be an AWS region name such as us-east-1, got ${JSON.stringify(bedrockRegion)}`,
-      );
-    }
-
-    const webhookDeliveryEnabled = booleanSetting(
-      WEBHOOK_DELIVERY_ENABLED_CONTEXT_KEY,
-      props.webhookDeliveryEnabled ?? this.node.tryGetContext(WEBHOOK_DELIVERY_ENABLED_CONTEXT_KEY) ?? true,
-    );
-
-    this.table = new DataTable(this, 'Data');
-    this.media = new MediaBucket(this, 'Media');
-    this.webhookSecretsKey = new WebhookSecretsKey(this, 'WebhookSecretsKey');
+    this.table = new DataTable(this, 'Data', { removalPolicy: dataRemovalPolicy });
+    this.media = new MediaBucket(this, 'Media', { removalPolicy: dataRemovalPolicy });
+    this.webhookSecretsKey = new WebhookSecretsKey(this, 'WebhookSecretsKey', { removalPolicy: dataRemovalPolicy });
     this.queues = new ServiceQueues(this, 'Queues');
     const queues = this.queues.byName;
     const mediaTools = new MediaToolsLayer(this, 'MediaTools');
@@ -85,7 +62,10 @@ export class VideoApiStack extends Stack {
           workflow,
           table: this.table,
           media: this.media,
-          videoModel: { region: bedrockRegion, modelId: VIDEO_MODEL_ID },
+          videoModel: config.providers.video,
+          transcriptionProvider: config.providers.transcription,
+          logRetention: logRetention.functions,
+          executionLogRetention: logRetention.stateMachines,
           mediaTools,
           queues,
           webhookSecretsKey: this.webhookSecretsKey,
@@ -96,6 +76,9 @@ export class VideoApiStack extends Stack {
     );
     this.cursorKey = new CursorKey(this, 'CursorKey');
     this.httpApi = new VideoHttpApi(this, 'HttpApi', {
+      floodControl,
+      logRetention: logRetention.functions,
+      accessLogs: { retention: logRetention.accessLogs, removalPolicy: dataRemovalPolicy },
       table: this.table,
       media: this.media,
       stateMachines,
@@ -110,7 +93,8 @@ export class VideoApiStack extends Stack {
       stateMachines,
       queues,
       webhookSecretsKey: this.webhookSecretsKey,
-      webhookDelivery: { enabled: webhookDeliveryEnabled },
+      webhookDelivery: { enabled: config.webhookDeliveryEnabled },
+      logRetention: logRetention.functions,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.httpApi,
@@ -119,10 +103,24 @@ export class VideoApiStack extends Stack {
       tasks: this.tasks,
       queues: this.queues,
     });
+    this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { email: config.alarmEmail });
+    Aspects.of(this).add(this.alarmTopic.notifyEveryAlarm(), { priority: AspectPriority.MUTATING });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.baseUrl, description: "The spec's {base_url}" });
+    if (floodControl.edgeFirewall) {
+      this.edge = new ApiEdge(this, 'Edge', { api: this.httpApi, firewall: floodControl.edgeFirewall });
+    }
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.edge?.baseUrl ?? this.httpApi.baseUrl,
+      description: this.edge
+        ? "The spec's {base_url}: CloudFront and its web ACL in front of the API"
+        : "The spec's {base_url}",
+    });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: this.media.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarmTopic.topic.topicArn,
+      description: 'Where every alarm notifies: subscribe on-call tools here',
+    });
     for (const [name, { queue }] of this.queues.queues) {
       new CfnOutput(this, `${constructIdOf(name)}QueueUrl`, { value: queue.queueUrl });
     }

@@ -16,6 +16,7 @@ export const API_HANDLER_TIMEOUT = Duration.seconds(29);
 /** `handlerModule` is below lambdas/handlers; the route key makes a useful `description`. */
 export interface ApiFunctionProps extends HandlerModuleProps {
   readonly timeout?: Duration;
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**

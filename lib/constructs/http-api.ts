@@ -6,7 +6,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
+import { API_PREFIX, FALLBACK_HANDLER, FALLBACK_TABLE_ACCESS, ROUTES, type Route } from '#routes';
+import { FALLBACK_ROUTE_KEY, defaultFloodControl, routeKeyOf, type FloodControl } from '../flood-control';
 import { ApiFunction } from './api-function';
 import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
@@ -32,12 +33,20 @@ export interface VideoHttpApiProps {
   /** The route table to build; lambdas/routes.ts unless told (tests build synthetic tables). */
   readonly routes?: readonly Route[];
   /**
-   * Stage-wide throttle: a coarse shield against floods, far above what all keys together may
-   * send under their own limits. The per-key and per-organization limits of the spec are enforced
-   * in the handlers (DynamoDB counters), because only they can answer with the rate-limit headers.
+   * Stage and route throttles and reserved concurrency (lib/flood-control.ts): coarse shields
+   * against floods, far above what all keys together may send under their own limits. The per-key
+   * and per-organization limits of the spec are enforced in the handlers (DynamoDB counters),
+   * because only they can answer with the rate-limit headers. The defaults unless told.
    */
-  readonly throttle?: apigwv2.ThrottleSettings;
+  readonly floodControl?: ApiFloodControl;
   readonly logLevel?: string;
+  /** Of every function's log group; a month unless told. */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * The access log group's retention and fate with the stack: three months and RETAIN (an audit
+   * trail that outlives the stack) unless told.
+   */
+  readonly accessLogs?: { readonly retention: logs.RetentionDays; readonly removalPolicy: RemovalPolicy };
 }
 
 /**
@@ -61,7 +70,14 @@ export const ACCESS_LOG_FIELDS = {
   integrationErrorMessage: '$context.integrationErrorMessage',
 } as const;
 
-const DEFAULT_THROTTLE: apigwv2.ThrottleSettings = { rateLimit: 100, burstLimit: 200 };
+/** What the API applies of the flood-control settings; the edge (CloudFront and WAF) is the stack's. */
+export type ApiFloodControl = Pick<FloodControl, 'stageThrottle' | 'routeThrottles' | 'reservedConcurrency'>;
+
+/** The stage's RouteSettings entry of one route: CloudFormation's own field names (the property is plain JSON). */
+interface RouteThrottleSetting {
+  ThrottlingRateLimit: number;
+  ThrottlingBurstLimit: number;
+}
 
 const NO_AUTHORIZER_REASON =
   'Authentication (bearer API key), scopes and the per-key/per-organization rate limits run in the handler (lambdas/http/api-handler.ts): every response, 401 and 429 included, must carry the rate-limit headers and the error envelope of the spec, which an API Gateway authorizer cannot produce.';
@@ -69,7 +85,8 @@ const NO_AUTHORIZER_REASON =
 /**
  * The v1 HTTP API built from the route table: one ApiFunction per route, the fallback function on
  * `$default` (so unknown paths and methods get our 404/405 envelope, not API Gateway's), one
- * explicit `$default` stage with JSON access logs and a throttle, and no authorizer.
+ * explicit `$default` stage with JSON access logs and the stage and route throttles, reserved
+ * concurrency when configured, and no authorizer.
  */
 export class VideoHttpApi extends Construct {
   public readonly api: apigwv2.HttpApi;
@@ -81,10 +98,15 @@ export class VideoHttpApi extends Construct {
   public readonly baseUrl: string;
 
   private readonly props: VideoHttpApiProps;
+  private readonly floodControl: ApiFloodControl;
+  /** The stage's RouteSettings by API Gateway route key, filled as routes are added. */
+  private readonly routeSettings: Record<string, RouteThrottleSetting> = {};
 
   constructor(scope: Construct, id: string, props: VideoHttpApiProps) {
     super(scope, id);
     this.props = props;
+    const routeTable = props.routes ?? ROUTES;
+    this.floodControl = props.floodControl ?? defaultFloodControl(routeTable);
 
     this.api = new apigwv2.HttpApi(this, 'Api', {
       description: `Developer video automation API v1 (${API_PREFIX})`,
@@ -93,15 +115,15 @@ export class VideoHttpApi extends Construct {
     });
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
-      retention: logs.RetentionDays.THREE_MONTHS,
-      // Who called what and when: kept for audits even if the stack is deleted.
-      removalPolicy: RemovalPolicy.RETAIN,
+      retention: props.accessLogs?.retention ?? logs.RetentionDays.THREE_MONTHS,
+      // Who called what and when: unless told, kept for audits even if the stack is deleted.
+      removalPolicy: props.accessLogs?.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle ?? DEFAULT_THROTTLE,
+      throttle: this.floodControl.stageThrottle,
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
@@ -111,12 +133,14 @@ export class VideoHttpApi extends Construct {
     this.baseUrl = `${this.api.apiEndpoint}${API_PREFIX}`;
 
     const functions = new Map<string, ApiFunction>();
-    for (const route of props.routes ?? ROUTES) {
+    for (const route of routeTable) {
       const routeKey = `${route.method} ${API_PREFIX}${route.path}`;
       const constructId = constructIdOf(route.operationId);
       const fn = this.newFunction(`${constructId}Function`, route.handler, `${routeKey} (${route.operationId})`, {
         mediaTools: route.mediaTools ? this.mediaToolsFor(route) : undefined,
+        reservedConcurrentExecutions: this.reservedConcurrencyOf(routeKeyOf(route)),
       });
+      props.table.grantTo(fn, route);
       applyGrants(route.grants, {
         fn,
         who: `Route ${route.method} ${route.path} (${route.operationId})`,
@@ -136,6 +160,7 @@ export class VideoHttpApi extends Construct {
         [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }],
         true,
       );
+      this.throttleRoute(routeKeyOf(route), routeKey, routes);
       functions.set(route.operationId, fn);
     }
 
@@ -143,7 +168,9 @@ export class VideoHttpApi extends Construct {
       'FallbackFunction',
       FALLBACK_HANDLER,
       '$default: 404/405 envelope for unmatched requests',
+      { reservedConcurrentExecutions: this.reservedConcurrencyOf(FALLBACK_ROUTE_KEY) },
     );
+    props.table.grantTo(fallback, FALLBACK_TABLE_ACCESS);
     const defaultRoute = new apigwv2.HttpRoute(this, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
@@ -154,9 +181,43 @@ export class VideoHttpApi extends Construct {
       [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON }],
       true,
     );
+    this.throttleRoute(FALLBACK_ROUTE_KEY, apigwv2.HttpRouteKey.DEFAULT.key, [defaultRoute]);
     functions.set(FALLBACK_HANDLER, fallback);
 
     this.functions = functions;
+    this.applyRouteSettings(new Set([FALLBACK_ROUTE_KEY, ...routeTable.map(routeKeyOf)]));
+  }
+
+  private reservedConcurrencyOf(tableKey: string): number | undefined {
+    const { byRoute, perFunction } = this.floodControl.reservedConcurrency;
+    return byRoute[tableKey] ?? perFunction;
+  }
+
+  private throttleRoute(tableKey: string, apiRouteKey: string, routes: readonly Construct[]) {
+    const throttle = this.floodControl.routeThrottles[tableKey];
+    if (!throttle) return;
+    this.routeSettings[apiRouteKey] = {
+      ThrottlingRateLimit: throttle.rateLimit,
+      ThrottlingBurstLimit: throttle.burstLimit,
+    };
+    // The stage names the route by its key, so CloudFormation must create the route first
+    // ("Unable to find Route by key" otherwise).
+    this.stage.node.addDependency(...routes);
+  }
+
+  /** HttpStage has no prop for route-level settings; a setting naming no route of this table would fail the deployment. */
+  private applyRouteSettings(builtRouteKeys: ReadonlySet<string>) {
+    const named = [
+      ...Object.keys(this.floodControl.routeThrottles),
+      ...Object.keys(this.floodControl.reservedConcurrency.byRoute),
+    ];
+    const unknown = named.filter((tableKey) => !builtRouteKeys.has(tableKey));
+    if (unknown.length > 0) {
+      throw new Error(`Flood-control settings name routes this API does not have: ${unknown.join(', ')}`);
+    }
+    if (Object.keys(this.routeSettings).length > 0) {
+      (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = this.routeSettings;
+    }
   }
 
   private mediaToolsFor(route: Route): MediaToolsLayer {
@@ -168,23 +229,22 @@ export class VideoHttpApi extends Construct {
     return this.props.mediaTools;
   }
 
-  /** Every function reads and writes the table: authentication and rate limits run in each. */
   private newFunction(
     id: string,
     handlerModule: string,
     description: string,
-    options: { mediaTools?: MediaToolsLayer } = {},
+    options: { mediaTools?: MediaToolsLayer; reservedConcurrentExecutions?: number } = {},
   ): ApiFunction {
-    const fn = new ApiFunction(this, id, {
+    return new ApiFunction(this, id, {
       handlerModule,
       description,
       mediaTools: options.mediaTools,
+      reservedConcurrentExecutions: options.reservedConcurrentExecutions,
       tableName: this.props.table.tableName,
       mediaBucketName: this.props.media.bucketName,
       logLevel: this.props.logLevel,
+      logRetention: this.props.logRetention,
     });
-    this.props.table.grantTo(fn, 'RW');
-    return fn;
   }
 
   private integrationOf(id: string, fn: ApiFunction): HttpLambdaIntegration {

@@ -27,15 +27,22 @@ export const RENDER_OUTPUT_LIFETIME = Duration.days(2);
 /** The S3 actions that apply to objects (not to the bucket), the only ones granted by prefix. */
 type ObjectAction = `s3:${string}Object` | 's3:AbortMultipartUpload';
 
-/** Common settings of both buckets: private, owner-enforced, TLS 1.2+, kept when the stack goes. */
+/** Common settings of both buckets: private, owner-enforced, TLS 1.2+. */
 const PRIVATE_BUCKET: s3.BucketProps = {
   blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
   objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
   encryption: s3.BucketEncryption.S3_MANAGED,
   enforceSSL: true,
   minimumTLSVersion: 1.2,
-  removalPolicy: RemovalPolicy.RETAIN,
 };
+
+export interface MediaBucketProps {
+  /**
+   * RETAIN unless told: both buckets are kept, objects and all, when the stack is deleted.
+   * DESTROY, for a stage whose data is disposable: both are emptied and deleted with the stack.
+   */
+  readonly removalPolicy?: RemovalPolicy.RETAIN | RemovalPolicy.DESTROY;
+}
 
 /**
  * The private media bucket that presigned URLs read from and write to, plus its access-log bucket.
@@ -50,7 +57,7 @@ export class MediaBucket extends Construct {
   public readonly bucket: s3.Bucket;
   public readonly accessLogBucket: s3.Bucket;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: MediaBucketProps = {}) {
     super(scope, id);
     // BucketOwnerEnforced disables ACLs, so S3 log delivery must be allowed by the log bucket's
     // policy, not the legacy LogDeliveryWrite ACL. Without the flag CDK fails with a message about
@@ -61,14 +68,21 @@ export class MediaBucket extends Construct {
       );
     }
 
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    // CloudFormation deletes only an empty bucket: CDK's custom resource empties it first (and
+    // refuses new objects while it does).
+    const lifecycle: s3.BucketProps = { removalPolicy, autoDeleteObjects: removalPolicy === RemovalPolicy.DESTROY };
+
     // Needs no access log of its own: cdk-nag (S1) recognises it as the media bucket's log target.
     this.accessLogBucket = new s3.Bucket(this, 'AccessLogs', {
       ...PRIVATE_BUCKET,
+      ...lifecycle,
       lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
     });
 
     this.bucket = new s3.Bucket(this, 'Bucket', {
       ...PRIVATE_BUCKET,
+      ...lifecycle,
       versioned: false,
       serverAccessLogsBucket: this.accessLogBucket,
       serverAccessLogsPrefix: 'media/',
@@ -123,13 +137,18 @@ export class MediaBucket extends Construct {
   }
 
   /**
-   * s3:ListBucket on the bucket itself. Without it S3 answers 403, not 404, for a key that does not
-   * exist (it will not reveal existence to a caller that may not list). Unconditional: whether that
-   * implicit check honours an s3:prefix condition is not documented, and a condition that silently
-   * fails would turn every "not uploaded yet" into a 500. It reveals key names (organization and
-   * asset ids), never content.
+   * s3:ListBucket on the bucket, for listings whose Prefix lies under one prefix only (`s3:prefix`
+   * is the listing's Prefix parameter; a listing without one, of the whole bucket, is refused).
+   * It reveals key names (organization and asset ids) under that prefix, never content. It does
+   * not make HeadObject or GetObject answer 404 for a missing key: those requests carry no
+   * `s3:prefix`, so only an unconditional ListBucket would, on every key of the bucket.
    */
-  grantListBucket(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [this.bucket.bucketArn] });
+  grantListingUnder(grantee: iam.IGrantable, prefix: MediaPrefix): iam.Grant {
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:ListBucket'],
+      resourceArns: [this.bucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': `${MEDIA_PREFIXES[prefix]}*` } },
+    });
   }
 }

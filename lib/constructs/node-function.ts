@@ -6,6 +6,8 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { METRICS_NAMESPACE_ENVIRONMENT } from '#metrics';
+import { metricsNamespaceOf } from './business-metrics';
 import { MEDIA_TOOLS_ARCHITECTURE, type MediaToolsLayer } from './media-tools-layer';
 
 /** The repository root: esbuild's working directory and the root every entry must sit under. */
@@ -24,6 +26,8 @@ export interface NodeFunctionProps {
   readonly mediaBucketName: string;
   /** `info` unless told; `silent` turns off the log lines (lambdas/http/log.ts). */
   readonly logLevel?: string;
+  /** How long its log group keeps lines; a month unless told (the deployment's `functionLogRetentionDays`). */
+  readonly logRetention?: logs.RetentionDays;
   /** Variables beyond the ones every function gets. */
   readonly environment?: Record<string, string>;
   /** ffmpeg and ffprobe, for a function that runs them: the layer, and the x86-64 it is built for. */
@@ -32,12 +36,14 @@ export interface NodeFunctionProps {
   readonly ephemeralStorageMb?: number;
   /** An event source mapping on the table's stream runs it, whose grant adds dynamodb:ListStreams on "*". */
   readonly readsTableStream?: boolean;
+  /** Executions reserved for (and capping) this function; none unless told (lib/flood-control.ts). */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /** What a route handler or a workflow worker states about itself; the rest follows from its kind. */
 export interface HandlerModuleProps extends Pick<
   NodeFunctionProps,
-  'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'environment' | 'mediaTools'
+  'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'logRetention' | 'environment' | 'mediaTools'
 > {
   /** Module exporting `handler`, as the route table or the workflow list names it (`me/get`). */
   readonly handlerModule: string;
@@ -54,7 +60,7 @@ export class NodeFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: NodeFunctionProps) {
     // Created before super() because the function needs both at construction; siblings, not children.
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-      retention: logs.RetentionDays.ONE_MONTH,
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       // Diagnostic logs bounded by the retention; they go with the stack (the data does not).
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -74,6 +80,7 @@ export class NodeFunction extends NodejsFunction {
       memorySize: props.memorySize,
       timeout: props.timeout,
       ephemeralStorageSize: props.ephemeralStorageMb ? Size.mebibytes(props.ephemeralStorageMb) : undefined,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,
@@ -83,6 +90,7 @@ export class NodeFunction extends NodejsFunction {
         TABLE_NAME: props.tableName,
         MEDIA_BUCKET_NAME: props.mediaBucketName,
         LOG_LEVEL: props.logLevel ?? 'info',
+        [METRICS_NAMESPACE_ENVIRONMENT]: metricsNamespaceOf(scope),
         ...props.environment,
       },
       bundling: {

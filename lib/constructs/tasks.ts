@@ -3,6 +3,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
@@ -43,10 +44,12 @@ export interface TaskFunctionsProps {
   readonly webhookDelivery?: { readonly enabled: boolean };
   readonly tasks?: readonly Task[];
   readonly logLevel?: string;
+  /** Of every task's log group; a month unless told. */
+  readonly logRetention?: logs.RetentionDays;
 }
 
 /**
- * The tasks of lambdas/tasks.ts: a function each, granted the table and its declared access, and
+ * The tasks of lambdas/tasks.ts: a function each, granted its declared table actions and grants, and
  * what runs it. Schedules and execution endings are EventBridge rules, whose target retries a
  * failed invocation (EventBridge's default policy: for 24 hours, up to 185 times); what still
  * escapes it, the reconciler finds. The table's stream and the queues are Lambda event source
@@ -85,6 +88,7 @@ export class TaskFunctions extends Construct {
         tableName: props.table.tableName,
         mediaBucketName: props.media.bucketName,
         logLevel: props.logLevel,
+        logRetention: props.logRetention,
         environment: Object.assign(
           {},
           ...(task.settings ?? []).map((setting) => this.settingEnvironment(task, setting)),
@@ -92,7 +96,7 @@ export class TaskFunctions extends Construct {
         // The stream mapping's grant (table.grantStreamRead) adds dynamodb:ListStreams on "*".
         readsTableStream: task.trigger.kind === 'table-stream',
       });
-      props.table.grantTo(fn, 'RW');
+      props.table.grantTo(fn, task);
       applyGrants(task.grants, {
         fn,
         who: `Task ${task.name}`,

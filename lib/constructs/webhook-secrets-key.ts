@@ -15,20 +15,20 @@ export const WEBHOOK_SECRET_ENCRYPTION_CONTEXT_KEYS = ['organization_id', 'webho
  * its signing secret, lambdas/domain/webhooks/secret-sealing.ts). A key of the service's own, not
  * the AWS-managed one, so that only the functions granted here can unwrap a secret: reading the
  * table is not enough to sign as the service. Yearly automatic rotation (old key material keeps
- * decrypting what it wrapped); RETAIN like the table, since the sealed secrets in the retained
- * table can be opened with this key only. The key policy is CDK's default (the account's IAM
+ * decrypting what it wrapped); it follows the table's removal policy (RETAIN unless told), since
+ * the sealed secrets in the table can be opened with this key only. The key policy is CDK's default (the account's IAM
  * policies decide), so the grants below are the whole of who may use it.
  */
 export class WebhookSecretsKey extends Construct {
   public readonly key: kms.Key;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { readonly removalPolicy?: RemovalPolicy } = {}) {
     super(scope, id);
     this.key = new kms.Key(this, 'Key', {
       description: `Wraps the data keys that encrypt webhook signing secrets (${Stack.of(this).stackName}).`,
       alias: `alias/${Stack.of(this).stackName}/webhook-secrets`,
       enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
   }
 

@@ -5,7 +5,10 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/provider-setting';
+import {
+  TRANSCRIPTION_PROVIDER_ENV,
+  type TranscriptionProviderKind,
+} from '#domain/split-jobs/transcription/provider-setting';
 import { RENDER_SCHEDULE, RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
 import { definitionWithWorkers, type Workflow, type WorkerSetting } from '#workflows';
 import { applyGrants, type VideoModel } from './grants';
@@ -53,7 +56,11 @@ export class WorkerFunction extends NodeFunction {
 }
 
 /** The environment of each worker setting (lambdas/workflows.ts) in AWS. */
-function settingEnvironment(setting: WorkerSetting, videoModel: VideoModel): Record<string, string> {
+function settingEnvironment(
+  setting: WorkerSetting,
+  videoModel: VideoModel,
+  transcription: TranscriptionProviderKind,
+): Record<string, string> {
   switch (setting) {
     case 'video-provider':
       return {
@@ -67,7 +74,7 @@ function settingEnvironment(setting: WorkerSetting, videoModel: VideoModel): Rec
         [RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds]: String(RENDER_SCHEDULE.deadlineSeconds),
       };
     case 'transcription':
-      return { [TRANSCRIPTION_PROVIDER_ENV]: 'amazon-transcribe' };
+      return { [TRANSCRIPTION_PROVIDER_ENV]: transcription };
   }
 }
 
@@ -84,11 +91,17 @@ export interface WorkflowStateMachineProps {
   /** The key that wraps webhook signing secrets; needed by the workers granted to use it, or the synthesis fails. */
   readonly webhookSecretsKey?: WebhookSecretsKey;
   readonly logLevel?: string;
+  /** What the split-job workers transcribe with; Amazon Transcribe unless told. */
+  readonly transcriptionProvider?: TranscriptionProviderKind;
+  /** Of every worker's log group; a month unless told. */
+  readonly logRetention?: logs.RetentionDays;
+  /** Of the execution log group; a month unless told. */
+  readonly executionLogRetention?: logs.RetentionDays;
 }
 
 /**
  * One workflow of lambdas/workflows.ts: a worker function per `${Substitution}` of its ASL file,
- * each granted the table and its declared access, and a STANDARD state machine running the ASL
+ * each granted its declared table actions and grants, and a STANDARD state machine running the ASL
  * file with the workers' ARNs, allowed to invoke exactly those functions.
  *
  * STANDARD, not EXPRESS: a video job runs for minutes (EXPRESS stops at 5), mostly in Wait states,
@@ -115,14 +128,19 @@ export class WorkflowStateMachine extends Construct {
         tableName: table.tableName,
         mediaBucketName: media.bucketName,
         logLevel: props.logLevel,
+        logRetention: props.logRetention,
         memoryMb: worker.memoryMb,
         timeoutSeconds: worker.timeoutSeconds,
         ephemeralStorageMb: worker.ephemeralStorageMb,
         mediaTools: worker.mediaTools ? props.mediaTools : undefined,
-        environment: Object.assign({}, ...worker.settings.map((setting) => settingEnvironment(setting, videoModel))),
+        environment: Object.assign(
+          {},
+          ...worker.settings.map((setting) =>
+            settingEnvironment(setting, videoModel, props.transcriptionProvider ?? 'amazon-transcribe'),
+          ),
+        ),
       });
-      // Every step reads and updates the job (and refunds credits on failure).
-      table.grantTo(fn, 'RW');
+      table.grantTo(fn, worker);
       applyGrants(worker.grants, {
         fn,
         who: `Worker ${substitution} of ${workflow.name}`,
@@ -139,7 +157,7 @@ export class WorkflowStateMachine extends Construct {
       // The /aws/vendedlogs/ prefix keeps Step Functions' log delivery from growing the account's
       // CloudWatch Logs resource policy, which is capped at 5120 characters.
       logGroupName: `/aws/vendedlogs/states/${Stack.of(this).stackName}-${workflow.name}`,
-      retention: logs.RetentionDays.ONE_MONTH,
+      retention: props.executionLogRetention ?? logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
 

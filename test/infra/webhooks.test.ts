@@ -7,7 +7,8 @@ import { MediaBucket } from '../../lib/constructs/media-bucket';
 import { ServiceQueues } from '../../lib/constructs/queues';
 import { TaskFunctions } from '../../lib/constructs/tasks';
 import { WEBHOOK_SECRET_ENCRYPTION_CONTEXT_KEYS } from '../../lib/constructs/webhook-secrets-key';
-import { VideoApiStack, WEBHOOK_DELIVERY_ENABLED_CONTEXT_KEY } from '../../lib/video-api-stack';
+import { CONFIG_KEYS } from '../../lib/config';
+import { VideoApiStack } from '../../lib/video-api-stack';
 import type { OperationId } from '#contract/types';
 import { EVENT_STREAM_FILTER } from '#domain/events/event-stream';
 import { openSecret, sealSecret } from '#domain/webhooks/secret-sealing';
@@ -318,14 +319,14 @@ describe('the webhook delivery setting', () => {
   });
 
   test.each([false, 'false'])("is 'false' with the context webhookDeliveryEnabled=%p", (value) => {
-    const off = new VideoApiStack(appWithoutBundling({ [WEBHOOK_DELIVERY_ENABLED_CONTEXT_KEY]: value }), 'Off');
+    const off = new VideoApiStack(appWithoutBundling({ [CONFIG_KEYS.webhookDeliveryEnabled]: value }), 'Off');
     expect(flagsOf(Template.fromStack(off))).toEqual(expectedFlags(off, 'false'));
   });
 
   test('any other context value fails the synthesis, naming the key', () => {
     for (const value of ['no', 'TRUE', 0, '']) {
       expect(
-        () => new VideoApiStack(appWithoutBundling({ [WEBHOOK_DELIVERY_ENABLED_CONTEXT_KEY]: value }), 'Bad'),
+        () => new VideoApiStack(appWithoutBundling({ [CONFIG_KEYS.webhookDeliveryEnabled]: value }), 'Bad'),
       ).toThrow(/webhookDeliveryEnabled must be true or false/);
     }
   });
@@ -439,6 +440,7 @@ describe('missing parts fail the synthesis, naming the function', () => {
     operationId: name as OperationId,
     scope: null,
     handler: 'me/get',
+    table: [],
     grants,
   });
 

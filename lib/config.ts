@@ -1,0 +1,200 @@
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { IConstruct } from 'constructs';
+import {
+  TRANSCRIPTION_PROVIDER_KINDS,
+  type TranscriptionProviderKind,
+} from '#domain/split-jobs/transcription/provider-setting';
+import type { VideoModel } from './constructs/grants';
+import { DEFAULT_BEDROCK_REGION, VIDEO_MODEL_ID } from './constructs/workflow';
+import { floodControlFrom, type FloodControl } from './flood-control';
+
+/**
+ * Every deploy-time setting of the stack, read from CDK context only (`cdk deploy -c key=value`,
+ * or cdk.json's `context`), so that a synthesis depends on the command line and the repository and
+ * never on the shell it runs in. docs/operations.md has the table of keys.
+ */
+export interface DeploymentConfig {
+  readonly stage: Stage;
+  readonly providers: {
+    /** The Bedrock model the render workers call, and the region they call it in. */
+    readonly video: VideoModel;
+    /** What the split-job workers transcribe speech with; `none` gives clips without captions or titles. */
+    readonly transcription: TranscriptionProviderKind;
+  };
+  /** Whether webhook deliveries are attempted; off, they are recorded and left pending. */
+  readonly webhookDeliveryEnabled: boolean;
+  /** Subscribed to the alarm topic when given (the address must confirm the subscription). */
+  readonly alarmEmail?: string;
+  readonly logRetention: {
+    /** Each Lambda function's log group. */
+    readonly functions: logs.RetentionDays;
+    /** Each workflow's execution log group. */
+    readonly stateMachines: logs.RetentionDays;
+    /** The API stage's access log group. */
+    readonly accessLogs: logs.RetentionDays;
+  };
+  /** Throttles, reserved concurrency and the edge firewall (lib/flood-control.ts), the stage throttle included. */
+  readonly floodControl: FloodControl;
+}
+
+export interface Stage {
+  /** Names the stack and its metrics namespace: `prod` deploys VideoApiStack, `dev` VideoApiStack-dev. */
+  readonly name: string;
+  /**
+   * Whether the stack holds data that must outlive it: the table and the buckets retained and
+   * protected, the stack protected from termination. Off, `cdk destroy` removes everything.
+   */
+  readonly production: boolean;
+}
+
+/** The context keys, as `-c` and cdk.json's `context` spell them; the flood-control keys are in lib/flood-control.ts. */
+export const CONFIG_KEYS = {
+  stage: 'stage',
+  production: 'production',
+  bedrockRegion: 'bedrockRegion',
+  videoModelId: 'videoModelId',
+  transcriptionProvider: 'transcriptionProvider',
+  webhookDeliveryEnabled: 'webhookDeliveryEnabled',
+  alarmEmail: 'alarmEmail',
+  functionLogRetentionDays: 'functionLogRetentionDays',
+  stateMachineLogRetentionDays: 'stateMachineLogRetentionDays',
+  accessLogRetentionDays: 'accessLogRetentionDays',
+} as const;
+
+/** The stage a deployment is unless told otherwise, and the one stage that can never be non-production. */
+export const PRODUCTION_STAGE = 'prod';
+
+/** The models lambdas/domain/video-jobs/providers/bedrock.ts is written for. */
+export const SUPPORTED_VIDEO_MODEL_IDS: readonly string[] = [VIDEO_MODEL_ID];
+
+export const DEFAULT_LOG_RETENTION = {
+  /** Long enough to follow an incident reported a few weeks late; function logs carry no audit value. */
+  functions: logs.RetentionDays.ONE_MONTH,
+  stateMachines: logs.RetentionDays.ONE_MONTH,
+  /** Who called what and when: the audit trail, kept longer than the diagnostic logs. */
+  accessLogs: logs.RetentionDays.THREE_MONTHS,
+} as const;
+
+/** The values CloudWatch Logs accepts as a retention, in days; never-expiring is not offered. */
+const RETENTION_DAYS = Object.values(logs.RetentionDays).filter(
+  (days): days is logs.RetentionDays => typeof days === 'number' && days !== logs.RetentionDays.INFINITE,
+);
+
+/** Lower-case letters, digits and hyphens: it ends up in the stack name, log group names and a KMS alias. */
+const STAGE_NAME = /^[a-z][a-z0-9-]{0,15}$/;
+const REGION_NAME = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+
+function invalid(key: string, expected: string, value: unknown): Error {
+  return new Error(`${key} must be ${expected}, got ${shown(value)} (set with -c ${key}=… or in cdk.json's context)`);
+}
+
+/** `true`/`false`, as booleans (cdk.json) or strings (`-c key=false`). */
+function booleanSetting(key: string, value: unknown): boolean {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw invalid(key, 'true or false', value);
+}
+
+function oneOf<T extends string>(key: string, allowed: readonly T[], value: unknown): T {
+  const match = allowed.find((candidate) => candidate === value);
+  if (match === undefined) throw invalid(key, `one of ${allowed.join(', ')}`, value);
+  return match;
+}
+
+function matching(key: string, pattern: RegExp, expected: string, value: unknown): string {
+  if (typeof value !== 'string' || !pattern.test(value)) throw invalid(key, expected, value);
+  return value;
+}
+
+/** A number of days, as JSON gives it (cdk.json) or as the CLI does (`-c key=90` is the string "90"). */
+function retentionSetting(key: string, value: unknown): logs.RetentionDays {
+  const days = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  const retention = RETENTION_DAYS.find((candidate) => candidate === days);
+  if (retention === undefined) throw invalid(key, `one of ${RETENTION_DAYS.join(', ')} (days)`, value);
+  return retention;
+}
+
+function stageFrom(read: (key: string) => unknown): Stage {
+  const name = matching(
+    CONFIG_KEYS.stage,
+    STAGE_NAME,
+    'a lower-case letter followed by up to 15 lower-case letters, digits or hyphens',
+    read(CONFIG_KEYS.stage) ?? PRODUCTION_STAGE,
+  );
+  // Production unless said otherwise: a stage wrongly taken for a throwaway one would lose its
+  // data with the stack, while the opposite mistake only leaves a table to delete by hand.
+  const production = booleanSetting(CONFIG_KEYS.production, read(CONFIG_KEYS.production) ?? true);
+  if (name === PRODUCTION_STAGE && !production) {
+    throw new Error(`${CONFIG_KEYS.production}=false cannot apply to the ${PRODUCTION_STAGE} stage`);
+  }
+  return { name, production };
+}
+
+/**
+ * The configuration from one source of settings (`read` returns undefined for a key not set):
+ * each key validated, an invalid one failing the synthesis with a message that names it.
+ */
+export function deploymentConfigFrom(read: (key: string) => unknown): DeploymentConfig {
+  const alarmEmail = read(CONFIG_KEYS.alarmEmail);
+  return {
+    stage: stageFrom(read),
+    providers: {
+      video: {
+        region: matching(
+          CONFIG_KEYS.bedrockRegion,
+          REGION_NAME,
+          'an AWS region name such as us-east-1',
+          read(CONFIG_KEYS.bedrockRegion) ?? DEFAULT_BEDROCK_REGION,
+        ),
+        modelId: oneOf(
+          CONFIG_KEYS.videoModelId,
+          SUPPORTED_VIDEO_MODEL_IDS,
+          read(CONFIG_KEYS.videoModelId) ?? VIDEO_MODEL_ID,
+        ),
+      },
+      transcription: oneOf(
+        CONFIG_KEYS.transcriptionProvider,
+        TRANSCRIPTION_PROVIDER_KINDS,
+        read(CONFIG_KEYS.transcriptionProvider) ?? 'amazon-transcribe',
+      ),
+    },
+    webhookDeliveryEnabled: booleanSetting(
+      CONFIG_KEYS.webhookDeliveryEnabled,
+      read(CONFIG_KEYS.webhookDeliveryEnabled) ?? true,
+    ),
+    ...(alarmEmail === undefined
+      ? {}
+      : { alarmEmail: matching(CONFIG_KEYS.alarmEmail, EMAIL_ADDRESS, 'an e-mail address', alarmEmail) }),
+    logRetention: {
+      functions: retentionSetting(
+        CONFIG_KEYS.functionLogRetentionDays,
+        read(CONFIG_KEYS.functionLogRetentionDays) ?? DEFAULT_LOG_RETENTION.functions,
+      ),
+      stateMachines: retentionSetting(
+        CONFIG_KEYS.stateMachineLogRetentionDays,
+        read(CONFIG_KEYS.stateMachineLogRetentionDays) ?? DEFAULT_LOG_RETENTION.stateMachines,
+      ),
+      accessLogs: retentionSetting(
+        CONFIG_KEYS.accessLogRetentionDays,
+        read(CONFIG_KEYS.accessLogRetentionDays) ?? DEFAULT_LOG_RETENTION.accessLogs,
+      ),
+    },
+    floodControl: floodControlFrom(read),
+  };
+}
+
+/** The configuration from the CDK context visible at `scope` (the app's, cdk.json's and `-c`'s). */
+export function deploymentConfigOf(scope: IConstruct): DeploymentConfig {
+  return deploymentConfigFrom((key) => scope.node.tryGetContext(key));
+}
+
+/**
+ * The stack of a stage: the production stage keeps the name the stack has always had, any other
+ * gets its own, so a second stage in the same account and region never updates the first one's stack.
+ */
+export function stackNameOf(stage: Stage): string {
+  return stage.name === PRODUCTION_STAGE ? 'VideoApiStack' : `VideoApiStack-${stage.name}`;
+}

@@ -1,0 +1,160 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import {
+  CONFIG_KEYS,
+  deploymentConfigFrom,
+  deploymentConfigOf,
+  stackNameOf,
+  type DeploymentConfig,
+} from '../../lib/config';
+import { floodControlFrom } from '../../lib/flood-control';
+import { VideoApiStack } from '../../lib/video-api-stack';
+import { appWithoutBundling } from './fixtures';
+
+/** The configuration from these context values, as `-c` or cdk.json would give them. */
+const configWith = (context: Record<string, unknown>): DeploymentConfig => deploymentConfigFrom((key) => context[key]);
+
+describe('the deployment configuration', () => {
+  test('with nothing set is the production stage with the documented defaults', () => {
+    expect(configWith({})).toEqual({
+      stage: { name: 'prod', production: true },
+      providers: {
+        video: { region: 'us-east-1', modelId: 'amazon.nova-reel-v1:1' },
+        transcription: 'amazon-transcribe',
+      },
+      webhookDeliveryEnabled: true,
+      logRetention: { functions: 30, stateMachines: 30, accessLogs: 90 },
+      floodControl: floodControlFrom(() => undefined),
+    });
+  });
+
+  test('reads every key in the forms the CLI gives (strings) and cdk.json gives (JSON values)', () => {
+    const fromCli = configWith({
+      stage: 'staging',
+      production: 'false',
+      bedrockRegion: 'us-west-2',
+      videoModelId: 'amazon.nova-reel-v1:1',
+      transcriptionProvider: 'none',
+      webhookDeliveryEnabled: 'false',
+      alarmEmail: 'oncall@example.com',
+      functionLogRetentionDays: '14',
+      stateMachineLogRetentionDays: '60',
+      accessLogRetentionDays: '365',
+      stageThrottleRateLimit: '50',
+      stageThrottleBurstLimit: '80',
+    });
+    expect(fromCli).toMatchObject({
+      stage: { name: 'staging', production: false },
+      providers: { video: { region: 'us-west-2' }, transcription: 'none' },
+      webhookDeliveryEnabled: false,
+      alarmEmail: 'oncall@example.com',
+      logRetention: { functions: 14, stateMachines: 60, accessLogs: 365 },
+      floodControl: { stageThrottle: { rateLimit: 50, burstLimit: 80 } },
+    });
+    const fromJson = configWith({
+      stage: 'staging',
+      production: false,
+      webhookDeliveryEnabled: false,
+      functionLogRetentionDays: 14,
+      stateMachineLogRetentionDays: 60,
+      accessLogRetentionDays: 365,
+    });
+    expect(fromJson.stage.production).toBe(false);
+    expect(fromJson.logRetention).toEqual(fromCli.logRetention);
+  });
+
+  test('treats every stage as production unless told otherwise', () => {
+    expect(configWith({ stage: 'dev' }).stage).toEqual({ name: 'dev', production: true });
+    expect(configWith({ stage: 'dev', production: 'false' }).stage).toEqual({ name: 'dev', production: false });
+  });
+
+  test.each([
+    [CONFIG_KEYS.stage, 'Prod', /stage must be a lower-case letter/],
+    [CONFIG_KEYS.stage, 'my_stage', /stage must be/],
+    [CONFIG_KEYS.stage, 'a-stage-name-far-too-long', /stage must be/],
+    [CONFIG_KEYS.production, 'yes', /production must be true or false, got "yes"/],
+    [CONFIG_KEYS.bedrockRegion, 'virginia', /bedrockRegion must be an AWS region name/],
+    [CONFIG_KEYS.videoModelId, 'amazon.nova-reel-v1:0', /videoModelId must be one of amazon.nova-reel-v1:1/],
+    [CONFIG_KEYS.transcriptionProvider, 'whisper', /transcriptionProvider must be one of amazon-transcribe, none/],
+    [CONFIG_KEYS.webhookDeliveryEnabled, 'TRUE', /webhookDeliveryEnabled must be true or false/],
+    [CONFIG_KEYS.alarmEmail, 'oncall', /alarmEmail must be an e-mail address, got "oncall"/],
+    [
+      CONFIG_KEYS.functionLogRetentionDays,
+      '45',
+      /functionLogRetentionDays must be one of 1, 3, 5, .* \(days\), got "45"/,
+    ],
+    [CONFIG_KEYS.stateMachineLogRetentionDays, 0, /stateMachineLogRetentionDays must be one of/],
+    [CONFIG_KEYS.accessLogRetentionDays, '9999', /accessLogRetentionDays must be one of/],
+    ['stageThrottleRateLimit', '-1', /stageThrottleRateLimit must be a number greater than 0/],
+    ['stageThrottleBurstLimit', '2.5', /stageThrottleBurstLimit must be a whole number/],
+  ])('refuses %s=%p with a message naming the key', (key, value, message) => {
+    expect(() => configWith({ [key]: value })).toThrow(message);
+  });
+
+  test('every refusal says where the value is set', () => {
+    expect(() => configWith({ transcriptionProvider: 'whisper' })).toThrow(
+      /\(set with -c transcriptionProvider=… or in cdk.json's context\)/,
+    );
+  });
+
+  test('refuses to make the prod stage a non-production one', () => {
+    expect(() => configWith({ production: 'false' })).toThrow(/production=false cannot apply to the prod stage/);
+  });
+
+  test('names the stack after the stage, keeping the production stage on the original name', () => {
+    expect(stackNameOf({ name: 'prod', production: true })).toBe('VideoApiStack');
+    expect(stackNameOf({ name: 'dev', production: false })).toBe('VideoApiStack-dev');
+    expect(stackNameOf({ name: 'eu-prod', production: true })).toBe('VideoApiStack-eu-prod');
+  });
+
+  test("is read from the app's context, which cdk.json and -c fill", () => {
+    const app = appWithoutBundling({ stage: 'dev', production: 'false', alarmEmail: 'oncall@example.com' });
+    expect(deploymentConfigOf(app)).toEqual(
+      configWith({ stage: 'dev', production: 'false', alarmEmail: 'oncall@example.com' }),
+    );
+  });
+});
+
+describe('the stack built from the configuration', () => {
+  const stack = new VideoApiStack(
+    appWithoutBundling({
+      transcriptionProvider: 'none',
+      functionLogRetentionDays: '14',
+      stateMachineLogRetentionDays: '60',
+      accessLogRetentionDays: '365',
+    }),
+    'VideoApiStack',
+  );
+  const template = Template.fromStack(stack);
+  const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+    stack.getLogicalId(construct.node.defaultChild as never);
+  const functions = template.findResources('AWS::Lambda::Function');
+  const logGroups = template.findResources('AWS::Logs::LogGroup');
+
+  test('tells the transcribing workers the transcription provider', () => {
+    const transcribing = stack.workflows.flatMap(({ workflow, workers }) =>
+      Object.entries(workflow.workers)
+        .filter(([, worker]) => worker.settings.includes('transcription'))
+        .map(([substitution]) => workers.get(substitution)!),
+    );
+    expect(transcribing.length).toBeGreaterThan(0);
+    for (const worker of transcribing) {
+      expect(functions[logicalIdOf(worker)]!.Properties.Environment.Variables.TRANSCRIPTION_PROVIDER).toBe('none');
+    }
+  });
+
+  test("keeps every function's logs, the executions' logs and the access logs for their configured days", () => {
+    for (const resource of Object.values(functions)) {
+      expect(logGroups[resource.Properties.LoggingConfig.LogGroup.Ref]!.Properties.RetentionInDays).toBe(14);
+    }
+    for (const { executionLogGroup } of stack.workflows) {
+      expect(logGroups[logicalIdOf(executionLogGroup)]!.Properties.RetentionInDays).toBe(60);
+    }
+    expect(logGroups[logicalIdOf(stack.httpApi.accessLogGroup)]!.Properties.RetentionInDays).toBe(365);
+  });
+
+  test('an invalid setting fails the synthesis of the stack, naming the key', () => {
+    expect(() => new VideoApiStack(appWithoutBundling({ accessLogRetentionDays: 'forever' }), 'Bad')).toThrow(
+      /accessLogRetentionDays must be one of/,
+    );
+  });
+});
