@@ -5,7 +5,15 @@ import {
   type TranscriptionProviderKind,
 } from '#domain/split-jobs/transcription/provider-setting';
 import type { VideoModel } from './constructs/grants';
-import { DEFAULT_BEDROCK_REGION, VIDEO_MODEL_ID } from './constructs/workflow';
+import { DEFAULT_ACCESS_LOG_RETENTION } from './constructs/http-api';
+import { DEFAULT_FUNCTION_LOG_RETENTION } from './constructs/node-function';
+import {
+  DEFAULT_BEDROCK_REGION,
+  DEFAULT_EXECUTION_LOG_RETENTION,
+  DEFAULT_TRANSCRIPTION_PROVIDER,
+  VIDEO_MODEL_ID,
+} from './constructs/workflow';
+import { booleanIn, numberIn, refusal } from './context-values';
 import { floodControlFrom, type FloodControl } from './flood-control';
 
 /**
@@ -67,12 +75,11 @@ export const PRODUCTION_STAGE = 'prod';
 /** The models lambdas/domain/video-jobs/providers/bedrock.ts is written for. */
 export const SUPPORTED_VIDEO_MODEL_IDS: readonly string[] = [VIDEO_MODEL_ID];
 
+/** The constructs' own defaults, each with its reason next to it. */
 export const DEFAULT_LOG_RETENTION = {
-  /** Long enough to follow an incident reported a few weeks late; function logs carry no audit value. */
-  functions: logs.RetentionDays.ONE_MONTH,
-  stateMachines: logs.RetentionDays.ONE_MONTH,
-  /** Who called what and when: the audit trail, kept longer than the diagnostic logs. */
-  accessLogs: logs.RetentionDays.THREE_MONTHS,
+  functions: DEFAULT_FUNCTION_LOG_RETENTION,
+  stateMachines: DEFAULT_EXECUTION_LOG_RETENTION,
+  accessLogs: DEFAULT_ACCESS_LOG_RETENTION,
 } as const;
 
 /** The values CloudWatch Logs accepts as a retention, in days; never-expiring is not offered. */
@@ -85,17 +92,14 @@ const STAGE_NAME = /^[a-z][a-z0-9-]{0,15}$/;
 const REGION_NAME = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
-const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
-
 function invalid(key: string, expected: string, value: unknown): Error {
-  return new Error(`${key} must be ${expected}, got ${shown(value)} (set with -c ${key}=… or in cdk.json's context)`);
+  return new Error(`${refusal(key, expected, value)} (set with -c ${key}=… or in cdk.json's context)`);
 }
 
-/** `true`/`false`, as booleans (cdk.json) or strings (`-c key=false`). */
 function booleanSetting(key: string, value: unknown): boolean {
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw invalid(key, 'true or false', value);
+  const setting = booleanIn(value);
+  if (setting === undefined) throw invalid(key, 'true or false', value);
+  return setting;
 }
 
 function oneOf<T extends string>(key: string, allowed: readonly T[], value: unknown): T {
@@ -109,9 +113,9 @@ function matching(key: string, pattern: RegExp, expected: string, value: unknown
   return value;
 }
 
-/** A number of days, as JSON gives it (cdk.json) or as the CLI does (`-c key=90` is the string "90"). */
+/** One of CloudWatch Logs' retentions, in days, as a number or its text. */
 function retentionSetting(key: string, value: unknown): logs.RetentionDays {
-  const days = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  const days = numberIn(value);
   const retention = RETENTION_DAYS.find((candidate) => candidate === days);
   if (retention === undefined) throw invalid(key, `one of ${RETENTION_DAYS.join(', ')} (days)`, value);
   return retention;
@@ -158,7 +162,7 @@ export function deploymentConfigFrom(read: (key: string) => unknown): Deployment
       transcription: oneOf(
         CONFIG_KEYS.transcriptionProvider,
         TRANSCRIPTION_PROVIDER_KINDS,
-        read(CONFIG_KEYS.transcriptionProvider) ?? 'amazon-transcribe',
+        read(CONFIG_KEYS.transcriptionProvider) ?? DEFAULT_TRANSCRIPTION_PROVIDER,
       ),
     },
     webhookDeliveryEnabled: booleanSetting(

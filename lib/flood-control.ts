@@ -1,5 +1,6 @@
 import { ROUTES, type Route } from '#routes';
 import { WORKFLOWS } from '#workflows';
+import { booleanIn, numberIn, objectIn, refusal, shown } from './context-values';
 
 /**
  * What stands between a flood and the handlers before an API key is identified: the stage's
@@ -128,19 +129,10 @@ export function defaultFloodControl(routes: readonly Route[] = ROUTES): FloodCon
   };
 }
 
-const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
-
-/** A number, as JSON gives it (cdk.json) or as the CLI does (`-c key=10` is the string "10"). */
-function numberIn(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '') return Number(value);
-  return undefined;
-}
-
 function positiveNumber(name: string, value: unknown): number {
   const number = numberIn(value);
   if (number === undefined || !Number.isFinite(number) || number <= 0) {
-    throw new Error(`${name} must be a number greater than 0, got ${shown(value)}`);
+    throw new Error(refusal(name, 'a number greater than 0', value));
   }
   return number;
 }
@@ -148,7 +140,7 @@ function positiveNumber(name: string, value: unknown): number {
 function integerWithin(name: string, value: unknown, { min, max }: { min: number; max: number }): number {
   const number = numberIn(value);
   if (number === undefined || !Number.isInteger(number) || number < min || number > max) {
-    throw new Error(`${name} must be a whole number from ${min} to ${max}, got ${shown(value)}`);
+    throw new Error(refusal(name, `a whole number from ${min} to ${max}`, value));
   }
   return number;
 }
@@ -157,25 +149,15 @@ const positiveInteger = (name: string, value: unknown) =>
   integerWithin(name, value, { min: 1, max: Number.MAX_SAFE_INTEGER });
 
 function booleanSetting(name: string, value: unknown): boolean {
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new Error(`${name} must be true or false, got ${shown(value)}`);
+  const setting = booleanIn(value);
+  if (setting === undefined) throw new Error(refusal(name, 'true or false', value));
+  return setting;
 }
 
-/** A JSON object, given as one (cdk.json) or as its text (`-c 'key={"…":…}'`). */
 function objectSetting(name: string, value: unknown): Record<string, unknown> {
-  let parsed = value;
-  if (typeof value === 'string') {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      throw new Error(`${name} must be a JSON object, got ${shown(value)}`);
-    }
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${name} must be a JSON object, got ${shown(value)}`);
-  }
-  return parsed as Record<string, unknown>;
+  const object = objectIn(value);
+  if (object === undefined) throw new Error(refusal(name, 'a JSON object', value));
+  return object;
 }
 
 /** Each key must name a route of the table (`POST /split-jobs`) or the fallback (`$default`). */
@@ -212,7 +194,7 @@ function throttleSetting(name: string, value: unknown): Throttle {
 function rateWindowSetting(name: string, value: unknown): RateWindowSeconds {
   const window = RATE_WINDOWS_SECONDS.find((seconds) => seconds === numberIn(value));
   if (window === undefined) {
-    throw new Error(`${name} must be one of ${RATE_WINDOWS_SECONDS.join(', ')} (seconds), got ${shown(value)}`);
+    throw new Error(refusal(name, `one of ${RATE_WINDOWS_SECONDS.join(', ')} (seconds)`, value));
   }
   return window;
 }
@@ -232,7 +214,11 @@ function edgeFirewallFrom(read: (key: string) => unknown): EdgeFirewallSettings 
   if (webAclArn !== undefined) {
     if (typeof webAclArn !== 'string' || !CLOUDFRONT_WEB_ACL_ARN.test(webAclArn)) {
       throw new Error(
-        `${keys.edgeWebAclArn} must be the ARN of a CLOUDFRONT-scope web ACL (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>), got ${shown(webAclArn)}`,
+        refusal(
+          keys.edgeWebAclArn,
+          'the ARN of a CLOUDFRONT-scope web ACL (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
+          webAclArn,
+        ),
       );
     }
     const ignored = ruleKeys.filter((key) => read(key) !== undefined);

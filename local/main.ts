@@ -1,4 +1,5 @@
 import { startLocalStack } from './stack';
+import { localDataDir } from './stack-info';
 import { SCOPES } from '#domain/access/scopes';
 
 const DEMO_CREDITS = 1000;
@@ -25,7 +26,7 @@ async function seedDemoOrganization() {
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
-  const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
+  const dataDir = localDataDir();
   const stack = await startLocalStack({ port, dataDir, onFreshStart: seedDemoOrganization });
   console.log(`Local stack ready: ${stack.apiUrl} (health: http://127.0.0.1:${stack.port}/healthz, data: ${dataDir})`);
 

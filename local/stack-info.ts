@@ -11,7 +11,10 @@ export interface StackInfo {
   environment: Record<string, string>;
 }
 
-const stackInfoPath = (dataDir: string) => join(dataDir, 'stack.json');
+/** The data dir of the local stack: where `npm start` keeps its state and other processes find it. */
+export const localDataDir = () => process.env.LOCAL_DATA_DIR ?? '.local';
+
+export const stackInfoPath = (dataDir: string) => join(dataDir, 'stack.json');
 
 export async function writeStackInfo(dataDir: string, info: StackInfo): Promise<void> {
   await writeFile(stackInfoPath(dataDir), `${JSON.stringify(info, null, 2)}\n`);

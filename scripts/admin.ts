@@ -5,7 +5,7 @@
  * when TABLE_NAME is set (with the usual AWS credentials and region).
  * Exit status: 0 done (help included), 1 the command failed, 2 the command line is wrong.
  */
-import type { StackInfo } from '../local/stack-info';
+import { localDataDir, type StackInfo } from '../local/stack-info';
 import { SCOPES, type Scope } from '#domain/access/scopes';
 // Types only: the modules themselves load after connect(), because their AWS clients read the
 // endpoints from the environment when they are created.
@@ -34,16 +34,15 @@ interface Output {
 
 const fieldsOutput = (json: Record<string, unknown>): Output => ({ json, text: formatFields(json) });
 
-const localDataDir = () => process.env.LOCAL_DATA_DIR ?? '.local';
-
-type Stack = { kind: 'local'; info: StackInfo } | { kind: 'deployed'; tableName: string };
+type Stack = { kind: 'local'; dataDir: string; info: StackInfo } | { kind: 'deployed'; tableName: string };
 
 /** Points this process at the local stack, which must be running; a deployed stack (TABLE_NAME set) needs nothing. */
 async function connect(): Promise<Stack> {
   if (process.env.TABLE_NAME) return { kind: 'deployed', tableName: process.env.TABLE_NAME };
-  const info = await findRunningLocalStack(localDataDir());
+  const dataDir = localDataDir();
+  const info = await findRunningLocalStack(dataDir);
   Object.assign(process.env, info.environment);
-  return { kind: 'local', info };
+  return { kind: 'local', dataDir, info };
 }
 
 async function loadDomain() {
@@ -217,11 +216,7 @@ async function run(command: CommandName, options: OptionValues): Promise<Output>
         key_prefix: apiKey.keyPrefix,
         environment: apiKey.environment,
         scopes: apiKey.scopes,
-        // An active key past its expiry is refused like a revoked one.
-        status:
-          apiKey.status === 'active' && apiKey.expiresAt !== null && apiKeys.hasExpired(apiKey.expiresAt, now)
-            ? 'expired'
-            : apiKey.status,
+        status: apiKeys.keyStatus(apiKey, now),
         created_at: apiKey.createdAt,
         expires_at: apiKey.expiresAt,
         revoked_at: apiKey.revokedAt,
@@ -293,7 +288,7 @@ async function run(command: CommandName, options: OptionValues): Promise<Output>
       const stack = await connect();
       const endpoints =
         stack.kind === 'local'
-          ? describeLocalEndpoints(stack.info, localDataDir())
+          ? describeLocalEndpoints(stack.info, stack.dataDir)
           : describeDeployedEndpoints(process.env, stack.tableName);
       return { json: { ...endpoints }, text: endpointsText(endpoints) };
     }

@@ -43,6 +43,7 @@ import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/type
 import { verifyWebhook } from '../examples/webhook-receiver/verify.mjs';
 import { resolveMediaTool } from '../local/media-tools';
 import { startLocalStack, type LocalStack } from '../local/stack';
+import type { NegotiatedLimits } from '#domain/access/organizations';
 import { SCOPES } from '#domain/access/scopes';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
 
@@ -308,6 +309,26 @@ function latency(samples: number[], wallMs: number) {
   return { ...latencyPercentiles(samples), throughput_rps: round((samples.length / wallMs) * 1000) };
 }
 
+/** What every timed run of one request reports: its latency and throughput, and the SDK calls per request. */
+function timedRunFigures(
+  { requests, concurrency }: { requests: number; concurrency: number },
+  replies: readonly Reply[],
+  wallMs: number,
+  calls: Record<string, number>,
+) {
+  return {
+    requests,
+    concurrency,
+    ...latency(
+      replies.map((reply) => reply.ms),
+      wallMs,
+    ),
+    sdk_calls_per_request: sum(calls),
+    sdk_calls_by_command: byCommand(calls),
+    sdk_calls: calls,
+  };
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -341,6 +362,23 @@ async function childProcessesRss(): Promise<Record<string, number>> {
 
 // ---------------------------------------------------------------------------------------------
 // The run
+
+/**
+ * A Custom organization with `credits` and these negotiated limits (set high, so that no limit
+ * shapes the figures), and a test key of it with every scope, written by the domain functions.
+ */
+async function seedCaller(
+  credits: number,
+  negotiatedLimits: NegotiatedLimits,
+): Promise<{ organizationId: number; key: string }> {
+  const [{ createOrganization }, { createApiKey }] = await Promise.all([
+    import('#domain/access/organizations'),
+    import('#domain/access/api-keys'),
+  ]);
+  const { organizationId } = await createOrganization({ plan: 'custom', credits, negotiatedLimits });
+  const { key } = await createApiKey({ organizationId, environment: 'test', scopes: SCOPES });
+  return { organizationId, key };
+}
 
 async function main(): Promise<Figures> {
   process.env.LOG_LEVEL = 'silent';
@@ -378,22 +416,11 @@ async function main(): Promise<Figures> {
     stopExecutions = new SFNClient({});
     writeUploads = new S3Client({ forcePathStyle: true });
 
-    const { createOrganization } = await import('#domain/access/organizations');
-    const { createApiKey } = await import('#domain/access/api-keys');
-    const organization = await createOrganization({
-      plan: 'custom',
-      credits: 1_000_000,
-      negotiatedLimits: {
-        requests_per_minute_per_key: 1_000_000,
-        requests_per_day_per_organization: 100_000_000,
-        concurrent_video_jobs: 100_000,
-        concurrent_split_jobs: 100_000,
-      },
-    });
-    const { key } = await createApiKey({
-      organizationId: organization.organizationId,
-      environment: 'test',
-      scopes: SCOPES,
+    const { organizationId, key } = await seedCaller(1_000_000, {
+      requests_per_minute_per_key: 1_000_000,
+      requests_per_day_per_organization: 100_000_000,
+      concurrent_video_jobs: 100_000,
+      concurrent_split_jobs: 100_000,
     });
 
     // --- The call counter sees the handlers' calls: one GET /me, the first request (handler cold).
@@ -412,7 +439,7 @@ async function main(): Promise<Figures> {
       : await measurePhasesBeforeWebhooks({
           apiUrl,
           key,
-          organizationId: organization.organizationId,
+          organizationId,
           dataDir,
           stopExecutions,
           writeUploads,
@@ -471,10 +498,6 @@ async function measurePhasesBeforeWebhooks({
   stopExecutions: SFNClient;
   writeUploads: S3Client;
 }): Promise<PhasesBeforeWebhooksFigures> {
-  const [{ createOrganization }, { createApiKey }] = await Promise.all([
-    import('#domain/access/organizations'),
-    import('#domain/access/api-keys'),
-  ]);
   const meUrl = `${apiUrl}/me`;
   const videoJobsUrl = `${apiUrl}/video-jobs`;
 
@@ -491,15 +514,7 @@ async function measurePhasesBeforeWebhooks({
   let after = snapshot();
   const meCalls = callsBetween(before, after, 'api', me.requests);
   const getMe = {
-    requests: me.requests,
-    concurrency: me.concurrency,
-    ...latency(
-      meReplies.map((reply) => reply.ms),
-      wallMs,
-    ),
-    sdk_calls_per_request: sum(meCalls),
-    sdk_calls_by_command: byCommand(meCalls),
-    sdk_calls: meCalls,
+    ...timedRunFigures(me, meReplies, wallMs, meCalls),
     background_sdk_calls: sum(callsBetween(before, after, 'background')),
   };
 
@@ -534,15 +549,7 @@ async function measurePhasesBeforeWebhooks({
   const createCalls = callsBetween(before, after, 'api', create.requests);
   const createOnly = beyond(createCalls, meCalls);
   const createVideoJob = {
-    requests: create.requests,
-    concurrency: create.concurrency,
-    ...latency(
-      createReplies.map((reply) => reply.ms),
-      wallMs,
-    ),
-    sdk_calls_per_request: sum(createCalls),
-    sdk_calls_by_command: byCommand(createCalls),
-    sdk_calls: createCalls,
+    ...timedRunFigures(create, createReplies, wallMs, createCalls),
     authentication_and_rate_limit_calls_per_request: round(sum(createCalls) - sum(createOnly), 2),
     create_calls_per_request: sum(createOnly),
     create_sdk_calls: createOnly,
@@ -615,32 +622,16 @@ async function measurePhasesBeforeWebhooks({
   wallMs = performance.now() - startedAt;
   after = snapshot();
   const getJobCalls = callsBetween(before, after, 'api', getJob.requests);
-  const getVideoJob = {
-    requests: getJob.requests,
-    concurrency: getJob.concurrency,
-    ...latency(
-      getJobReplies.map((reply) => reply.ms),
-      wallMs,
-    ),
-    sdk_calls_per_request: sum(getJobCalls),
-    sdk_calls_by_command: byCommand(getJobCalls),
-    sdk_calls: getJobCalls,
-  };
+  const getVideoJob = timedRunFigures(getJob, getJobReplies, wallMs, getJobCalls);
 
   // --- GET /jobs over 10,000 jobs: unfiltered, and filtered to the 1 % that failed.
   const listing = SETTINGS.listJobs;
   progress(`GET /jobs: seeding ${listing.jobs} jobs (1 in ${listing.failedEvery} failed)`);
-  const listOrganization = await createOrganization({
-    plan: 'custom',
-    credits: 0,
-    negotiatedLimits: { requests_per_minute_per_key: 1_000_000, requests_per_day_per_organization: 100_000_000 },
+  const { organizationId: listOrganizationId, key: listKey } = await seedCaller(0, {
+    requests_per_minute_per_key: 1_000_000,
+    requests_per_day_per_organization: 100_000_000,
   });
-  const { key: listKey } = await createApiKey({
-    organizationId: listOrganization.organizationId,
-    environment: 'test',
-    scopes: SCOPES,
-  });
-  await seedJobs(listOrganization.organizationId, listing);
+  await seedJobs(listOrganizationId, listing);
   const listJobsFigures = async (query: string) => {
     // Each worker follows the cursors from the first page to the last, then starts again.
     const cursors: (string | null)[] = [];
@@ -664,15 +655,7 @@ async function measurePhasesBeforeWebhooks({
     const calls = callsBetween(snapshotBefore, snapshot(), 'api', listing.requests);
     const listOnly = beyond(calls, meCalls);
     return {
-      requests: listing.requests,
-      concurrency: listing.concurrency,
-      ...latency(
-        replies.map((reply) => reply.ms),
-        wall,
-      ),
-      sdk_calls_per_request: sum(calls),
-      sdk_calls_by_command: byCommand(calls),
-      sdk_calls: calls,
+      ...timedRunFigures(listing, replies, wall, calls),
       list_calls_per_page: sum(listOnly),
       list_sdk_calls_by_command: byCommand(listOnly),
     };
@@ -1197,24 +1180,11 @@ function deliveryFigures(receipts: readonly WebhookReceipt[]) {
  */
 async function measureWebhooks(apiUrl: string) {
   const settings = SETTINGS.webhooks;
-  const [{ createOrganization }, { createApiKey }] = await Promise.all([
-    import('#domain/access/organizations'),
-    import('#domain/access/api-keys'),
-  ]);
-  const organization = await createOrganization({
-    plan: 'custom',
-    credits: 1_000_000,
-    negotiatedLimits: {
-      requests_per_minute_per_key: 1_000_000,
-      requests_per_day_per_organization: 100_000_000,
-      concurrent_video_jobs: 100_000,
-      webhook_endpoints: settings.endpoints,
-    },
-  });
-  const { key } = await createApiKey({
-    organizationId: organization.organizationId,
-    environment: 'test',
-    scopes: SCOPES,
+  const { key } = await seedCaller(1_000_000, {
+    requests_per_minute_per_key: 1_000_000,
+    requests_per_day_per_organization: 100_000_000,
+    concurrent_video_jobs: 100_000,
+    webhook_endpoints: settings.endpoints,
   });
   const secretsByPath = new Map<string, string>();
   const receiver = await startWebhookReceiver(secretsByPath);

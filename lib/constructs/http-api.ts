@@ -49,6 +49,9 @@ export interface VideoHttpApiProps {
   readonly accessLogs?: { readonly retention: logs.RetentionDays; readonly removalPolicy: RemovalPolicy };
 }
 
+/** Who called what and when: the audit trail, kept longer than the diagnostic logs. */
+export const DEFAULT_ACCESS_LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
+
 /**
  * HTTP API access log fields, one JSON object per request. Values are all strings because
  * API Gateway writes `-` for a missing value, which would break unquoted numbers.
@@ -115,7 +118,7 @@ export class VideoHttpApi extends Construct {
     });
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
-      retention: props.accessLogs?.retention ?? logs.RetentionDays.THREE_MONTHS,
+      retention: props.accessLogs?.retention ?? DEFAULT_ACCESS_LOG_RETENTION,
       // Who called what and when: unless told, kept for audits even if the stack is deleted.
       removalPolicy: props.accessLogs?.removalPolicy ?? RemovalPolicy.RETAIN,
     });

@@ -66,7 +66,6 @@ const LATENCY_PERIODS_TO_ALARM = 3;
  * burst is absorbed; throttling that comes back means concurrency or table capacity is short (an
  * API function's throttle is also a 5xx the error-rate alarm sees).
  */
-const THROTTLES_THRESHOLD = 1;
 const THROTTLE_EVALUATION = { evaluationPeriods: 3, datapointsToAlarm: 2 };
 
 /** CloudWatch's limit on the metrics one metric-math alarm may combine. */
@@ -89,13 +88,6 @@ const TABLE_OPERATIONS = [
 ];
 
 /**
- * Any execution reaching its ASL file's TimeoutSeconds: each workflow's inner deadlines (the
- * render's 30 minutes, the transcription's hour) should end a job well before, so a time-out means
- * a step hung; the execution-ended task expires and refunds the job, but the cause needs a look.
- */
-const EXECUTIONS_TIMED_OUT_THRESHOLD = 1;
-
-/**
  * Share of webhook delivery attempts that failed, in percent. One customer's endpoint being down
  * fails its own deliveries and their retries; more than half of all attempts failing is rarely
  * one customer and usually the sender (egress, DNS, signing).
@@ -109,19 +101,47 @@ const MIN_WEBHOOK_ATTEMPTS_FOR_FAILURE_RATE = 20;
 const WEBHOOK_FAILURE_PERIODS_TO_ALARM = 3;
 
 /**
- * Any job the reconciler found past its bound: the execution-ended task ends such jobs first, so
- * one the reconciler had to end is one that task missed (and a customer waited hours).
- */
-const ACTIVE_JOBS_PAST_BOUND_THRESHOLD = 1;
-
-/** Any active job the reconciler could not handle: it may stay active, its credits held. */
-const RECONCILE_ERRORS_THRESHOLD = 1;
-
-/**
  * The reconciler publishes its counts on every run, so a period without them means it did not
  * run. Three schedule periods long, so that a run landing late or early never leaves one empty.
  */
 const RECONCILER_PERIOD = Duration.minutes(3 * RECONCILE_SCHEDULE.everyMinutes);
+
+/** How many periods an alarm looks at, and how many of them must breach (all, unless told). */
+type Evaluation = Pick<cloudwatch.CreateAlarmOptions, 'evaluationPeriods' | 'datapointsToAlarm'>;
+const ONE_PERIOD: Evaluation = { evaluationPeriods: 1 };
+
+/**
+ * An alarm on any occurrence: a datapoint of 1 or more, in one period unless told. A period
+ * without data is none, unless `treatMissingData` says otherwise.
+ */
+function onAny(
+  alarmDescription: string,
+  options: Partial<Pick<cloudwatch.CreateAlarmOptions, keyof Evaluation | 'treatMissingData'>> = {},
+): cloudwatch.CreateAlarmOptions {
+  return {
+    alarmDescription,
+    threshold: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    ...ONE_PERIOD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    ...options,
+  };
+}
+
+/** An alarm on a value above `threshold`, in one period unless told; a period without data is not. */
+function onAbove(
+  threshold: number,
+  alarmDescription: string,
+  evaluation: Evaluation = ONE_PERIOD,
+): cloudwatch.CreateAlarmOptions {
+  return {
+    alarmDescription,
+    threshold,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    ...evaluation,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  };
+}
 
 /**
  * One dashboard for the request path (API → Lambda → DynamoDB), the workflows and the business
@@ -184,14 +204,15 @@ export class Monitoring extends Construct {
       label: '5xx rate (%)',
     });
 
-    this.serverErrorRateAlarm = serverErrorRate.createAlarm(this, 'ServerErrorRateAlarm', {
-      alarmDescription: `More than ${SERVER_ERROR_RATE_THRESHOLD_PERCENT}% of API requests answered 5xx (periods with at least ${MIN_REQUESTS_FOR_ERROR_RATE} requests).`,
-      threshold: SERVER_ERROR_RATE_THRESHOLD_PERCENT,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.serverErrorRateAlarm = serverErrorRate.createAlarm(
+      this,
+      'ServerErrorRateAlarm',
+      onAbove(
+        SERVER_ERROR_RATE_THRESHOLD_PERCENT,
+        `More than ${SERVER_ERROR_RATE_THRESHOLD_PERCENT}% of API requests answered 5xx (periods with at least ${MIN_REQUESTS_FOR_ERROR_RATE} requests).`,
+        { evaluationPeriods: 3, datapointsToAlarm: 2 },
+      ),
+    );
 
     const latencyP99 = api.metricLatency({ period: PERIOD, statistic: 'p99', label: 'latency p99' });
     this.latencyAlarm = new cloudwatch.MathExpression({
@@ -199,25 +220,26 @@ export class Monitoring extends Construct {
       usingMetrics: { requests, latency: latencyP99 },
       period: PERIOD,
       label: 'latency p99 (ms)',
-    }).createAlarm(this, 'LatencyAlarm', {
-      alarmDescription: `The API's p99 latency stayed above ${LATENCY_P99_THRESHOLD.toSeconds()} s for ${LATENCY_PERIODS_TO_ALARM} periods of 5 minutes in a row (periods with at least ${MIN_REQUESTS_FOR_LATENCY_P99} requests).`,
-      threshold: LATENCY_P99_THRESHOLD.toMilliseconds(),
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: LATENCY_PERIODS_TO_ALARM,
-      datapointsToAlarm: LATENCY_PERIODS_TO_ALARM,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    }).createAlarm(
+      this,
+      'LatencyAlarm',
+      onAbove(
+        LATENCY_P99_THRESHOLD.toMilliseconds(),
+        `The API's p99 latency stayed above ${LATENCY_P99_THRESHOLD.toSeconds()} s for ${LATENCY_PERIODS_TO_ALARM} periods of 5 minutes in a row (periods with at least ${MIN_REQUESTS_FOR_LATENCY_P99} requests).`,
+        { evaluationPeriods: LATENCY_PERIODS_TO_ALARM, datapointsToAlarm: LATENCY_PERIODS_TO_ALARM },
+      ),
+    );
 
     // One alarm per function: a metric-math alarm may combine at most 10 metrics, and the route
     // table grows past that.
     this.functionErrorAlarms = functions.map(([name, fn]) =>
-      fn.metricErrors({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, `${constructIdOf(name)}ErrorsAlarm`, {
-        alarmDescription: `Unhandled errors or timeouts in the ${name} function.`,
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+      fn
+        .metricErrors({ period: PERIOD, statistic: 'Sum' })
+        .createAlarm(
+          this,
+          `${constructIdOf(name)}ErrorsAlarm`,
+          onAny(`Unhandled errors or timeouts in the ${name} function.`),
+        ),
     );
 
     // Throttles rather than errors can be summed: nobody needs to know at once which function,
@@ -232,13 +254,14 @@ export class Monitoring extends Construct {
         ),
         period: PERIOD,
         label: 'throttled invocations',
-      }).createAlarm(this, `FunctionThrottles${index + 1}Alarm`, {
-        alarmDescription: `Lambda throttled invocations in ${THROTTLE_EVALUATION.datapointsToAlarm} of ${THROTTLE_EVALUATION.evaluationPeriods} periods of 5 minutes, of one of: ${group.map(([name]) => name).join(', ')}.`,
-        threshold: THROTTLES_THRESHOLD,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        ...THROTTLE_EVALUATION,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+      }).createAlarm(
+        this,
+        `FunctionThrottles${index + 1}Alarm`,
+        onAny(
+          `Lambda throttled invocations in ${THROTTLE_EVALUATION.datapointsToAlarm} of ${THROTTLE_EVALUATION.evaluationPeriods} periods of 5 minutes, of one of: ${group.map(([name]) => name).join(', ')}.`,
+          THROTTLE_EVALUATION,
+        ),
+      ),
     );
 
     const tableThrottledRequests = new cloudwatch.MathExpression({
@@ -256,13 +279,14 @@ export class Monitoring extends Construct {
       period: PERIOD,
       label: 'throttled requests',
     });
-    this.tableThrottlesAlarm = tableThrottledRequests.createAlarm(this, 'TableThrottlesAlarm', {
-      alarmDescription: `DynamoDB throttled requests to the table in ${THROTTLE_EVALUATION.datapointsToAlarm} of ${THROTTLE_EVALUATION.evaluationPeriods} periods of 5 minutes: the SDK retries each a few times, then the call fails.`,
-      threshold: THROTTLES_THRESHOLD,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      ...THROTTLE_EVALUATION,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.tableThrottlesAlarm = tableThrottledRequests.createAlarm(
+      this,
+      'TableThrottlesAlarm',
+      onAny(
+        `DynamoDB throttled requests to the table in ${THROTTLE_EVALUATION.datapointsToAlarm} of ${THROTTLE_EVALUATION.evaluationPeriods} periods of 5 minutes: the SDK retries each a few times, then the call fails.`,
+        THROTTLE_EVALUATION,
+      ),
+    );
 
     // Every task catches into FinishCrashed, which ends and refunds the job, so an execution fails
     // only when FinishCrashed itself fails or a Wait/Choice state hits a runtime error (a missing
@@ -271,36 +295,33 @@ export class Monitoring extends Construct {
     this.executionsFailedAlarms = props.workflows.map(({ workflow, stateMachine }) =>
       stateMachine
         .metricFailed({ period: PERIOD, statistic: 'Sum' })
-        .createAlarm(this, `${constructIdOf(workflow.name)}ExecutionsFailedAlarm`, {
-          alarmDescription: `Executions of the ${workflow.name} workflow failed: its job may be stuck without a refund.`,
-          threshold: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
+        .createAlarm(
+          this,
+          `${constructIdOf(workflow.name)}ExecutionsFailedAlarm`,
+          onAny(`Executions of the ${workflow.name} workflow failed: its job may be stuck without a refund.`),
+        ),
     );
 
+    // Any execution reaching its ASL file's TimeoutSeconds: each workflow's inner deadlines (the
+    // render's 30 minutes, the transcription's hour) should end a job well before, so a time-out
+    // means a step hung; the execution-ended task expires and refunds the job, but the cause needs a look.
     this.executionsTimedOutAlarms = props.workflows.map(({ workflow, stateMachine }) =>
       stateMachine
         .metricTimedOut({ period: PERIOD, statistic: 'Sum' })
-        .createAlarm(this, `${constructIdOf(workflow.name)}ExecutionsTimedOutAlarm`, {
-          alarmDescription: `Executions of the ${workflow.name} workflow reached its time-out (${workflow.executionTimeoutSeconds} s): a step hung past the workflow's own deadlines; the job was expired and refunded.`,
-          threshold: EXECUTIONS_TIMED_OUT_THRESHOLD,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
+        .createAlarm(
+          this,
+          `${constructIdOf(workflow.name)}ExecutionsTimedOutAlarm`,
+          onAny(
+            `Executions of the ${workflow.name} workflow reached its time-out (${workflow.executionTimeoutSeconds} s): a step hung past the workflow's own deadlines; the job was expired and refunded.`,
+          ),
+        ),
     );
 
     // A dead-letter queue's first message: a poison message or a batch given up on, for a person.
     const deadLetterAlarm = (id: string, queue: sqs.IQueue, description: string) =>
-      queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }).createAlarm(this, id, {
-        alarmDescription: description,
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      queue
+        .metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })
+        .createAlarm(this, id, onAny(description));
     const queues = [...props.queues.queues];
     const streamFailureQueues = [...props.tasks.streamFailureQueues];
     this.deadLetterAlarms = [
@@ -323,13 +344,14 @@ export class Monitoring extends Construct {
     this.oldestMessageAgeAlarms = queues.map(([name, { queue }]) =>
       queue
         .metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' })
-        .createAlarm(this, `${constructIdOf(name)}OldestMessageAgeAlarm`, {
-          alarmDescription: `The oldest message of the ${name} queue has waited more than ${OLDEST_MESSAGE_AGE_THRESHOLD.toMinutes()} minutes: its consumer is not keeping up (throttled, failing or disabled).`,
-          threshold: OLDEST_MESSAGE_AGE_THRESHOLD.toSeconds(),
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
+        .createAlarm(
+          this,
+          `${constructIdOf(name)}OldestMessageAgeAlarm`,
+          onAbove(
+            OLDEST_MESSAGE_AGE_THRESHOLD.toSeconds(),
+            `The oldest message of the ${name} queue has waited more than ${OLDEST_MESSAGE_AGE_THRESHOLD.toMinutes()} minutes: its consumer is not keeping up (throttled, failing or disabled).`,
+          ),
+        ),
     );
 
     const streamTasks = streamFailureQueues.map(([name]) => [name, props.tasks.functions.get(name)!] as const);
@@ -337,13 +359,14 @@ export class Monitoring extends Construct {
     const iteratorAge = (fn: lambda.IFunction, label?: string) =>
       fn.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum', label });
     this.iteratorAgeAlarms = streamTasks.map(([name, fn]) =>
-      iteratorAge(fn).createAlarm(this, `${constructIdOf(name)}IteratorAgeAlarm`, {
-        alarmDescription: `The ${name} task lags more than ${ITERATOR_AGE_THRESHOLD.toMinutes()} minutes behind the table's stream.`,
-        threshold: ITERATOR_AGE_THRESHOLD.toMilliseconds(),
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+      iteratorAge(fn).createAlarm(
+        this,
+        `${constructIdOf(name)}IteratorAgeAlarm`,
+        onAbove(
+          ITERATOR_AGE_THRESHOLD.toMilliseconds(),
+          `The ${name} task lags more than ${ITERATOR_AGE_THRESHOLD.toMinutes()} minutes behind the table's stream.`,
+        ),
+      ),
     );
 
     const webhookAttempts = (outcome: DeliveryOutcomeDimension) =>
@@ -363,38 +386,43 @@ export class Monitoring extends Construct {
       period: PERIOD,
       label: 'failed attempts (%)',
     });
-    this.webhookFailureRateAlarm = webhookFailureRate.createAlarm(this, 'WebhookFailureRateAlarm', {
-      alarmDescription: `More than ${WEBHOOK_FAILURE_RATE_THRESHOLD_PERCENT}% of webhook delivery attempts failed for ${WEBHOOK_FAILURE_PERIODS_TO_ALARM} periods of 5 minutes in a row (periods with at least ${MIN_WEBHOOK_ATTEMPTS_FOR_FAILURE_RATE} attempts).`,
-      threshold: WEBHOOK_FAILURE_RATE_THRESHOLD_PERCENT,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: WEBHOOK_FAILURE_PERIODS_TO_ALARM,
-      datapointsToAlarm: WEBHOOK_FAILURE_PERIODS_TO_ALARM,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.webhookFailureRateAlarm = webhookFailureRate.createAlarm(
+      this,
+      'WebhookFailureRateAlarm',
+      onAbove(
+        WEBHOOK_FAILURE_RATE_THRESHOLD_PERCENT,
+        `More than ${WEBHOOK_FAILURE_RATE_THRESHOLD_PERCENT}% of webhook delivery attempts failed for ${WEBHOOK_FAILURE_PERIODS_TO_ALARM} periods of 5 minutes in a row (periods with at least ${MIN_WEBHOOK_ATTEMPTS_FOR_FAILURE_RATE} attempts).`,
+        { evaluationPeriods: WEBHOOK_FAILURE_PERIODS_TO_ALARM, datapointsToAlarm: WEBHOOK_FAILURE_PERIODS_TO_ALARM },
+      ),
+    );
 
     const jobTypes = props.workflows.map(({ workflow }) => workflow.jobType);
     const activeJobsPastBound = (jobType: string, label?: string) =>
       businessMetric(this, 'activeJobsPastBound', { JobType: jobType }, { period: PERIOD, statistic: 'Sum', label });
+    // Any job the reconciler found past its bound: the execution-ended task ends such jobs first,
+    // so one the reconciler had to end is one that task missed (and a customer waited hours). A
+    // missing run is the errors alarm's to report, once.
     this.activeJobsPastBoundAlarms = jobTypes.map((jobType) =>
-      activeJobsPastBound(jobType).createAlarm(this, `${constructIdOf(jobType)}JobsPastBoundAlarm`, {
-        alarmDescription: `The reconciler ended active ${jobType} jobs past their bound (execution time-out plus grace): the execution-ended task missed them.`,
-        threshold: ACTIVE_JOBS_PAST_BOUND_THRESHOLD,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        // A missing run is the errors alarm's to report, once.
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+      activeJobsPastBound(jobType).createAlarm(
+        this,
+        `${constructIdOf(jobType)}JobsPastBoundAlarm`,
+        onAny(
+          `The reconciler ended active ${jobType} jobs past their bound (execution time-out plus grace): the execution-ended task missed them.`,
+        ),
+      ),
     );
 
+    // Any active job the reconciler could not handle: it may stay active, its credits held.
     const reconcileErrors = (label?: string) =>
       businessMetric(this, 'reconcileErrors', {}, { period: RECONCILER_PERIOD, statistic: 'Sum', label });
-    this.reconcileErrorsAlarm = reconcileErrors().createAlarm(this, 'ReconcileErrorsAlarm', {
-      alarmDescription: `The reconciler could not handle active jobs, or did not run at all, in ${RECONCILER_PERIOD.toMinutes()} minutes: jobs may stay active with their credits held.`,
-      threshold: RECONCILE_ERRORS_THRESHOLD,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
-    });
+    this.reconcileErrorsAlarm = reconcileErrors().createAlarm(
+      this,
+      'ReconcileErrorsAlarm',
+      onAny(
+        `The reconciler could not handle active jobs, or did not run at all, in ${RECONCILER_PERIOD.toMinutes()} minutes: jobs may stay active with their credits held.`,
+        { treatMissingData: cloudwatch.TreatMissingData.BREACHING },
+      ),
+    );
 
     const perFunction = (metric: (fn: lambda.IFunction) => cloudwatch.IMetric) => functions.map(([, fn]) => metric(fn));
 

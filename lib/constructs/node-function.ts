@@ -13,6 +13,9 @@ import { MEDIA_TOOLS_ARCHITECTURE, type MediaToolsLayer } from './media-tools-la
 /** The repository root: esbuild's working directory and the root every entry must sit under. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
+/** Long enough to follow an incident reported a few weeks late; function logs carry no audit value. */
+export const DEFAULT_FUNCTION_LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+
 export interface NodeFunctionProps {
   /** Absolute path of the TypeScript module exporting `handler`. */
   readonly entry: string;
@@ -60,7 +63,7 @@ export class NodeFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: NodeFunctionProps) {
     // Created before super() because the function needs both at construction; siblings, not children.
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      retention: props.logRetention ?? DEFAULT_FUNCTION_LOG_RETENTION,
       // Diagnostic logs bounded by the retention; they go with the stack (the data does not).
       removalPolicy: RemovalPolicy.DESTROY,
     });

@@ -17,7 +17,7 @@ import type { MediaBucket } from './media-bucket';
 import type { MediaToolsLayer } from './media-tools-layer';
 import type { QueuesByName } from './queues';
 import type { WebhookSecretsKey } from './webhook-secrets-key';
-import { NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
+import { DEFAULT_FUNCTION_LOG_RETENTION, NodeFunction, PROJECT_ROOT, type HandlerModuleProps } from './node-function';
 
 /** Where worker modules live; a worker's `handler` names a module below it. */
 export const WORKERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'workers');
@@ -28,6 +28,12 @@ export const WORKERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'workers');
  */
 export const VIDEO_MODEL_ID = 'amazon.nova-reel-v1:1';
 export const DEFAULT_BEDROCK_REGION = 'us-east-1';
+
+/** What the split-job workers transcribe speech with unless told. */
+export const DEFAULT_TRANSCRIPTION_PROVIDER: TranscriptionProviderKind = 'amazon-transcribe';
+
+/** How long an execution log group keeps events unless told: as long as the workers' own logs. */
+export const DEFAULT_EXECUTION_LOG_RETENTION = DEFAULT_FUNCTION_LOG_RETENTION;
 
 /** `handlerModule` is below lambdas/workers, sized as its entry in lambdas/workflows.ts says. */
 export interface WorkerFunctionProps extends HandlerModuleProps {
@@ -136,7 +142,7 @@ export class WorkflowStateMachine extends Construct {
         environment: Object.assign(
           {},
           ...worker.settings.map((setting) =>
-            settingEnvironment(setting, videoModel, props.transcriptionProvider ?? 'amazon-transcribe'),
+            settingEnvironment(setting, videoModel, props.transcriptionProvider ?? DEFAULT_TRANSCRIPTION_PROVIDER),
           ),
         ),
       });
@@ -157,7 +163,7 @@ export class WorkflowStateMachine extends Construct {
       // The /aws/vendedlogs/ prefix keeps Step Functions' log delivery from growing the account's
       // CloudWatch Logs resource policy, which is capped at 5120 characters.
       logGroupName: `/aws/vendedlogs/states/${Stack.of(this).stackName}-${workflow.name}`,
-      retention: props.executionLogRetention ?? logs.RetentionDays.ONE_MONTH,
+      retention: props.executionLogRetention ?? DEFAULT_EXECUTION_LOG_RETENTION,
       removalPolicy: RemovalPolicy.DESTROY,
     });
 

@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { readStackInfo, type StackInfo } from '../../local/stack-info';
+import { readStackInfo, stackInfoPath, type StackInfo } from '../../local/stack-info';
 
 /** How long /healthz gets to answer: a running stack answers at once. */
 const HEALTH_TIMEOUT_MS = 2000;
@@ -38,7 +37,7 @@ async function healthStatus(url: string): Promise<number | undefined> {
 export async function findRunningLocalStack(dataDir: string): Promise<StackInfo> {
   const info = await readStackInfo(dataDir);
   if (!info)
-    throw new LocalStackNotRunning(dataDir, `no stack has started there: ${join(dataDir, 'stack.json')} is missing`);
+    throw new LocalStackNotRunning(dataDir, `no stack has started there: ${stackInfoPath(dataDir)} is missing`);
   if (!processExists(info.pid)) throw new LocalStackNotRunning(dataDir, `its process ${info.pid} has ended`);
   const healthUrl = new URL('/healthz', info.apiUrl).href;
   const status = await healthStatus(healthUrl);

@@ -1,4 +1,3 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import {
   CONFIG_KEYS,
   deploymentConfigFrom,
@@ -8,7 +7,7 @@ import {
 } from '../../lib/config';
 import { floodControlFrom } from '../../lib/flood-control';
 import { VideoApiStack } from '../../lib/video-api-stack';
-import { appWithoutBundling } from './fixtures';
+import { appWithoutBundling, synthesizedStack } from './fixtures';
 
 /** The configuration from these context values, as `-c` or cdk.json would give them. */
 const configWith = (context: Record<string, unknown>): DeploymentConfig => deploymentConfigFrom((key) => context[key]);
@@ -115,18 +114,12 @@ describe('the deployment configuration', () => {
 });
 
 describe('the stack built from the configuration', () => {
-  const stack = new VideoApiStack(
-    appWithoutBundling({
-      transcriptionProvider: 'none',
-      functionLogRetentionDays: '14',
-      stateMachineLogRetentionDays: '60',
-      accessLogRetentionDays: '365',
-    }),
-    'VideoApiStack',
-  );
-  const template = Template.fromStack(stack);
-  const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-    stack.getLogicalId(construct.node.defaultChild as never);
+  const { stack, template, logicalIdOf } = synthesizedStack({
+    transcriptionProvider: 'none',
+    functionLogRetentionDays: '14',
+    stateMachineLogRetentionDays: '60',
+    accessLogRetentionDays: '365',
+  });
   const functions = template.findResources('AWS::Lambda::Function');
   const logGroups = template.findResources('AWS::Logs::LogGroup');
 

@@ -3,12 +3,14 @@ import * as path from 'node:path';
 import { App, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
 import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
 import type { ApiStateMachines } from '../../lib/constructs/grants';
-import { VideoHttpApi } from '../../lib/constructs/http-api';
+import { VideoHttpApi, type ApiFloodControl } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
+import { VideoApiStack } from '../../lib/video-api-stack';
 import type { Route } from '#routes';
 
 /** The context (feature flags) of cdk.json, which the CLI gives the app and `new App()` does not read. */
@@ -26,6 +28,35 @@ const CDK_JSON_CONTEXT = (
  */
 export function appWithoutBundling(context: Record<string, unknown> = {}): App {
   return new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
+}
+
+/** The logical id, in `stack`'s template, of the CloudFormation resource behind a construct. */
+export function logicalIdIn(stack: Stack): (construct: { node: { defaultChild?: unknown } }) => string {
+  return (construct) => stack.getLogicalId(construct.node.defaultChild as never);
+}
+
+/**
+ * VideoApiStack from cdk.json's context and these values, with its template and the logical ids
+ * in it. Synthesis is the slow part: a test file builds each configuration it checks once.
+ */
+export function synthesizedStack(context: Record<string, unknown> = {}, id = 'VideoApiStack') {
+  const stack = new VideoApiStack(appWithoutBundling(context), id);
+  return { stack, template: Template.fromStack(stack), logicalIdOf: logicalIdIn(stack) };
+}
+
+/**
+ * The unsuppressed AwsSolutions findings of a stack whose app runs cdk-nag's AwsSolutionsChecks,
+ * each as `path: AwsSolutions-XX[finding]: first line`, so a failure names what to fix. Synthesizes the app
+ * anew; a Template read afterwards reuses that synthesis.
+ */
+export function nagFindings(stack: Stack): { errors: string[]; warnings: string[] } {
+  const annotations = Annotations.fromStack(stack);
+  const described = (findings: SynthesisMessage[]) =>
+    findings.map((finding) => `${finding.id}: ${String(finding.entry.data).split('\n')[0]}`);
+  return {
+    errors: described(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))),
+    warnings: described(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))),
+  };
 }
 
 /** Every IAM policy statement in the template, with the logical id of the policy holding it. */
@@ -83,6 +114,8 @@ export interface ApiOnlyStackProps extends StackProps {
   routes: readonly Route[];
   /** Made inside the stack, so imported machines belong to it; none unless given. */
   stateMachines?: (scope: Stack) => ApiStateMachines;
+  /** The construct's defaults for that route table unless given. */
+  floodControl?: ApiFloodControl;
 }
 
 /** The API construct over a route table of the test's choosing, with its table and bucket. */
@@ -100,6 +133,7 @@ export class ApiOnlyStack extends Stack {
       media: this.media,
       routes: props.routes,
       stateMachines: props.stateMachines?.(this) ?? {},
+      floodControl: props.floodControl,
     });
   }
 }

@@ -1,11 +1,8 @@
-import { Aspects, Stack } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
+import { Aspects } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { EDGE_RATE_LIMITED_ENVELOPE, RATE_LIMITED_BODY_KEY } from '../../lib/constructs/api-edge';
-import { DataTable } from '../../lib/constructs/data-table';
-import { VideoHttpApi, type ApiFloodControl } from '../../lib/constructs/http-api';
-import { MediaBucket } from '../../lib/constructs/media-bucket';
+import type { ApiFloodControl } from '../../lib/constructs/http-api';
 import {
   DEFAULT_STAGE_THROTTLE,
   JOB_CREATION_THROTTLE,
@@ -16,7 +13,7 @@ import {
 import { VideoApiStack } from '../../lib/video-api-stack';
 import type { OperationId } from '#contract/types';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
-import { appWithoutBundling } from './fixtures';
+import { ApiOnlyStack, appWithoutBundling, logicalIdIn, nagFindings } from './fixtures';
 
 /** AWS's managed CachingDisabled cache policy and AllViewerExceptHostHeader origin request policy. */
 const CACHING_DISABLED_POLICY_ID = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -25,15 +22,14 @@ const ALL_VIEWER_EXCEPT_HOST_POLICY_ID = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 const EXISTING_WEB_ACL_ARN =
   'arn:aws:wafv2:us-east-1:123456789012:global/webacl/shared-edge/0a1b2c3d-4e5f-6789-abcd-ef0123456789';
 
+/** The stack as bin/app.ts builds and checks it, synthesized once: the findings first, then the template. */
 function stackWith(context: Record<string, unknown>, props: ConstructorParameters<typeof VideoApiStack>[2] = {}) {
   const app = appWithoutBundling(context);
   const stack = new VideoApiStack(app, 'VideoApiStack', props);
   Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
-  return { stack, template: Template.fromStack(stack) };
+  const findings = nagFindings(stack);
+  return { stack, template: Template.fromStack(stack), findings };
 }
-
-const logicalIdIn = (stack: Stack) => (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
 
 const onlyResource = (template: Template, type: string) => {
   const resources = Object.entries(template.findResources(type));
@@ -41,15 +37,6 @@ const onlyResource = (template: Template, type: string) => {
   const [logicalId, resource] = resources[0]!;
   return { logicalId, properties: resource.Properties, dependsOn: (resource.DependsOn ?? []) as string[] };
 };
-
-/** `AwsSolutions-XX: first line` of every unsuppressed finding, so a failure names what to fix. */
-function nagFindings(stack: Stack): string[] {
-  const annotations = Annotations.fromStack(stack);
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ].map((finding: SynthesisMessage) => `${finding.id}: ${String(finding.entry.data).split('\n')[0]}`);
-}
 
 const routeNamed = (operationId: OperationId): Route => ROUTES.find((route) => route.operationId === operationId)!;
 const apiRouteKey = (route: Route) => `${route.method} ${API_PREFIX}${route.path}`;
@@ -154,7 +141,7 @@ describe('with throttles and reserved concurrency configured', () => {
 });
 
 describe('with the edge firewall on (edgeFirewall=true)', () => {
-  const { stack, template } = stackWith({ edgeFirewall: 'true' });
+  const { stack, template, findings } = stackWith({ edgeFirewall: 'true' });
   const logicalIdOf = logicalIdIn(stack);
   const distribution = onlyResource(template, 'AWS::CloudFront::Distribution').properties.DistributionConfig;
   const webAcl = onlyResource(template, 'AWS::WAFv2::WebACL');
@@ -245,12 +232,12 @@ describe('with the edge firewall on (edgeFirewall=true)', () => {
   });
 
   test('the stack has no unsuppressed AwsSolutions findings', () => {
-    expect(nagFindings(stack)).toEqual([]);
+    expect(findings).toEqual({ errors: [], warnings: [] });
   });
 });
 
 describe('with the edge firewall on and an existing web ACL (edgeWebAclArn)', () => {
-  const { stack, template } = stackWith({ edgeFirewall: true, edgeWebAclArn: EXISTING_WEB_ACL_ARN });
+  const { template, findings } = stackWith({ edgeFirewall: true, edgeWebAclArn: EXISTING_WEB_ACL_ARN });
 
   test('the distribution uses that web ACL; the stack creates none and needs no particular region', () => {
     const distribution = onlyResource(template, 'AWS::CloudFront::Distribution').properties.DistributionConfig;
@@ -261,7 +248,7 @@ describe('with the edge firewall on and an existing web ACL (edgeWebAclArn)', ()
   });
 
   test('the stack has no unsuppressed AwsSolutions findings', () => {
-    expect(nagFindings(stack)).toEqual([]);
+    expect(findings).toEqual({ errors: [], warnings: [] });
   });
 });
 
@@ -286,17 +273,8 @@ describe('VideoHttpApi over another route table', () => {
     (route) => route.operationId === 'getMe' || route.operationId === 'createAssetUploadUrl',
   );
 
-  function apiStack(floodControl?: ApiFloodControl) {
-    const stack = new Stack(appWithoutBundling(), 'ApiOnly');
-    new VideoHttpApi(stack, 'HttpApi', {
-      table: new DataTable(stack, 'Data'),
-      media: new MediaBucket(stack, 'Media'),
-      stateMachines: {},
-      routes,
-      floodControl,
-    });
-    return stack;
-  }
+  const apiStack = (floodControl?: ApiFloodControl) =>
+    new ApiOnlyStack(appWithoutBundling(), 'ApiOnly', { routes, floodControl });
 
   test('derives its default route throttles from that table', () => {
     const stage = onlyResource(Template.fromStack(apiStack()), 'AWS::ApiGatewayV2::Stage');

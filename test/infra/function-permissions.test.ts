@@ -1,18 +1,13 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Grant, TableAccess } from '#grants';
 import { FALLBACK_HANDLER, FALLBACK_TABLE_ACCESS, ROUTES } from '#routes';
 import { TASKS, type TaskTrigger } from '#tasks';
 import { WORKFLOWS } from '#workflows';
 import { VIDEO_MODEL_ID } from '../../lib/constructs/workflow';
-import { VideoApiStack } from '../../lib/video-api-stack';
-import { appWithoutBundling, asText } from './fixtures';
+import { asText, synthesizedStack } from './fixtures';
 
 // One synthesized stack for the file: synthesis is the slow part.
-const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
-const template = Template.fromStack(stack);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+const { stack, template, logicalIdOf } = synthesizedStack();
 
 const functionResources = template.findResources('AWS::Lambda::Function');
 const roles = template.findResources('AWS::IAM::Role');

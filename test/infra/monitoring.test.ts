@@ -3,13 +3,10 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { METRICS_NAMESPACE_ENVIRONMENT } from '#metrics';
 import { WORKFLOWS } from '#workflows';
 import { VideoApiStack } from '../../lib/video-api-stack';
-import { appWithoutBundling } from './fixtures';
+import { appWithoutBundling, logicalIdIn, synthesizedStack } from './fixtures';
 
 // One synthesized stack for most of the file: synthesis is the slow part.
-const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
-const template = Template.fromStack(stack);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+const { stack, template, logicalIdOf } = synthesizedStack();
 
 const NAMESPACE = 'VideoAutomationApi/VideoApiStack';
 const topicRef = { Ref: logicalIdOf(stack.alarmTopic.topic) };
@@ -90,13 +87,13 @@ describe('the alarm topic', () => {
   });
 
   test('gets an e-mail subscription from alarmEmail', () => {
-    const withEmail = new VideoApiStack(appWithoutBundling({ alarmEmail: 'oncall@example.com' }), 'WithEmail');
-    const subscriptions = Object.values(Template.fromStack(withEmail).findResources('AWS::SNS::Subscription'));
+    const withEmail = synthesizedStack({ alarmEmail: 'oncall@example.com' }, 'WithEmail');
+    const subscriptions = Object.values(withEmail.template.findResources('AWS::SNS::Subscription'));
     expect(subscriptions.map((subscription) => subscription.Properties)).toEqual([
       {
         Protocol: 'email',
         Endpoint: 'oncall@example.com',
-        TopicArn: { Ref: withEmail.getLogicalId(withEmail.alarmTopic.topic.node.defaultChild as never) },
+        TopicArn: { Ref: withEmail.logicalIdOf(withEmail.stack.alarmTopic.topic) },
       },
     ]);
   });
@@ -125,7 +122,7 @@ describe('alarm actions', () => {
       threshold: 1,
       evaluationPeriods: 1,
     });
-    const otherTopic = { Ref: other.getLogicalId(other.alarmTopic.topic.node.defaultChild as never) };
+    const otherTopic = { Ref: logicalIdIn(other)(other.alarmTopic.topic) };
     const later = Object.values(
       Template.fromStack(other).findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Anything' } }),
     );
@@ -302,8 +299,7 @@ describe('the metrics namespace', () => {
   });
 
   test('another stack gets a namespace of its own, which its functions, alarms and dashboard all use', () => {
-    const dev = new VideoApiStack(appWithoutBundling({ stage: 'dev', production: 'false' }), 'VideoApiStack-dev');
-    const devTemplate = Template.fromStack(dev);
+    const { template: devTemplate } = synthesizedStack({ stage: 'dev', production: 'false' }, 'VideoApiStack-dev');
     const namespacesIn = (resources: object) =>
       [...JSON.stringify(resources).matchAll(/VideoAutomationApi[\w/-]*/g)].map(([namespace]) => namespace);
     const namespaces = new Set([

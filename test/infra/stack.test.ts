@@ -1,9 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { ACCESS_LOG_FIELDS } from '../../lib/constructs/http-api';
-import { VideoApiStack } from '../../lib/video-api-stack';
 import type { OperationId } from '#contract/types';
 import type { Grant } from '#grants';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
@@ -12,24 +10,22 @@ import { TABLE_DESIGN } from '#platform/table-design';
 import { QUEUES } from '#queues';
 import { TASKS } from '#tasks';
 import { WORKFLOWS, workflowOfJobType } from '#workflows';
-
-const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowOfJobType('video').arnEnvironmentVariable;
 import {
   ApiOnlyStack,
   actionsOf,
   appWithoutBundling,
+  logicalIdIn,
   policyStatements,
   resourcesOf,
   statementsOfFunction,
+  synthesizedStack,
   type Statement,
 } from './fixtures';
 
-// One synthesized stack for the whole file: synthesis is the slow part.
-const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
-const template = Template.fromStack(stack);
+const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowOfJobType('video').arnEnvironmentVariable;
 
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+// One synthesized stack for the whole file: synthesis is the slow part.
+const { stack, template, logicalIdOf } = synthesizedStack();
 
 function isS3Statement(statement: Statement): boolean {
   return actionsOf(statement).some((action) => action.startsWith('s3:'));
@@ -442,7 +438,7 @@ describe('the cursor key', () => {
     const withArn = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
       ([, resource]) => resource.Properties.Environment?.Variables?.CURSOR_KEY_SECRET_ARN,
     );
-    expect(withArn.map(([id]) => id)).toEqual([stack.getLogicalId(listJobs.node.defaultChild as never)]);
+    expect(withArn.map(([id]) => id)).toEqual([logicalIdOf(listJobs)]);
     expect(withArn[0]![1].Properties.Environment.Variables.CURSOR_KEY_SECRET_ARN).toEqual({ Ref: secretId });
   });
 });
@@ -475,7 +471,8 @@ describe('policies derived from route grants', () => {
     stateMachines: (scope) => ({ 'video-job': sfn.StateMachine.fromStateMachineArn(scope, 'VideoJobs', videoJobsArn) }),
   });
   const grantsTemplate = Template.fromStack(grantsStack);
-  const bucketId = grantsStack.getLogicalId(grantsStack.media.bucket.node.defaultChild as s3.CfnBucket);
+  const grantsLogicalIdOf = logicalIdIn(grantsStack);
+  const bucketId = grantsLogicalIdOf(grantsStack.media.bucket);
   const objectsUnder = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
 
   function grantsOf(operationId: string) {
@@ -536,7 +533,7 @@ describe('policies derived from route grants', () => {
 
   test('states.video-job:start grants StartExecution on the video job state machine and passes its ARN', () => {
     expect(grantsOf('startJob')).toEqual([{ actions: ['states:StartExecution'], resources: [videoJobsArn] }]);
-    const fnId = grantsStack.getLogicalId(grantsStack.httpApi.functions.get('startJob')!.node.defaultChild as never);
+    const fnId = grantsLogicalIdOf(grantsStack.httpApi.functions.get('startJob')!);
     expect(
       grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables[
         VIDEO_JOB_STATE_MACHINE_ARN_ENV
@@ -554,7 +551,7 @@ describe('policies derived from route grants', () => {
 
   test('only routes that start a workflow get its ARN variable', () => {
     for (const operationId of ['signPut', 'inspect', 'confirm', 'signGet', 'plain']) {
-      const fnId = grantsStack.getLogicalId(grantsStack.httpApi.functions.get(operationId)!.node.defaultChild as never);
+      const fnId = grantsLogicalIdOf(grantsStack.httpApi.functions.get(operationId)!);
       expect(
         grantsTemplate.findResources('AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables,
       ).not.toHaveProperty(VIDEO_JOB_STATE_MACHINE_ARN_ENV);

@@ -1,19 +1,15 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { VideoApiStack } from '../../lib/video-api-stack';
-import { appWithoutBundling } from './fixtures';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { synthesizedStack } from './fixtures';
 
 function stageStack(context: Record<string, unknown>) {
-  const stack = new VideoApiStack(appWithoutBundling(context), 'VideoApiStack');
-  const template = Template.fromStack(stack);
-  const resourceOf = (construct: { node: { defaultChild?: unknown } }) => {
-    const logicalId = stack.getLogicalId(construct.node.defaultChild as never);
-    return template.toJSON().Resources[logicalId] as {
+  const { stack, template, logicalIdOf } = synthesizedStack(context);
+  const resourceOf = (construct: { node: { defaultChild?: unknown } }) =>
+    template.toJSON().Resources[logicalIdOf(construct)] as {
       Properties: Record<string, unknown>;
       DeletionPolicy?: string;
       UpdateReplacePolicy?: string;
     };
-  };
-  return { stack, template, resourceOf };
+  return { stack, template, logicalIdOf, resourceOf };
 }
 
 /** The bucket each S3 auto-delete custom resource empties, by logical id. */
@@ -54,9 +50,7 @@ describe('a production stage (the default)', () => {
 });
 
 describe('a non-production stage', () => {
-  const { stack, template, resourceOf } = stageStack({ stage: 'dev', production: 'false' });
-  const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-    stack.getLogicalId(construct.node.defaultChild as never);
+  const { stack, template, logicalIdOf, resourceOf } = stageStack({ stage: 'dev', production: 'false' });
 
   test('deletes the table with the stack and leaves it unprotected, keeping point-in-time recovery', () => {
     expect(resourceOf(stack.table.table)).toMatchObject({

@@ -1,14 +1,9 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
 import { TASKS } from '#tasks';
-import { VideoApiStack } from '../../lib/video-api-stack';
-import { actionsOf, appWithoutBundling, resourcesOf, statementsOfFunction } from './fixtures';
+import { actionsOf, resourcesOf, statementsOfFunction, synthesizedStack } from './fixtures';
 
-const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
-const template = Template.fromStack(stack);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+const { stack, template, logicalIdOf } = synthesizedStack();
 const rulesById = template.findResources('AWS::Events::Rule');
 const ruleOf = (name: string) => rulesById[logicalIdOf(stack.tasks.rules.get(name)!)]!.Properties;
 const stateMachineRefs = stack.workflows.map(({ stateMachine }) => ({ Ref: logicalIdOf(stateMachine) }));

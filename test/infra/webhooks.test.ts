@@ -1,6 +1,6 @@
 import { GenerateDataKeyCommand, DecryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DataTable } from '../../lib/constructs/data-table';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
@@ -21,17 +21,16 @@ import {
   ApiOnlyStack,
   actionsOf,
   appWithoutBundling,
+  logicalIdIn,
   policyStatements,
   resourcesOf,
   statementsOfFunction,
+  synthesizedStack,
   type Statement,
 } from './fixtures';
 
 // One synthesized stack for most of the file: synthesis is the slow part.
-const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
-const template = Template.fromStack(stack);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+const { stack, template, logicalIdOf } = synthesizedStack();
 
 const functions = template.findResources('AWS::Lambda::Function');
 const queues = template.findResources('AWS::SQS::Queue');
@@ -304,10 +303,7 @@ describe('the webhook delivery setting', () => {
     );
   const expectedFlags = (someStack: VideoApiStack, value: string) =>
     Object.fromEntries(
-      withSetting.map((name) => [
-        someStack.getLogicalId(someStack.tasks.functions.get(name)!.node.defaultChild as never),
-        value,
-      ]),
+      withSetting.map((name) => [logicalIdIn(someStack)(someStack.tasks.functions.get(name)!), value]),
     );
 
   test('is declared by deliver-webhooks and the sweeper', () => {
@@ -319,8 +315,8 @@ describe('the webhook delivery setting', () => {
   });
 
   test.each([false, 'false'])("is 'false' with the context webhookDeliveryEnabled=%p", (value) => {
-    const off = new VideoApiStack(appWithoutBundling({ [CONFIG_KEYS.webhookDeliveryEnabled]: value }), 'Off');
-    expect(flagsOf(Template.fromStack(off))).toEqual(expectedFlags(off, 'false'));
+    const off = synthesizedStack({ [CONFIG_KEYS.webhookDeliveryEnabled]: value }, 'Off');
+    expect(flagsOf(off.template)).toEqual(expectedFlags(off.stack, 'false'));
   });
 
   test('any other context value fails the synthesis, naming the key', () => {

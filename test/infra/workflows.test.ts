@@ -1,18 +1,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Template } from 'aws-cdk-lib/assertions';
 import { NOVA_REEL_MODEL_ID } from '#domain/video-jobs/providers/bedrock';
 import { definitionWithWorkers, WORKFLOWS, type Workflow } from '#workflows';
 import { PROJECT_ROOT } from '../../lib/constructs/node-function';
 import { VIDEO_MODEL_ID, type WorkflowStateMachine } from '../../lib/constructs/workflow';
 import { VideoApiStack } from '../../lib/video-api-stack';
-import { actionsOf, appWithoutBundling, asText, policyStatements, resourcesOf, statementsOfFunction } from './fixtures';
+import {
+  actionsOf,
+  appWithoutBundling,
+  asText,
+  policyStatements,
+  resourcesOf,
+  statementsOfFunction,
+  synthesizedStack,
+} from './fixtures';
 
 // One synthesized stack for the file: synthesis is the slow part.
-const stack = new VideoApiStack(appWithoutBundling(), 'VideoApiStack');
-const template = Template.fromStack(stack);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+const { stack, template, logicalIdOf } = synthesizedStack();
 
 /** Every `action resource` pair a function's role is granted, beyond its log group, X-Ray and the table. */
 function grantPairs(fn: Parameters<typeof statementsOfFunction>[2]): string[] {
@@ -207,12 +211,14 @@ describe('workers', () => {
 
 describe('Bedrock region', () => {
   test('comes from the bedrockRegion context when no prop is given, for the environment and the grants', () => {
-    const other = new VideoApiStack(appWithoutBundling({ bedrockRegion: 'us-west-2' }), 'OtherRegion');
-    const otherTemplate = Template.fromStack(other);
+    const {
+      stack: other,
+      template: otherTemplate,
+      logicalIdOf: otherLogicalIdOf,
+    } = synthesizedStack({ bedrockRegion: 'us-west-2' }, 'OtherRegion');
     const worker =
       other.workflows[0]!.workers.get('StartRenderFunction') ?? [...other.workflows[0]!.workers.values()][0]!;
-    const resource =
-      otherTemplate.findResources('AWS::Lambda::Function')[other.getLogicalId(worker.node.defaultChild as never)]!;
+    const resource = otherTemplate.findResources('AWS::Lambda::Function')[otherLogicalIdOf(worker)]!;
     expect(resource.Properties.Environment.Variables.BEDROCK_REGION).toBe('us-west-2');
     const bedrockResources = statementsOfFunction(other, otherTemplate, worker)
       .filter((statement) => actionsOf(statement).some((action) => action.startsWith('bedrock:')))

@@ -68,6 +68,11 @@ function keysPartition(organizationId: number) {
   return `ORG#${organizationId}#APIKEYS`;
 }
 
+/** Every key of a key's item, in the table and in its organization's gsi1 partition. */
+function apiKeyItemKeys(prefix: string, organizationId: number, createdAt: string) {
+  return { ...apiKeyKey(prefix), gsi1pk: keysPartition(organizationId), gsi1sk: createdAt };
+}
+
 /** A key as a listing reads it: everything but the secret's hash. */
 type ListedApiKeyItem = Omit<ApiKeyItem, 'secret_hash'>;
 const LISTED_ATTRIBUTES = [
@@ -95,22 +100,40 @@ function fromItem(item: ListedApiKeyItem): ApiKey {
 }
 
 /**
+ * The item of the key with this public prefix, read strongly consistently: a revocation applies to
+ * the very next request, and a key created a moment ago is already known.
+ */
+async function readKeyItem(prefix: string): Promise<ApiKeyItem | undefined> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: apiKeyKey(prefix), ConsistentRead: true }),
+  );
+  return Item as ApiKeyItem | undefined;
+}
+
+/** An expiry that does not parse counts as passed: a key is refused rather than valid forever. */
+function hasExpired(expiresAt: string, now: Date): boolean {
+  const expiresAtMs = Date.parse(expiresAt);
+  return Number.isNaN(expiresAtMs) || expiresAtMs <= now.getTime();
+}
+
+/** Whether the key is accepted now: an active key past its expiry is refused like a revoked one. */
+export function keyStatus(apiKey: Pick<ApiKey, 'status' | 'expiresAt'>, now: Date): 'active' | 'revoked' | 'expired' {
+  if (apiKey.status !== 'active') return apiKey.status;
+  return apiKey.expiresAt && hasExpired(apiKey.expiresAt, now) ? 'expired' : 'active';
+}
+
+/**
  * Resolves a presented bearer key to its record, or undefined for anything that must be
  * answered with API_KEY_INVALID: malformed, unknown, wrong secret, revoked, expired.
  */
 export async function findUsableKey(presented: string, now = new Date()): Promise<ApiKey | undefined> {
   const parsed = parseApiKey(presented);
   if (!parsed) return undefined;
-  // Strongly consistent, so that a revocation applies to the very next request.
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: apiKeyKey(parsed.prefix), ConsistentRead: true }),
-  );
-  if (!Item) return undefined;
-  const item = Item as ApiKeyItem;
-  if (!secretMatches(parsed.secret, item.secret_hash)) return undefined;
-  if (item.environment !== parsed.environment || item.status !== 'active') return undefined;
-  if (item.key_expires_at && hasExpired(item.key_expires_at, now)) return undefined;
-  return fromItem(item);
+  const item = await readKeyItem(parsed.prefix);
+  if (!item || !secretMatches(parsed.secret, item.secret_hash)) return undefined;
+  if (item.environment !== parsed.environment) return undefined;
+  const apiKey = fromItem(item);
+  return keyStatus(apiKey, now) === 'active' ? apiKey : undefined;
 }
 
 /**
@@ -118,18 +141,8 @@ export async function findUsableKey(presented: string, now = new Date()): Promis
  * expired key keeps its history), or undefined when no key of the organization has it.
  */
 export async function findKeyOfOrganization(prefix: string, organizationId: number): Promise<ApiKey | undefined> {
-  // Strongly consistent, so that a key created a moment ago is already known.
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: apiKeyKey(prefix), ConsistentRead: true }),
-  );
-  const item = Item as ApiKeyItem | undefined;
+  const item = await readKeyItem(prefix);
   return item?.organization_id === organizationId ? fromItem(item) : undefined;
-}
-
-/** An expiry that does not parse counts as passed: a key is refused rather than valid forever. */
-export function hasExpired(expiresAt: string, now: Date): boolean {
-  const expiresAtMs = Date.parse(expiresAt);
-  return Number.isNaN(expiresAtMs) || expiresAtMs <= now.getTime();
 }
 
 export interface NewApiKey {
@@ -166,12 +179,7 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
       key: {
         Put: {
           TableName: tableName(),
-          Item: {
-            ...apiKeyKey(prefix),
-            gsi1pk: keysPartition(input.organizationId),
-            gsi1sk: item.created_at,
-            ...item,
-          },
+          Item: { ...apiKeyItemKeys(prefix, input.organizationId, item.created_at), ...item },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -186,11 +194,8 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
 }
 
 export async function revokeApiKey(prefix: string, now = new Date()): Promise<ApiKey> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: apiKeyKey(prefix), ConsistentRead: true }),
-  );
-  if (!Item) throw new Error(`No API key has prefix ${prefix}`);
-  const item = Item as ApiKeyItem;
+  const item = await readKeyItem(prefix);
+  if (!item) throw new Error(`No API key has prefix ${prefix}`);
   if (item.status === 'revoked') return fromItem(item);
   const revokedAt = now.toISOString();
   await writeTransaction({
@@ -234,7 +239,7 @@ export async function listApiKeys({
   if (afterPrefix !== undefined) {
     const after = await findKeyOfOrganization(afterPrefix, organizationId);
     if (!after) throw new Error(`Organization ${organizationId} has no API key with prefix ${afterPrefix}`);
-    startKey = { ...apiKeyKey(afterPrefix), gsi1pk: keysPartition(organizationId), gsi1sk: after.createdAt };
+    startKey = apiKeyItemKeys(afterPrefix, organizationId, after.createdAt);
   }
   // One key past the page, whose presence says that a next page exists.
   const items: ListedApiKeyItem[] = [];

@@ -310,54 +310,50 @@ export function jobReleaseUpdate(organizationId: number, jobType: JobType, refun
   };
 }
 
-/** For the transaction that creates an API key: takes one of the organization's active key slots. */
-export function apiKeySlotUpdate(organizationId: number, limit: number): TransactionItem {
+/** The organization item's counts of taken slots that a limit caps, apart from the active jobs. */
+type SlotCounter = 'active_api_keys' | 'webhook_endpoints_count';
+
+/** Takes one slot of `counter`, refused when the organization is missing or `limit` slots are taken. */
+function slotUpdate(organizationId: number, counter: SlotCounter, limit: number): TransactionItem {
   return {
     Update: {
       TableName: tableName(),
       Key: organizationKey(organizationId),
-      UpdateExpression: 'ADD active_api_keys :one',
-      ConditionExpression:
-        'attribute_exists(pk) AND (attribute_not_exists(active_api_keys) OR active_api_keys < :limit)',
+      UpdateExpression: `ADD ${counter} :one`,
+      ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(${counter}) OR ${counter} < :limit)`,
       ExpressionAttributeValues: { ':one': 1, ':limit': limit },
     },
   };
+}
+
+/** Gives one slot of `counter` back. */
+function slotRelease(organizationId: number, counter: SlotCounter): TransactionItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: organizationKey(organizationId),
+      UpdateExpression: `ADD ${counter} :minus_one`,
+      ExpressionAttributeValues: { ':minus_one': -1 },
+    },
+  };
+}
+
+/** For the transaction that creates an API key: takes one of the organization's active key slots. */
+export function apiKeySlotUpdate(organizationId: number, limit: number): TransactionItem {
+  return slotUpdate(organizationId, 'active_api_keys', limit);
 }
 
 /** For the transaction that revokes an API key: gives its slot back. */
 export function apiKeySlotRelease(organizationId: number): TransactionItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: organizationKey(organizationId),
-      UpdateExpression: 'ADD active_api_keys :minus_one',
-      ExpressionAttributeValues: { ':minus_one': -1 },
-    },
-  };
+  return slotRelease(organizationId, 'active_api_keys');
 }
 
 /** For the transaction that creates a webhook endpoint: takes one of the organization's endpoint slots. */
 export function webhookEndpointSlotUpdate(organizationId: number, limit: number): TransactionItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: organizationKey(organizationId),
-      UpdateExpression: 'ADD webhook_endpoints_count :one',
-      ConditionExpression:
-        'attribute_exists(pk) AND (attribute_not_exists(webhook_endpoints_count) OR webhook_endpoints_count < :limit)',
-      ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-    },
-  };
+  return slotUpdate(organizationId, 'webhook_endpoints_count', limit);
 }
 
 /** For the transaction that deletes a webhook endpoint: gives its slot back. */
 export function webhookEndpointSlotRelease(organizationId: number): TransactionItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: organizationKey(organizationId),
-      UpdateExpression: 'ADD webhook_endpoints_count :minus_one',
-      ExpressionAttributeValues: { ':minus_one': -1 },
-    },
-  };
+  return slotRelease(organizationId, 'webhook_endpoints_count');
 }

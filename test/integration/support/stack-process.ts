@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { readStackInfo } from '../../../local/stack-info';
 
 /** A local stack in a process of its own, started exactly as `npm start` starts it. */
 export interface StackProcess {
@@ -72,10 +72,8 @@ export async function startStackProcess(
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, () => output);
-  const info = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as {
-    apiUrl: string;
-    environment: Record<string, string>;
-  };
+  const info = await readStackInfo(dataDir);
+  if (!info) throw new Error(`The local stack answered /healthz but wrote no stack info in ${dataDir}:\n${output}`);
   return { child, port, apiUrl: info.apiUrl, environment: info.environment, output: () => output };
 }
 
