@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,14 @@ import {
   type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -26,7 +34,8 @@ import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
 import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/provider-setting';
 import { startDynamoDb } from './emulators/dynamodb';
 import { mediaToolEnvironment } from './media-tools';
-import { startS3AndSqs } from './emulators/s3-sqs';
+import { startS3Server } from './emulators/s3/s3-server';
+import { startSqs } from './emulators/sqs';
 import { startStepFunctions, type ExecutionStatusChangeEvent } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
 import { writeStackInfo } from './stack-info';
@@ -61,8 +70,8 @@ function handlerEnvironment(
 ): Record<string, string> {
   return {
     AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: endpoints.s3,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
@@ -265,6 +274,39 @@ const ensureCursorKey = (root: string) =>
 const ensureWebhookSecretsKey = (root: string) =>
   ensureKeyFile(root, 'webhook-secrets-key', () => randomBytes(32).toString('base64'));
 
+/**
+ * Data dirs of older versions kept their objects in fauxqs (`s3-sqs/`), which served S3 too. The
+ * first start with the S3 emulator copies them over, so uploads, videos and clips stay where their
+ * items say; fauxqs's copies are left as they are.
+ */
+async function moveObjectsFromFauxqs(fauxqs: S3Client, s3: S3Client): Promise<number> {
+  try {
+    await fauxqs.send(new HeadBucketCommand({ Bucket: LOCAL_BUCKET_NAME }));
+  } catch {
+    return 0;
+  }
+  let moved = 0;
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await fauxqs.send(new ListObjectsV2Command({ Bucket: LOCAL_BUCKET_NAME, ContinuationToken }));
+    for (const { Key } of page.Contents ?? []) {
+      const object = await fauxqs.send(new GetObjectCommand({ Bucket: LOCAL_BUCKET_NAME, Key }));
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: LOCAL_BUCKET_NAME,
+          Key,
+          Body: object.Body,
+          ContentLength: object.ContentLength,
+          ContentType: object.ContentType,
+        }),
+      );
+      moved++;
+    }
+    ContinuationToken = page.NextContinuationToken;
+  } while (ContinuationToken);
+  return moved;
+}
+
 async function ensureBucket(client: S3Client) {
   try {
     await client.send(new HeadBucketCommand({ Bucket: LOCAL_BUCKET_NAME }));
@@ -392,21 +434,21 @@ export interface LocalStack {
 export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStackOptions): Promise<LocalStack> {
   const root = resolve(dataDir);
   await mkdir(join(root, 'dynamodb'), { recursive: true });
-  await mkdir(join(root, 's3-sqs'), { recursive: true });
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error(error));
   };
+  const started = <T extends { stop(): Promise<void> }>(emulator: T) => {
+    stoppers.push(emulator.stop);
+    return emulator;
+  };
+  const s3Dir = join(root, 's3');
+  const fauxqsObjectsMoved = join(s3Dir, 'objects-moved-from-fauxqs');
   try {
-    const [dynamodb, s3sqs] = await Promise.all([
-      startDynamoDb({ dataDir: join(root, 'dynamodb') }).then((emulator) => {
-        stoppers.push(emulator.stop);
-        return emulator;
-      }),
-      startS3AndSqs({ dataDir: join(root, 's3-sqs') }).then((emulator) => {
-        stoppers.push(emulator.stop);
-        return emulator;
-      }),
+    const [dynamodb, sqs, s3] = await Promise.all([
+      startDynamoDb({ dataDir: join(root, 'dynamodb') }).then(started),
+      startSqs({ dataDir: join(root, 's3-sqs') }).then(started),
+      startS3Server({ dataDir: s3Dir, credentials: LOCAL_CREDENTIALS }).then(started),
     ]);
     const loadWorker = moduleLoader<(payload: unknown) => Promise<unknown>>('workers');
     const loadTask = moduleLoader<TaskHandler>('tasks');
@@ -417,10 +459,10 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       onExecutionEnded: tasks.onExecutionEnded,
     });
     stoppers.push(stepFunctions.stop);
-    const queueUrls = await ensureQueues(new SQSClient({ ...LOCAL_CLIENT, endpoint: s3sqs.endpoint }));
+    const queueUrls = await ensureQueues(new SQSClient({ ...LOCAL_CLIENT, endpoint: sqs.endpoint }));
     const environment = {
       ...handlerEnvironment(
-        { dynamodb: dynamodb.endpoint, s3: s3sqs.endpoint, sqs: s3sqs.endpoint, sfn: stepFunctions.endpoint },
+        { dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint, sfn: stepFunctions.endpoint },
         { cursorKey: await ensureCursorKey(root), webhookSecretsKey: await ensureWebhookSecretsKey(root) },
         queueUrls,
       ),
@@ -429,7 +471,16 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     Object.assign(process.env, environment);
 
     const fresh = await ensureTable(new DynamoDBClient({ ...LOCAL_CLIENT, endpoint: dynamodb.endpoint }));
-    await ensureBucket(new S3Client({ ...LOCAL_CLIENT, endpoint: s3sqs.endpoint, forcePathStyle: true }));
+    const s3Client = new S3Client({ ...LOCAL_CLIENT, endpoint: s3.endpoint, forcePathStyle: true });
+    await ensureBucket(s3Client);
+    if (!existsSync(fauxqsObjectsMoved)) {
+      const fauxqs = new S3Client({ ...LOCAL_CLIENT, endpoint: sqs.endpoint, forcePathStyle: true });
+      const moved = fresh ? 0 : await moveObjectsFromFauxqs(fauxqs, s3Client);
+      if (moved > 0) console.log(`Local S3: moved the ${moved} stored objects of an earlier version to ${s3Dir}`);
+      fauxqs.destroy();
+      await writeFile(fauxqsObjectsMoved, '');
+    }
+    s3Client.destroy();
 
     // The event sources AWS runs for the stream and queue tasks; stopped before the emulators.
     const streamPoller = await startTableStreamPoller({
@@ -441,7 +492,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     });
     stoppers.push(streamPoller.stop);
     const queuePoller = await startQueuePoller({
-      endpoint: s3sqs.endpoint,
+      endpoint: sqs.endpoint,
       consumers: queueConsumersOf(TASKS, queueUrls),
       loadHandler: loadTask,
     });

@@ -22,6 +22,7 @@
  * server), else as `background`: the state machine's workers, which run in this process too.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -31,18 +32,12 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, promisify } from 'node:util';
-import {
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  S3Client,
-  UploadPartCommand,
-  type CompletedPart,
-} from '@aws-sdk/client-s3';
 import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
 import { verifyWebhook } from '../examples/webhook-receiver/verify.mjs';
 import { resolveMediaTool } from '../local/media-tools';
 import { startLocalStack, type LocalStack } from '../local/stack';
+import { putToUploadUrl } from './upload-to-url';
 import type { NegotiatedLimits } from '#domain/access/organizations';
 import { SCOPES } from '#domain/access/scopes';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
@@ -64,14 +59,14 @@ const SETTINGS = {
     seedConcurrency: 8,
   },
   render: { runs: 3, durationSeconds: 5, pollMs: 100, timeoutMs: 120_000 },
-  // Written to the emulator in 10 MiB parts: it refuses request bodies over 11 MiB, so no PUT to the upload URL.
-  confirmLargeUpload: { sizeBytes: 160 * 1024 * 1024, writePartBytes: 10 * 1024 * 1024 },
-  // One job per source, one after another, with the default options; sources written in parts as above.
+  // PUT to its upload URL in one request, as a client would, sent in chunks of 8 MiB; memory sampled every 100 ms.
+  confirmLargeUpload: { sizeBytes: 1024 ** 3, chunkBytes: 8 * 1024 * 1024, rssSampleMs: 100 },
+  // One job per source, one after another, with the default options; each source PUT to its upload URL.
   splitJobs: {
     sourceSeconds: [120, 300, 600],
     pollMs: 250,
     timeoutMs: 20 * 60_000,
-    writePartBytes: 10 * 1024 * 1024,
+    readChunkBytes: 8 * 1024 * 1024,
     // The progress ChooseClips records once the analysis is merged (PROGRESS.chosen in split-steps.ts).
     chosenProgress: 45,
   },
@@ -392,7 +387,6 @@ async function main(): Promise<Figures> {
   const coldStartedAt = performance.now();
   let stack: LocalStack | undefined;
   let stopExecutions: SFNClient | undefined;
-  let writeUploads: S3Client | undefined;
   try {
     stack = await startLocalStack({ port: 0, dataDir });
     const coldStartMs = performance.now() - coldStartedAt;
@@ -414,9 +408,8 @@ async function main(): Promise<Figures> {
     sqs.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
     // Not instrumented: the bench's own control calls must not count.
     stopExecutions = new SFNClient({});
-    writeUploads = new S3Client({ forcePathStyle: true });
 
-    const { organizationId, key } = await seedCaller(1_000_000, {
+    const { key } = await seedCaller(1_000_000, {
       requests_per_minute_per_key: 1_000_000,
       requests_per_day_per_organization: 100_000_000,
       concurrent_video_jobs: 100_000,
@@ -439,10 +432,8 @@ async function main(): Promise<Figures> {
       : await measurePhasesBeforeWebhooks({
           apiUrl,
           key,
-          organizationId,
           dataDir,
           stopExecutions,
-          writeUploads,
         });
     const webhooks = await measureWebhooks(apiUrl);
 
@@ -473,7 +464,6 @@ async function main(): Promise<Figures> {
   } finally {
     if (stack) await stack.stop();
     stopExecutions?.destroy();
-    writeUploads?.destroy();
     agent.destroy();
     await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -486,17 +476,13 @@ async function main(): Promise<Figures> {
 async function measurePhasesBeforeWebhooks({
   apiUrl,
   key,
-  organizationId,
   dataDir,
   stopExecutions,
-  writeUploads,
 }: {
   apiUrl: string;
   key: string;
-  organizationId: number;
   dataDir: string;
   stopExecutions: SFNClient;
-  writeUploads: S3Client;
 }): Promise<PhasesBeforeWebhooksFigures> {
   const meUrl = `${apiUrl}/me`;
   const videoJobsUrl = `${apiUrl}/video-jobs`;
@@ -673,9 +659,9 @@ async function measurePhasesBeforeWebhooks({
     status_failed: listFailed,
   };
 
-  // --- POST /assets/confirm-upload of a large upload: a copy in parts.
+  // --- A large upload as a client makes it: PUT to its upload URL, confirmed (a copy in parts), downloaded.
   const large = SETTINGS.confirmLargeUpload;
-  progress(`POST /assets/confirm-upload of a ${megabytes(large.sizeBytes)} MiB upload`);
+  progress(`${megabytes(large.sizeBytes)} MiB upload: PUT to its upload URL, confirm, download`);
   const created = expectStatus(
     await call(`${apiUrl}/assets/upload-url`, 'POST', key, {
       filename: 'bench.mp4',
@@ -686,12 +672,24 @@ async function measurePhasesBeforeWebhooks({
     201,
     'POST /assets/upload-url',
   );
-  const assetId = (JSON.parse(created.body) as { asset_id: string }).asset_id;
-  const [{ incomingObjectKey }, { planCopyParts }] = await Promise.all([
-    import('#domain/assets/media-layout'),
-    import('#domain/assets/media'),
-  ]);
-  await writeUpload(writeUploads, incomingObjectKey(organizationId, assetId), headerThenZeros(large));
+  const { asset_id: assetId, upload_url: uploadUrl } = JSON.parse(created.body) as {
+    asset_id: string;
+    upload_url: string;
+  };
+  const { planCopyParts } = await import('#domain/assets/media');
+  const rssBeforeMb = round(process.memoryUsage().rss / 2 ** 20);
+  let peakRss = process.memoryUsage().rss;
+  const rssSampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), large.rssSampleMs);
+  const uploadedHash = createHash('sha256');
+  const uploadStartedAt = performance.now();
+  const put = await putToUploadUrl(
+    uploadUrl,
+    'video/mp4',
+    large.sizeBytes,
+    tapped(headerThenZeros(large), (chunk) => uploadedHash.update(chunk)),
+  );
+  if (put.status !== 200) throw new Error(`PUT to the upload URL answered ${put.status}: ${put.body}`);
+  const uploadMs = performance.now() - uploadStartedAt;
   before = snapshot();
   const confirmed = expectStatus(
     await call(`${apiUrl}/assets/confirm-upload`, 'POST', key, { asset_id: assetId }),
@@ -699,10 +697,27 @@ async function measurePhasesBeforeWebhooks({
     'POST /assets/confirm-upload',
   );
   const confirmCalls = callsBetween(before, snapshot(), 'api');
+  const download = expectStatus(
+    await call(`${apiUrl}/assets/${assetId}/download-url`, 'GET', key),
+    200,
+    'GET /assets/{id}/download-url',
+  );
+  const downloadStartedAt = performance.now();
+  const downloadedHash = await sha256Of((JSON.parse(download.body) as { download_url: string }).download_url);
+  const downloadMs = performance.now() - downloadStartedAt;
+  clearInterval(rssSampler);
+  const uploadedSha256 = uploadedHash.digest('hex');
+  if (downloadedHash !== uploadedSha256) throw new Error('The download of the large upload differs from what was PUT');
   const confirmLargeUpload = {
     size_bytes: large.sizeBytes,
+    upload_ms: round(uploadMs),
+    upload_mib_per_s: round(megabytes(large.sizeBytes) / (uploadMs / 1000)),
     copy_parts: planCopyParts(large.sizeBytes).length,
     confirm_ms: round(confirmed.ms),
+    download_ms: round(downloadMs),
+    download_sha256_equals_upload: true,
+    rss_mb_before: rssBeforeMb,
+    rss_mb_peak: round(peakRss / 2 ** 20),
     sdk_calls_per_request: sum(confirmCalls),
     sdk_calls_by_command: byCommand(confirmCalls),
     confirm_calls_per_request: sum(beyond(confirmCalls, meCalls)),
@@ -719,7 +734,7 @@ async function measurePhasesBeforeWebhooks({
   const splitRuns = [];
   for (const source of splitSources) {
     progress(`split job of the ${source.seconds} s source (${megabytes(source.sizeBytes)} MiB): create to completed`);
-    const sourceAssetId = await uploadSplitSource(apiUrl, key, writeUploads, organizationId, source);
+    const sourceAssetId = await uploadSplitSource(apiUrl, key, source);
     splitRuns.push(await measureSplitJob(apiUrl, key, sourceAssetId, source));
   }
   const longest = splitSources[splitSources.length - 1]!;
@@ -819,30 +834,31 @@ async function seedJobs(
   });
 }
 
-/**
- * An MP4 upload's bytes where a PUT to its upload URL would put them, as a multipart upload of the
- * parts given: the emulator refuses request bodies over 11 MiB.
- */
-async function writeUpload(s3: S3Client, key: string, parts: Iterable<Buffer> | AsyncIterable<Buffer>) {
-  const target = { Bucket: process.env.MEDIA_BUCKET_NAME, Key: key };
-  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ ...target, ContentType: 'video/mp4' }));
-  const written: CompletedPart[] = [];
-  for await (const Body of parts) {
-    const PartNumber = written.length + 1;
-    const { ETag } = await s3.send(new UploadPartCommand({ ...target, UploadId, PartNumber, Body }));
-    written.push({ PartNumber, ETag });
+/** The chunks of a large upload that only has to pass confirmation: an MP4 header, then zeros. */
+function* headerThenZeros({ sizeBytes, chunkBytes }: { sizeBytes: number; chunkBytes: number }) {
+  const zeros = Buffer.alloc(chunkBytes);
+  const first = Buffer.alloc(chunkBytes);
+  Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('isommp41')]).copy(first);
+  for (let offset = 0; offset < sizeBytes; offset += chunkBytes) {
+    yield (offset === 0 ? first : zeros).subarray(0, Math.min(chunkBytes, sizeBytes - offset));
   }
-  await s3.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: written } }));
 }
 
-/** The parts of a large upload that only has to pass confirmation: an MP4 header, then zeros. */
-function* headerThenZeros({ sizeBytes, writePartBytes }: { sizeBytes: number; writePartBytes: number }) {
-  const zeros = Buffer.alloc(writePartBytes);
-  const first = Buffer.alloc(writePartBytes);
-  Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('isommp41')]).copy(first);
-  for (let offset = 0; offset < sizeBytes; offset += writePartBytes) {
-    yield (offset === 0 ? first : zeros).subarray(0, Math.min(writePartBytes, sizeBytes - offset));
+/** The chunks, each shown to `see` on its way. */
+function* tapped(chunks: Iterable<Buffer>, see: (chunk: Buffer) => void) {
+  for (const chunk of chunks) {
+    see(chunk);
+    yield chunk;
   }
+}
+
+/** The SHA-256 of what a URL serves, read as it streams in. */
+async function sha256Of(url: string): Promise<string> {
+  const response = await fetch(url);
+  if (response.status !== 200 || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
+  const hash = createHash('sha256');
+  for await (const chunk of response.body) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 /** A file in parts of `partBytes` (the last one shorter), one part in memory at a time. */
@@ -998,15 +1014,8 @@ function spanSeconds(runs: readonly MediaToolRunSpan[], kinds: readonly MediaToo
   return round((Math.max(...chosen.map((run) => run.endMs)) - Math.min(...chosen.map((run) => run.startMs))) / 1000, 2);
 }
 
-/** A split source uploaded as a client would (the bytes written in parts instead of one PUT) and confirmed. */
-async function uploadSplitSource(
-  apiUrl: string,
-  key: string,
-  s3: S3Client,
-  organizationId: number,
-  source: SplitSourceFile,
-): Promise<string> {
-  const { incomingObjectKey } = await import('#domain/assets/media-layout');
+/** A split source uploaded as a client would: PUT to its upload URL, then confirmed. */
+async function uploadSplitSource(apiUrl: string, key: string, source: SplitSourceFile): Promise<string> {
   const created = expectStatus(
     await call(`${apiUrl}/assets/upload-url`, 'POST', key, {
       filename: `source-${source.seconds}s.mp4`,
@@ -1017,12 +1026,17 @@ async function uploadSplitSource(
     201,
     'POST /assets/upload-url (split source)',
   );
-  const assetId = (JSON.parse(created.body) as { asset_id: string }).asset_id;
-  await writeUpload(
-    s3,
-    incomingObjectKey(organizationId, assetId),
-    fileParts(source.path, SETTINGS.splitJobs.writePartBytes),
+  const { asset_id: assetId, upload_url: uploadUrl } = JSON.parse(created.body) as {
+    asset_id: string;
+    upload_url: string;
+  };
+  const put = await putToUploadUrl(
+    uploadUrl,
+    'video/mp4',
+    source.sizeBytes,
+    fileParts(source.path, SETTINGS.splitJobs.readChunkBytes),
   );
+  if (put.status !== 200) throw new Error(`PUT of the split source answered ${put.status}: ${put.body}`);
   expectStatus(
     await call(`${apiUrl}/assets/confirm-upload`, 'POST', key, { asset_id: assetId }),
     200,
@@ -1319,8 +1333,14 @@ interface PhasesBeforeWebhooksFigures {
   };
   confirm_large_upload: {
     size_bytes: number;
+    upload_ms: number;
+    upload_mib_per_s: number;
     copy_parts: number;
     confirm_ms: number;
+    download_ms: number;
+    download_sha256_equals_upload: boolean;
+    rss_mb_before: number;
+    rss_mb_peak: number;
     sdk_calls_per_request: number;
     sdk_calls_by_command: Record<string, number>;
     confirm_calls_per_request: number;
@@ -1451,7 +1471,10 @@ function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines:
   lines.push('');
   const confirm = figures.confirm_large_upload;
   lines.push(
-    `Confirm of a ${megabytes(confirm.size_bytes)} MiB upload (${confirm.copy_parts} parts copied at once): ${confirm.confirm_ms} ms`,
+    `A ${megabytes(confirm.size_bytes)} MiB upload: PUT to its upload URL ${confirm.upload_ms} ms (${confirm.upload_mib_per_s} MiB/s); confirm (${confirm.copy_parts} parts copied at once) ${confirm.confirm_ms} ms; download ${confirm.download_ms} ms, SHA-256 equal to the upload's: ${confirm.download_sha256_equals_upload ? 'yes' : 'no'}`,
+  );
+  lines.push(
+    `  memory of the process running the stack and its S3 emulator: ${confirm.rss_mb_before} MiB before, ${confirm.rss_mb_peak} MiB at most meanwhile`,
   );
   breakdown(
     `  SDK calls (${confirm.sdk_calls_per_request} = ${round(confirm.sdk_calls_per_request - confirm.confirm_calls_per_request, 2)} authentication/rate limiting + ${confirm.confirm_calls_per_request} the confirmation):`,

@@ -1,4 +1,4 @@
-// Runs fauxqs (S3 + SQS) in a Node process of its own, forked by s3-sqs.ts.
+// Runs fauxqs (serving SQS to the local stack) in a Node process of its own, forked by sqs.ts.
 //
 // Why a process and not an import: fauxqs ships ES modules only, under the "import" export
 // condition. Our TypeScript runs as CommonJS (tsx, and Jest through swc), where neither `require`
@@ -33,7 +33,7 @@ SqsStore.prototype.createQueue = function createQueueOnThisPort(name, _url, ...r
 };
 
 // fauxqs 2.x's startFauxqs always listens on 0.0.0.0 (dist/app.js: `app.listen({ port, host: "0.0.0.0" })`)
-// and has no option for it. An unauthenticated S3/SQS on every interface of a laptop is not
+// and has no option for it. An unauthenticated SQS on every interface of a laptop is not
 // what a local stack should offer, so in this process, and only while it starts, that bind becomes
 // a loopback one.
 const listen = net.Server.prototype.listen;

@@ -2,7 +2,7 @@
 
 export type TaskHandler = (event: unknown) => Promise<unknown>;
 
-/** The emulators take any credentials; the pollers' own clients use these. */
+/** The credentials of the local stack: the S3 emulator checks signatures against them, the others take any. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /** How long a poller waits after its emulator failed a read before it reads again. */

@@ -9,7 +9,7 @@ export interface LocalEndpoints {
   data_dir: string;
   api_url: string;
   region: string;
-  /** Dummy credentials: the emulators accept any. */
+  /** The local stack's credentials: the S3 emulator checks signatures against them; the others accept any. */
   credentials: { access_key_id: string; secret_access_key: string };
   services: {
     dynamodb: { endpoint: string; table_name: string };
@@ -118,7 +118,7 @@ export function endpointsText(endpoints: LocalEndpoints | DeployedEndpoints): st
       ],
     ]),
     '',
-    '# The emulators take any credentials; these dummy ones and this region match the stack:',
+    '# The local credentials (S3 checks signatures against them) and the region of the stack:',
     exportLine(variables.filter((variable) => !isEndpoint(variable))),
     '# Then give each AWS CLI command its endpoint, for example:',
     aws(dynamodb.endpoint, `dynamodb describe-table --table-name ${dynamodb.table_name}`),

@@ -3,7 +3,7 @@ import {
   createOrganization,
   getOrganization,
   listEvents,
-  storeUploadInParts,
+  putToUploadUrl,
   type ErrorBody,
   type TestOrganization,
 } from './support/stack';
@@ -256,16 +256,17 @@ describe('video job validation', () => {
   it('refuses a source image above the 25 MB the video model reads with 400 VALIDATION_FAILED', async () => {
     const rich = await createOrganization({ credits: 100 });
     const sizeBytes = 25_000_001;
-    const upload = await call<{ asset_id: string }>('POST', '/assets/upload-url', {
+    const upload = await call<{ asset_id: string; upload_url: string }>('POST', '/assets/upload-url', {
       key: rich.key,
       body: { filename: 'huge.png', content_type: 'image/png', size_bytes: sizeBytes, purpose: 'image_source' },
     });
-    await storeUploadInParts(
-      rich.organizationId,
-      upload.body.asset_id,
+    const put = await putToUploadUrl(
+      upload.body.upload_url,
       'image/png',
+      sizeBytes,
       largeMediaChunks('png', sizeBytes),
     );
+    expect(put.status).toBe(200);
     const confirmed = await call('POST', '/assets/confirm-upload', {
       key: rich.key,
       body: { asset_id: upload.body.asset_id },

@@ -10,14 +10,6 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
   DescribeExecutionCommand,
   ExecutionAlreadyExists,
   ExecutionDoesNotExist,
@@ -36,7 +28,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { startDynamoDb, type DynamoDbEmulator } from '../../local/emulators/dynamodb';
-import { startS3AndSqs, type S3AndSqsEmulator } from '../../local/emulators/s3-sqs';
+import { startSqs, type SqsEmulator } from '../../local/emulators/sqs';
 import {
   startStepFunctions,
   type ExecutionStatusChangeEvent,
@@ -125,86 +117,16 @@ describe('DynamoDB Local', () => {
   });
 });
 
-describe('fauxqs as S3 and SQS', () => {
+describe('fauxqs as SQS', () => {
   let dataDir: string;
-  let emulator: S3AndSqsEmulator;
-  // As the handlers configure it (lambdas/platform/clients/s3.ts), plus the local endpoint.
-  const s3 = () =>
-    new S3Client({
-      ...LOCAL,
-      endpoint: emulator.endpoint,
-      forcePathStyle: true,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+  let emulator: SqsEmulator;
   const sqs = () => new SQSClient({ ...LOCAL, endpoint: emulator.endpoint });
 
   beforeAll(async () => {
     dataDir = await tempDataDir();
-    emulator = await startS3AndSqs({ dataDir });
-    await s3().send(new CreateBucketCommand({ Bucket: 'media' }));
+    emulator = await startSqs({ dataDir });
   });
   afterAll(() => emulator.stop());
-
-  it('takes a presigned PUT and serves the bytes back on a presigned GET, through plain fetch', async () => {
-    const body = Buffer.from([0, 1, 2, 250, 251, 252]);
-    const uploadUrl = await getSignedUrl(
-      s3(),
-      new PutObjectCommand({
-        Bucket: 'media',
-        Key: 'incoming/a.bin',
-        ContentType: 'video/mp4',
-        ContentLength: body.length,
-      }),
-      {
-        expiresIn: 60,
-        signableHeaders: new Set(['content-type', 'content-length']),
-      },
-    );
-    const upload = await fetch(uploadUrl, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body });
-    expect(upload.status).toBe(200);
-
-    const downloadUrl = await getSignedUrl(s3(), new GetObjectCommand({ Bucket: 'media', Key: 'incoming/a.bin' }), {
-      expiresIn: 60,
-    });
-    const download = await fetch(downloadUrl);
-    expect(download.status).toBe(200);
-    expect(download.headers.get('content-type')).toBe('video/mp4');
-    expect(Buffer.from(await download.arrayBuffer())).toEqual(body);
-  });
-
-  // S3 would answer with these headers; a local download gets the stored Content-Type and no Content-Disposition.
-  it('ignores ResponseContentDisposition and ResponseContentType on a presigned GET', async () => {
-    await s3().send(
-      new PutObjectCommand({ Bucket: 'media', Key: 'clip.mp4', Body: 'video', ContentType: 'video/mp4' }),
-    );
-    const url = await getSignedUrl(
-      s3(),
-      new GetObjectCommand({
-        Bucket: 'media',
-        Key: 'clip.mp4',
-        ResponseContentDisposition: 'attachment; filename="clip.mp4"',
-        ResponseContentType: 'application/octet-stream',
-      }),
-      { expiresIn: 60 },
-    );
-    const download = await fetch(url);
-    expect(download.headers.get('content-disposition')).toBeNull();
-    expect(download.headers.get('content-type')).toBe('video/mp4');
-  });
-
-  // How a confirmation tells a missing upload from a refused HeadObject (lambdas/domain/assets/media.ts).
-  it('lists a key first among the keys it is a prefix of, one key at a time', async () => {
-    for (const Key of ['incoming/7/asset_b', 'incoming/7/asset_b0']) {
-      await s3().send(new PutObjectCommand({ Bucket: 'media', Key, Body: 'bytes' }));
-    }
-    const firstKey = async (Prefix: string) =>
-      (await s3().send(new ListObjectsV2Command({ Bucket: 'media', Prefix, MaxKeys: 1 }))).Contents?.map(
-        ({ Key }) => Key,
-      );
-    expect(await firstKey('incoming/7/asset_b')).toEqual(['incoming/7/asset_b']);
-    expect(await firstKey('incoming/7/asset_a')).toBeUndefined();
-  });
 
   it('sends, receives and deletes SQS messages', async () => {
     const { QueueUrl } = await sqs().send(new CreateQueueCommand({ QueueName: 'work' }));
@@ -236,17 +158,14 @@ describe('fauxqs as S3 and SQS', () => {
     }
   });
 
-  it('keeps objects, queues and messages in the data dir across a restart, and stop() ends its process', async () => {
-    await s3().send(new PutObjectCommand({ Bucket: 'media', Key: 'kept.txt', Body: 'still here' }));
+  it('keeps queues and messages in the data dir across a restart, and stop() ends its process', async () => {
     const { QueueUrl } = await sqs().send(new CreateQueueCommand({ QueueName: 'kept' }));
     await sqs().send(new SendMessageCommand({ QueueUrl, MessageBody: 'pending' }));
     const firstPid = emulator.pid;
     await emulator.stop();
     expect(isRunning(firstPid)).toBe(false);
 
-    emulator = await startS3AndSqs({ dataDir });
-    const object = await s3().send(new GetObjectCommand({ Bucket: 'media', Key: 'kept.txt' }));
-    expect(await object.Body?.transformToString()).toBe('still here');
+    emulator = await startSqs({ dataDir });
     const queue = await sqs().send(new GetQueueUrlCommand({ QueueName: 'kept' }));
     expect(queue.QueueUrl).toBe(`${emulator.endpoint}/000000000000/kept`);
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queue.QueueUrl }));

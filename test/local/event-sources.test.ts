@@ -13,7 +13,7 @@ import {
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { EVENT_STREAM_FILTER } from '#domain/events/event-stream';
 import { startDynamoDb, type DynamoDbEmulator } from '../../local/emulators/dynamodb';
-import { startS3AndSqs, type S3AndSqsEmulator } from '../../local/emulators/s3-sqs';
+import { startSqs, type SqsEmulator } from '../../local/emulators/sqs';
 import { assertSupportedFilter, matchesFilter } from '../../local/event-sources/event-filter';
 import { startQueuePoller, type QueueConsumer } from '../../local/event-sources/queue';
 import {
@@ -295,12 +295,12 @@ describe('table stream poller', () => {
 });
 
 describe('queue poller', () => {
-  let emulator: S3AndSqsEmulator;
+  let emulator: SqsEmulator;
   let sqs: SQSClient;
   let queues = 0;
 
   beforeAll(async () => {
-    emulator = await startS3AndSqs({ dataDir: await tempDataDir() });
+    emulator = await startSqs({ dataDir: await tempDataDir() });
     sqs = new SQSClient({ ...LOCAL, endpoint: emulator.endpoint });
   });
   afterAll(async () => {

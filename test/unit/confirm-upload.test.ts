@@ -161,6 +161,21 @@ describe('confirming an upload', () => {
     expect(inputsOf(DeleteObjectCommand)).toEqual([{ Bucket: 'media-bucket', Key: incomingKey }]);
   });
 
+  // S3 refuses a PUT of another type or size than its URL signs; the confirmation checks again all the same.
+  it.each([
+    ['another size', { ContentLength: 1010, ContentType: 'video/mp4' }, 'size_bytes'],
+    ['another type', { ContentLength: 1000, ContentType: 'video/webm' }, 'video/webm'],
+  ])('fails an upload of %s than declared with 422, copying nothing', async (_, stored, named) => {
+    s3.on(HeadObjectCommand).resolves({ ...stored, ETag: '"v1"' });
+
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({
+      code: 'ASSET_CONTENT_MISMATCH',
+      message: expect.stringContaining(named),
+    });
+    expect(record.status).toBe('failed');
+    expect(inputsOf(CopyObjectCommand)).toEqual([]);
+  });
+
   it('verifies again from the start when the upload is replaced between the check and the copy, and refuses new bytes that are not the declared format', async () => {
     s3.on(CopyObjectCommand)
       .callsFakeOnce(() => {

@@ -36,8 +36,8 @@ export function makeMedia(
   }
 }
 
-/** Below the 11 MiB request body the local S3 emulator accepts, and above S3's 5 MiB smallest part. */
-export const LARGE_MEDIA_CHUNK_BYTES = 10 * 1024 * 1024;
+/** The chunks a large file is made and sent in. */
+const LARGE_MEDIA_CHUNK_BYTES = 10 * 1024 * 1024;
 const BLOCK_BYTES = 4096;
 
 /** What confirmation's format check reads: an MP4 `ftyp` box, the PNG signature. */
@@ -77,7 +77,15 @@ export interface SplitSourcePlan {
   /** A 440 Hz tone throughout, except in these silences; none at all when `audio` is false. */
   silences: readonly { startSeconds: number; endSeconds: number }[];
   audio?: boolean;
+  /**
+   * Coarse moving grain over every scene, which encodes to several Mbit/s: clips of a few seconds
+   * make files of tens of MB, as a camera's footage does.
+   */
+  grain?: boolean;
 }
+
+/** Grain of 4x4-pixel blocks: drawn at a quarter of the size, then scaled up without smoothing. */
+const GRAIN_SCALE = 4;
 
 /** A video with scene cuts and silences at known times, for split jobs to find. */
 export function makeSplitSource(plan: SplitSourcePlan): Buffer {
@@ -87,7 +95,12 @@ export function makeSplitSource(plan: SplitSourcePlan): Buffer {
     const size = `${plan.width}x${plan.height}`;
     const inputs = plan.scenes.flatMap((scene, index) => {
       const end = plan.scenes[index + 1]?.startSeconds ?? plan.durationSeconds;
-      return ['-f', 'lavfi', '-i', `color=c=${scene.colour}:s=${size}:r=25:d=${end - scene.startSeconds}`];
+      const duration = end - scene.startSeconds;
+      const source = plan.grain
+        ? `color=c=${scene.colour}:s=${plan.width / GRAIN_SCALE}x${plan.height / GRAIN_SCALE}:r=25:d=${duration},` +
+          `noise=alls=40:allf=t,scale=${size.replace('x', ':')}:flags=neighbor`
+        : `color=c=${scene.colour}:s=${size}:r=25:d=${duration}`;
+      return ['-f', 'lavfi', '-i', source];
     });
     const silent =
       plan.silences.map((range) => `between(t,${range.startSeconds},${range.endSeconds})`).join('+') || '0';
@@ -112,6 +125,7 @@ export function makeSplitSource(plan: SplitSourcePlan): Buffer {
       'libx264',
       '-preset',
       'ultrafast',
+      ...(plan.grain ? ['-crf', '30'] : []),
       '-pix_fmt',
       'yuv420p',
       '-movflags',

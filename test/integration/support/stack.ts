@@ -1,13 +1,8 @@
-import {
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  S3Client,
-  UploadPartCommand,
-  type CompletedPart,
-} from '@aws-sdk/client-s3';
 import type { Scope } from '#domain/access/scopes';
 import type * as Organizations from '#domain/access/organizations';
 import type * as ApiKeys from '#domain/access/api-keys';
+
+export { putToUploadUrl } from '../../../scripts/upload-to-url';
 
 /** Helpers for tests that drive the running local stack (see global-setup.ts). */
 export const apiUrl = () => required('IT_API_URL');
@@ -31,35 +26,6 @@ function operator() {
     };
   })();
   return domain;
-}
-
-/**
- * Stores an asset's bytes where a PUT to its upload_url would, as one multipart upload straight to
- * the emulator: the local S3 emulator refuses request bodies over 11 MiB, so a large file cannot
- * be PUT to its upload URL locally. Each chunk is one part.
- */
-export async function storeUploadInParts(
-  organizationId: number,
-  assetId: string,
-  contentType: string,
-  chunks: Iterable<Buffer>,
-): Promise<void> {
-  await operator();
-  const { incomingObjectKey } = await import('#domain/assets/media-layout');
-  const s3 = new S3Client({ forcePathStyle: true });
-  const target = { Bucket: required('MEDIA_BUCKET_NAME'), Key: incomingObjectKey(organizationId, assetId) };
-  try {
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ ...target, ContentType: contentType }));
-    const parts: CompletedPart[] = [];
-    for (const chunk of chunks) {
-      const PartNumber = parts.length + 1;
-      const { ETag } = await s3.send(new UploadPartCommand({ ...target, UploadId, PartNumber, Body: chunk }));
-      parts.push({ PartNumber, ETag });
-    }
-    await s3.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }));
-  } finally {
-    s3.destroy();
-  }
 }
 
 export interface TestOrganization {

@@ -3,17 +3,16 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { freeLoopbackPort, recordOutput, stopChildProcess, stopWithThisProcess } from './child-processes';
 
-export interface S3AndSqsOptions {
-  /** Where fauxqs keeps its SQLite database (buckets, objects, queues, messages); created if missing. */
+export interface SqsOptions {
+  /** Where fauxqs keeps its SQLite database (queues and messages); created if missing. */
   dataDir: string;
   /** Defaults to a free port. */
   port?: number;
 }
 
-export interface S3AndSqsEmulator {
+export interface SqsEmulator {
   /**
-   * `http://127.0.0.1:<port>`, one endpoint for both services. S3 clients need `forcePathStyle: true`.
-   * Queue URLs are `http://127.0.0.1:<port>/000000000000/<name>`, on the current port even for
+   * `http://127.0.0.1:<port>`. Queue URLs are `http://127.0.0.1:<port>/000000000000/<name>`, on the current port even for
    * queues created before a restart.
    */
   endpoint: string;
@@ -28,8 +27,11 @@ const READY_TIMEOUT_MS = 15_000;
 /** See the comment at its top for why fauxqs runs in a child process. */
 const FAUXQS_PROCESS_SCRIPT = join(__dirname, 'fauxqs-process.mjs');
 
-/** Starts fauxqs as S3 and SQS on 127.0.0.1, state persisted in dataDir, and waits until it listens. */
-export async function startS3AndSqs({ dataDir, port }: S3AndSqsOptions): Promise<S3AndSqsEmulator> {
+/**
+ * Starts fauxqs as SQS on 127.0.0.1, state persisted in dataDir, and waits until it listens. (It
+ * also serves S3, but buffers every body in memory: the local stack's S3 is s3/s3-server.ts.)
+ */
+export async function startSqs({ dataDir, port }: SqsOptions): Promise<SqsEmulator> {
   const root = resolve(dataDir);
   await mkdir(root, { recursive: true });
   // Chosen here, not by fauxqs: the child names its queue URLs after the port before it listens.
@@ -42,7 +44,7 @@ export async function startS3AndSqs({ dataDir, port }: S3AndSqsOptions): Promise
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   stopWithThisProcess(child);
-  const output = recordOutput(child, 's3-sqs');
+  const output = recordOutput(child, 'sqs');
   const stop = () => stopChildProcess(child);
   let boundPort: number;
   try {
@@ -54,7 +56,7 @@ export async function startS3AndSqs({ dataDir, port }: S3AndSqsOptions): Promise
   const endpoint = `http://127.0.0.1:${boundPort}`;
   if (process.env.LOCAL_DEBUG) {
     console.error(
-      `[s3-sqs] fauxqs ready at ${endpoint} in ${Math.round(performance.now() - startedAt)} ms (pid ${child.pid}, data ${root})`,
+      `[sqs] fauxqs ready at ${endpoint} in ${Math.round(performance.now() - startedAt)} ms (pid ${child.pid}, data ${root})`,
     );
   }
   return { endpoint, pid: child.pid as number, stop };
