@@ -425,6 +425,43 @@ describe('a short source', () => {
   }, 90_000);
 });
 
+describe('a source of grainy footage', () => {
+  it('keeps every chosen clip, each file larger than 11 MiB', async () => {
+    const grainy = makeSplitSource({
+      durationSeconds: 45,
+      width: 1280,
+      height: 720,
+      scenes: [
+        { colour: 'navy', startSeconds: 0 },
+        { colour: 'olive', startSeconds: 15 },
+        { colour: 'maroon', startSeconds: 30 },
+      ],
+      silences: [
+        { startSeconds: 14.5, endSeconds: 15.5 },
+        { startSeconds: 29.5, endSeconds: 30.5 },
+      ],
+      grain: true,
+    });
+    const org = await createOrganization();
+    const sourceId = await uploadAsset(org, grainy);
+    const created = await call<SplitJob>('POST', '/split-jobs', {
+      key: org.key,
+      body: { source_asset_id: sourceId, clip_length_preset: 'under_30' },
+    });
+    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 150_000);
+    const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
+
+    expect(job.status).toBe('completed');
+    expect(body.clips.length).toBeGreaterThanOrEqual(2);
+    expect(body.clips.map((clip) => clip.status)).toEqual(body.clips.map(() => 'completed'));
+    expect(job.result?.clips_count).toBe(body.clips.length);
+    for (const clip of body.clips) {
+      const file = await download(clip.download_url!);
+      expect(file.length).toBeGreaterThan(11 * 1024 * 1024);
+    }
+  }, 200_000);
+});
+
 describe('a source that cannot be read any more', () => {
   it('fails the job with SOURCE_UNREADABLE and refunds it in full', async () => {
     const org = await createOrganization({ credits: 100 });

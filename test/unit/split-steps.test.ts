@@ -6,7 +6,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { finishSplitJob, SPLIT_ERRORS } from '#domain/split-jobs/split-steps';
+import { failSplitClip, finishSplitJob, SPLIT_ERRORS } from '#domain/split-jobs/split-steps';
 import { SPLIT_INPUT } from './support/new-job';
 import { itemAt } from './support/transactions';
 
@@ -155,5 +155,45 @@ describe('the finish of a split job', () => {
     expect(state.outcome).toBe('finished');
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+});
+
+describe('a clip that could not be rendered', () => {
+  it('is failed, and the log says why, the signed URL in the message redacted', async () => {
+    dynamo.on(UpdateCommand).resolves({});
+    const lines: string[] = [];
+    const out = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      const cause = JSON.stringify({
+        errorType: 'MediaToolError',
+        errorMessage: 'ffmpeg failed reading https://bucket.s3.amazonaws.com/a.mp4?X-Amz-Signature=abc123',
+        trace: [],
+      });
+      const result = await failSplitClip({
+        organization_id: 7,
+        job_id: JOB_ID,
+        clip_id: 'clip_01J0000000000000000000000A_01',
+        clip_count: 3,
+        source: { object_key: 'assets/7/a', width: 1280, height: 720, has_audio: true, duration_seconds: 60 },
+        has_transcript: false,
+        failure: { Error: 'MediaToolError', Cause: cause },
+      });
+      expect(result).toEqual({ clip_id: 'clip_01J0000000000000000000000A_01', status: 'failed' });
+    } finally {
+      out.mockRestore();
+    }
+    const line = JSON.parse(lines.find((text) => text.includes('A clip could not be rendered'))!) as Record<
+      string,
+      string
+    >;
+    expect(line).toMatchObject({
+      level: 'warn',
+      error: 'MediaToolError',
+      clip_id: 'clip_01J0000000000000000000000A_01',
+    });
+    expect(line.error_message).toContain('ffmpeg failed reading https://bucket.s3.amazonaws.com/a.mp4');
+    expect(line.error_message).not.toContain('abc123');
+    const update = dynamo.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':status': 'failed' });
   });
 });

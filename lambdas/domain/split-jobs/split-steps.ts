@@ -10,6 +10,7 @@ import { advanceProgress, findJob, recordProgress } from '#domain/jobs/job-store
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
+import { describeCaughtFailure, retryableOnTransientFailure, type CaughtFailure } from '#platform/task-failures';
 import { mediaToolPath } from '#platform/media-tools';
 import type { JobExecutionInput } from '#workflows';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
@@ -296,13 +297,15 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
     const captions = clipCaptions(await transcriptOf(task, task.has_transcript), range, job.input.caption_style);
     const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
       clipObjectKey(task.organization_id, task.job_id, clip.clipId, file);
-    await putFile(keyOf('video'), rendered.videoPath, 'video/mp4');
-    await putFile(keyOf('thumbnail'), rendered.thumbnailPath, 'image/jpeg');
-    if (captions !== null) {
-      const captionsPath = join(directory, 'captions.vtt');
-      await writeFile(captionsPath, captions, 'utf8');
-      await putFile(keyOf('captions'), captionsPath, 'text/vtt');
-    }
+    await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, async () => {
+      await putFile(keyOf('video'), rendered.videoPath, 'video/mp4');
+      await putFile(keyOf('thumbnail'), rendered.thumbnailPath, 'image/jpeg');
+      if (captions !== null) {
+        const captionsPath = join(directory, 'captions.vtt');
+        await writeFile(captionsPath, captions, 'utf8');
+        await putFile(keyOf('captions'), captionsPath, 'text/vtt');
+      }
+    });
     await markClipCompleted(
       clip,
       { video: keyOf('video'), thumbnail: keyOf('thumbnail'), captions: captions === null ? null : keyOf('captions') },
@@ -315,12 +318,15 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
   }
 }
 
-/** The Map's Catch: the clip that could not be rendered is failed; its job goes on. */
-export async function failSplitClip(task: ClipTask & { failure?: { Error?: string } }) {
+/**
+ * The Map's Catch: the clip that could not be rendered (after the retries of a transient failure)
+ * is failed, and why is logged; its job goes on.
+ */
+export async function failSplitClip(task: ClipTask & { failure?: CaughtFailure }) {
   log('warn', 'A clip could not be rendered', {
     job_id: task.job_id,
     clip_id: task.clip_id,
-    error: task.failure?.Error,
+    ...describeCaughtFailure(task.failure),
   });
   await markClipFailed(
     { organizationId: task.organization_id, jobId: task.job_id, clipId: task.clip_id },
