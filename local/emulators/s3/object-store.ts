@@ -383,15 +383,11 @@ export class ObjectStore {
     }
     const path = this.tempFile();
     const partsMd5 = createHash('md5');
+    for (const part of stored) partsMd5.update(Buffer.from(part.etag.replace(/"/g, ''), 'hex'));
     try {
-      const output = createWriteStream(path);
-      for (const part of stored) {
-        await pipeline(createReadStream(join(folder, `part-${part.partNumber}.bin`)), output, { end: false });
-        partsMd5.update(Buffer.from(part.etag.replace(/"/g, ''), 'hex'));
-      }
-      await new Promise<void>((resolve, reject) =>
-        output.end((error?: Error | null) => (error ? reject(error) : resolve())),
-      );
+      await pipeline(async function* () {
+        for (const part of stored) yield* createReadStream(join(folder, `part-${part.partNumber}.bin`));
+      }, createWriteStream(path));
     } catch (error) {
       await rm(path, { force: true });
       throw error;
