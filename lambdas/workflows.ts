@@ -95,6 +95,18 @@ export const WORKFLOWS: readonly Workflow[] = [
         timeoutSeconds: 30,
         settings: ['video-provider'],
       },
+      FinishVideoFunction: {
+        handler: 'video-jobs/finish-video',
+        // Reads the job's requested duration and aspect ratio.
+        table: ['GetItem'],
+        grants: ['media.renders:get', 'media.renders:put'],
+        // One ffmpeg run over at most 18 s of 1280x720 into 720x1280 at most, read through a presigned
+        // URL: 2048 MB buys more than one vCPU; the finished file (a few MB) goes to /tmp.
+        memoryMb: 2048,
+        timeoutSeconds: 300,
+        settings: [],
+        mediaTools: true,
+      },
       FinishJobFunction: {
         handler: 'video-jobs/finish-job',
         table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],

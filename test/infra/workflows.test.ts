@@ -202,6 +202,18 @@ describe('workers', () => {
     expect(bedrock('PollRenderFunction')).toEqual([`bedrock:GetAsyncInvoke ${INVOCATIONS_ARN}`]);
   });
 
+  test('finish-video runs ffmpeg from the media-tools layer, reading and writing only under renders/', () => {
+    const finishVideo = workerOf('video-job', 'FinishVideoFunction');
+    const resource = template.findResources('AWS::Lambda::Function')[logicalIdOf(finishVideo)]!;
+    const [layer] = Object.keys(template.findResources('AWS::Lambda::LayerVersion'));
+    expect(resource.Properties.Layers).toEqual([{ Ref: layer }]);
+    expect(resource.Properties.Environment.Variables).toMatchObject({
+      FFMPEG_PATH: '/opt/bin/ffmpeg',
+      FFPROBE_PATH: '/opt/bin/ffprobe',
+    });
+    expect(grantPairs(finishVideo)).toEqual([`s3:GetObject ${bucket}/renders/*`, `s3:PutObject ${bucket}/renders/*`]);
+  });
+
   test('poll-render may not write under renders/: Bedrock writes the render with the rights of its starter', () => {
     expect(
       grantPairs(workerOf('video-job', 'PollRenderFunction')).filter((pair) => pair.startsWith('s3:PutObject')),

@@ -3,8 +3,9 @@ import { startStepFunctions, type StepFunctionsEmulator } from '../../local/emul
 import { definitionWithWorkers, WORKFLOWS } from '#workflows';
 
 /**
- * The video job ASL itself, run by the local interpreter with scripted workers: every path must
- * end through FinishJob or FinishCrashed, so no job is left active whatever a worker does.
+ * The video job ASL itself, run by the local interpreter with scripted workers: a completed render
+ * goes through FinishVideo, and every path must end through FinishJob or FinishCrashed, so no job
+ * is left active whatever a worker does.
  */
 const workflow = WORKFLOWS.find((candidate) => candidate.name === 'video-job')!;
 const ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:video-job-test';
@@ -16,7 +17,7 @@ function definition() {
   return JSON.parse(definitionWithWorkers(workflow, toThemselves)) as object;
 }
 
-type Step = 'StartRenderFunction' | 'PollRenderFunction' | 'FinishJobFunction';
+type Step = 'StartRenderFunction' | 'PollRenderFunction' | 'FinishVideoFunction' | 'FinishJobFunction';
 type Script = Partial<Record<Step, ((payload: Record<string, unknown>, call: number) => unknown)[]>>;
 
 let emulator: StepFunctionsEmulator;
@@ -79,15 +80,54 @@ const state =
   });
 
 describe('video job state machine', () => {
-  it('polls while the render is in progress, then finishes the job with the completed state', async () => {
+  it('polls while the render is in progress, finishes the video, then the job with the finished video', async () => {
     const { status, finishes } = await run({
       StartRenderFunction: [state('in_progress')],
       PollRenderFunction: [state('in_progress'), state('in_progress'), state('completed', { output: { key: 'k' } })],
+      FinishVideoFunction: [state('completed', { output: { key: 'finished' } })],
       FinishJobFunction: [state('completed')],
     });
     expect(status).toBe('SUCCEEDED');
-    expect(finishes).toEqual([expect.objectContaining({ outcome: 'completed', output: { key: 'k' } })]);
+    expect(calls.filter((call) => call.step === 'FinishVideoFunction').map((call) => call.payload)).toEqual([
+      expect.objectContaining({ outcome: 'completed', output: { key: 'k' } }),
+    ]);
+    expect(finishes).toEqual([expect.objectContaining({ outcome: 'completed', output: { key: 'finished' } })]);
     expect(calls.filter((call) => call.step === 'PollRenderFunction')).toHaveLength(3);
+  });
+
+  it('hands a render the finishing step could not finish to FinishJob as failed', async () => {
+    const { finishes } = await run({
+      StartRenderFunction: [state('in_progress')],
+      PollRenderFunction: [state('completed', { output: { key: 'k' } })],
+      FinishVideoFunction: [state('failed', { error: { code: 'RENDER_FAILED', message: 'm' } })],
+      FinishJobFunction: [state('failed')],
+    });
+    expect(finishes).toEqual([
+      expect.objectContaining({ outcome: 'failed', error: { code: 'RENDER_FAILED', message: 'm' } }),
+    ]);
+  });
+
+  it('retries FinishVideo on a transient failure, and ends the job through FinishCrashed when it crashes', async () => {
+    const interrupted = () => {
+      const error = new Error('Storing the finished video was interrupted');
+      error.name = 'TransientFailure';
+      throw error;
+    };
+    const retried = await run({
+      StartRenderFunction: [state('in_progress')],
+      PollRenderFunction: [state('completed', { output: { key: 'k' } })],
+      FinishVideoFunction: [interrupted, state('completed', { output: { key: 'finished' } })],
+      FinishJobFunction: [state('completed')],
+    });
+    expect(retried.finishes).toEqual([expect.objectContaining({ outcome: 'completed', output: { key: 'finished' } })]);
+
+    const crashed = await run({
+      StartRenderFunction: [state('in_progress')],
+      PollRenderFunction: [state('completed', { output: { key: 'k' } })],
+      FinishVideoFunction: [crash],
+      FinishJobFunction: [state('failed')],
+    });
+    expect(crashed.finishes).toEqual([{ organization_id: 1, job_id: 'video_job_1', outcome: 'crashed' }]);
   });
 
   it.each(['failed', 'expired'])('hands the %s outcome straight to FinishJob', async (outcome) => {
@@ -125,6 +165,7 @@ describe('video job state machine', () => {
       const { status, finishes } = await run({
         StartRenderFunction: [busy, state('in_progress')],
         PollRenderFunction: [busy, busy, state('completed', { output: { key: 'k' } })],
+        FinishVideoFunction: [state('completed', { output: { key: 'finished' } })],
         FinishJobFunction: [state('completed')],
       });
       expect(status).toBe('SUCCEEDED');

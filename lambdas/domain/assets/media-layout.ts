@@ -9,7 +9,7 @@ export const MEDIA_PREFIXES = {
   incoming: 'incoming/',
   /** Confirmed uploads and generated files (finished videos). */
   assets: 'assets/',
-  /** Where the video provider writes its output, until it is copied under assets/. */
+  /** Where the video provider writes its output, and the finishing step the finished video, until it is copied under assets/. */
   renders: 'renders/',
   /** A split job's clips: video, thumbnail and captions of each, kept like assets. */
   clips: 'clips/',
@@ -24,6 +24,9 @@ export const storedObjectKey = (organizationId: number, assetId: string) =>
   `${MEDIA_PREFIXES.assets}${organizationId}/${assetId}`;
 export const renderObjectKey = (organizationId: number, jobId: string) =>
   `${MEDIA_PREFIXES.renders}${organizationId}/${jobId}/output.mp4`;
+/** The render trimmed and framed to the job's request (video-finishing.ts). */
+export const finishedRenderObjectKey = (organizationId: number, jobId: string) =>
+  `${MEDIA_PREFIXES.renders}${organizationId}/${jobId}/finished.mp4`;
 
 export type ClipFile = 'video' | 'thumbnail' | 'captions';
 const CLIP_FILE_NAMES: Readonly<Record<ClipFile, string>> = {

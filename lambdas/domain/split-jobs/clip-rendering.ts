@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
-import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
+import { framingFilterGraph } from '#domain/framing/framing';
 import { MediaToolError, progressSeconds, runMediaTool, type MediaToolRun } from '#platform/media-tools';
 import type { TimeRange } from './source-analysis';
 
@@ -8,13 +8,7 @@ import type { TimeRange } from './source-analysis';
  * Renders one clip of a split job: one ffmpeg run cuts, frames and encodes the clip, a second
  * picks its thumbnail from the encoded file. One Lambda invocation renders one clip.
  *
- * Framing. A source whose aspect ratio is the target's (within 2%) is scaled to the target size.
- * Any other source is shown whole, scaled to fit and centred, over a blurred copy of itself that
- * fills the frame (a "blurred fill"). Cropping to the target would cut away half of a slide, one
- * of two people in an interview or the edge of on-screen text, and following the subject needs a
- * tracking pass; the blurred fill loses nothing. The blur is made at an eighth of the target size
- * and scaled back up: rendering 30 s of 1280x720 to 720x1280 took about a fifth more CPU time than
- * a plain crop this way, and three quarters more with the blur done at full size.
+ * Framing: the blurred fill of lambdas/domain/framing/framing.ts.
  *
  * Cut. `-ss` before `-i` seeks in the input (over HTTP, ffmpeg reads only the ranges it needs);
  * since the clip is re-encoded, the cut is frame-accurate and the clip's timestamps start at 0.
@@ -51,12 +45,6 @@ export interface RenderedClip {
 export const CLIP_FILE_NAME = 'clip.mp4';
 export const THUMBNAIL_FILE_NAME = 'thumbnail.jpg';
 
-/** Aspect ratios closer than this are the same layout: a 2% stretch is invisible, bars of 2% are not. */
-const SAME_ASPECT_TOLERANCE = 0.02;
-/** The blurred background is made at this fraction of the target size. */
-const BACKGROUND_SCALE = 1 / 8;
-/** Box blur radius (at the reduced size) and passes: the background is colour, not detail. */
-const BACKGROUND_BLUR = '10:2';
 /**
  * Frames closer together than this are dropped, which caps the frame rate at 30 fps without knowing
  * the source's: 60 fps keeps every other frame, 30 fps (timestamps jitter by a millisecond or so)
@@ -74,30 +62,10 @@ const THUMBNAIL_CANDIDATE_FRAMES = 60;
  */
 const ENCODED_END_TOLERANCE_SECONDS = 0.5;
 
-const even = (value: number) => Math.max(2, 2 * Math.round(value / 2));
-
 /** The filter graph from input video to the `[v]` output: frame-rate cap, framing, pixel format. */
 function videoFilterGraph(request: Pick<ClipRenderRequest, 'aspectRatio' | 'source'>): string {
-  const { width, height } = OUTPUT_DIMENSIONS[request.aspectRatio];
   const capFrameRate = `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${MIN_FRAME_INTERVAL_SECONDS})'`;
-  const sourceAspect = request.source.width / request.source.height;
-  const targetAspect = width / height;
-  if (Math.abs(sourceAspect / targetAspect - 1) <= SAME_ASPECT_TOLERANCE) {
-    return `[0:v]${capFrameRate},scale=${width}:${height},setsar=1,format=yuv420p[v]`;
-  }
-  const backgroundWidth = even(width * BACKGROUND_SCALE);
-  const backgroundHeight = even(height * BACKGROUND_SCALE);
-  // -2 keeps the source's proportions with an even size along the side that does not fill the target.
-  const fit = sourceAspect > targetAspect ? `${width}:-2` : `-2:${height}`;
-  return [
-    `[0:v]${capFrameRate},split=2[background][foreground]`,
-    `[background]scale=${backgroundWidth}:${backgroundHeight}:force_original_aspect_ratio=increase,` +
-      `crop=${backgroundWidth}:${backgroundHeight},boxblur=${BACKGROUND_BLUR},` +
-      // The cheapest scaler is enough for a picture that is a blur anyway.
-      `scale=${width}:${height}:flags=fast_bilinear,setsar=1[blurred]`,
-    `[foreground]scale=${fit},setsar=1[fitted]`,
-    `[blurred][fitted]overlay=(W-w)/2:(H-h)/2,format=yuv420p[v]`,
-  ].join(';');
+  return framingFilterGraph(request.aspectRatio, request.source, capFrameRate);
 }
 
 const seconds = (value: number) => value.toFixed(3);

@@ -1,14 +1,21 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { findAsset, generatedAssetPut } from '#domain/assets/asset-store';
-import { copyObject } from '#domain/assets/media';
-import { renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
-import { isActive, type JobError } from '#domain/jobs/job';
+import { copyObject, presignMediaToolRead, putFile } from '#domain/assets/media';
+import { finishedRenderObjectKey, renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
+import { isActive, jobOfType, type JobError } from '#domain/jobs/job';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { findJob, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
+import { log } from '#platform/log';
+import { MediaToolError, mediaToolPath } from '#platform/media-tools';
+import { retryableOnTransientFailure } from '#platform/task-failures';
 import { sortableId } from '#platform/ids';
 import type { JobExecutionInput } from '#workflows';
-import type { RenderedVideo, RenderRequest, VideoProvider } from './providers/port';
+import { RENDER_FAILURE_MESSAGES, type RenderedVideo, type RenderRequest, type VideoProvider } from './providers/port';
+import { finishVideo } from './video-finishing';
 import type { RenderSchedule } from './render-schedule';
 
 /**
@@ -100,6 +107,52 @@ export async function pollRender(provider: VideoProvider, state: RenderState, no
   }
 }
 
+/** Kills a finishing ffmpeg in time to record the failure before the worker's Lambda timeout (workflows.ts). */
+const FINISHING_TIMEOUT_MS = 240_000;
+
+/**
+ * FinishVideo: the delivered render made into the requested duration and frame (video-finishing.ts),
+ * stored beside it; the output then names the finished file. A render ffmpeg cannot make into that
+ * fails the job with RENDER_FAILED (refunded), its cause logged.
+ */
+export async function finishRenderedVideo(state: RenderState): Promise<RenderState> {
+  if (state.outcome !== 'completed' || !state.output) return state;
+  const job = jobOfType(await findJob(state.organization_id, state.job_id), 'video');
+  if (!job || !isActive(job)) return { ...state, outcome: 'finished' };
+  const directory = await mkdtemp(join(tmpdir(), 'finish-'));
+  try {
+    const finished = await finishVideo({
+      ffmpegPath: mediaToolPath('ffmpeg'),
+      ffprobePath: mediaToolPath('ffprobe'),
+      input: await presignMediaToolRead(state.output.key),
+      source: { width: state.output.width, height: state.output.height },
+      durationSeconds: job.input.duration_seconds,
+      aspectRatio: job.input.aspect_ratio,
+      outputDirectory: directory,
+      timeoutMs: FINISHING_TIMEOUT_MS,
+    });
+    const key = finishedRenderObjectKey(job.organizationId, job.jobId);
+    const sizeBytes = await retryableOnTransientFailure('Storing the finished video', () =>
+      putFile(key, finished.path, 'video/mp4'),
+    );
+    const { durationSeconds, width, height } = finished;
+    return {
+      ...state,
+      output: { bucket: mediaBucket(), key, contentType: 'video/mp4', sizeBytes, durationSeconds, width, height },
+    };
+  } catch (error) {
+    if (!(error instanceof MediaToolError)) throw error;
+    log('warn', 'A rendered video could not be finished', { error });
+    return {
+      ...state,
+      outcome: 'failed',
+      error: { code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED },
+    };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
 /**
  * FinishJob (and FinishCrashed): ends the job whichever way the render went, the finished video
  * copied under assets/ and recorded as the job's output asset. Safe to run again for the same job.
@@ -122,7 +175,13 @@ export async function finishVideoJob(state: RenderState, now = new Date()): Prom
             filename: `${jobId}.mp4`,
             contentType: 'video/mp4',
             sizeBytes: state.output.sizeBytes,
-            metadata: { job_id: jobId },
+            // What was delivered, in the asset's own words (GET /assets/{id}); the finishing step made it the request.
+            metadata: {
+              job_id: jobId,
+              duration_seconds: state.output.durationSeconds,
+              width: state.output.width,
+              height: state.output.height,
+            },
             createdAt: now.toISOString(),
             objectKey,
           }),

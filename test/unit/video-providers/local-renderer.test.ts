@@ -107,7 +107,7 @@ async function probe(video: Buffer) {
 }
 
 describe('local renderer', () => {
-  it('renders a 15 s 9:16 H.264 video, reporting measured progress that only goes up', async () => {
+  it('renders 15 s as Nova Reel would, 18 s of 1280x720 H.264, reporting measured progress that only goes up', async () => {
     const provider = renderer();
     const req = request({ durationSeconds: 15, style: 'realistic' });
 
@@ -120,9 +120,9 @@ describe('local renderer', () => {
         key: req.output.key,
         contentType: 'video/mp4',
         sizeBytes: expect.any(Number),
-        durationSeconds: 15,
-        width: 720,
-        height: 1280,
+        durationSeconds: 18,
+        width: 1280,
+        height: 720,
       },
     });
     expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
@@ -132,26 +132,26 @@ describe('local renderer', () => {
     const body = uploadedBody(req.output.key);
     expect(status.state === 'completed' && status.output.sizeBytes).toBe(body.length);
     const video = await probe(body);
-    expect(video.streams).toEqual([{ codec_name: 'h264', width: 720, height: 1280, pix_fmt: 'yuv420p' }]);
-    expect(Math.abs(video.durationSeconds - 15)).toBeLessThanOrEqual(0.1);
+    expect(video.streams).toEqual([{ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p' }]);
+    expect(Math.abs(video.durationSeconds - 18)).toBeLessThanOrEqual(0.1);
   });
 
   it.each([
-    ['1:1', 'cinematic', 720, 720],
-    ['16:9', 'animated', 1280, 720],
-  ] as const)('renders exactly 5 s at %s (%s style) as %ix%i', async (aspectRatio, style, width, height) => {
+    ['1:1', 'cinematic'],
+    ['16:9', 'animated'],
+  ] as const)('renders 5 s at %s (%s style) as Nova Reel would: 6 s of 1280x720', async (aspectRatio, style) => {
     const provider = renderer();
     const req = request({ aspectRatio, style });
 
     const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
 
-    expect(status).toMatchObject({ state: 'completed', output: { width, height, durationSeconds: 5 } });
+    expect(status).toMatchObject({ state: 'completed', output: { width: 1280, height: 720, durationSeconds: 6 } });
     const video = await probe(uploadedBody(req.output.key));
-    expect(video.streams).toEqual([{ codec_name: 'h264', width, height, pix_fmt: 'yuv420p' }]);
-    expect(Math.abs(video.durationSeconds - 5)).toBeLessThanOrEqual(0.1);
+    expect(video.streams).toEqual([{ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p' }]);
+    expect(Math.abs(video.durationSeconds - 6)).toBeLessThanOrEqual(0.1);
   });
 
-  it('animates a source image downloaded from S3 into a 9:16 video', async () => {
+  it('animates a source image downloaded from S3 into a 1280x720 video', async () => {
     const imagePath = join(workDir, 'source.png');
     await run(ffmpeg.path, [
       '-v',
@@ -175,14 +175,14 @@ describe('local renderer', () => {
 
     const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
 
-    expect(status).toMatchObject({ state: 'completed', output: { width: 720, height: 1280, durationSeconds: 5 } });
+    expect(status).toMatchObject({ state: 'completed', output: { width: 1280, height: 720, durationSeconds: 6 } });
     expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
       Bucket: BUCKET,
       Key: 'assets/asset_1/source.png',
     });
     const video = await probe(uploadedBody(req.output.key));
-    expect(video.streams).toEqual([{ codec_name: 'h264', width: 720, height: 1280, pix_fmt: 'yuv420p' }]);
-    expect(Math.abs(video.durationSeconds - 5)).toBeLessThanOrEqual(0.1);
+    expect(video.streams).toEqual([{ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p' }]);
+    expect(Math.abs(video.durationSeconds - 6)).toBeLessThanOrEqual(0.1);
   });
 
   it('fails with SOURCE_IMAGE_UNSUPPORTED when the source image does not decode', async () => {

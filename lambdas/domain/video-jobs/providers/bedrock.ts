@@ -8,10 +8,9 @@
  *   Every output is 1280x720 at 24 fps.
  * - Duration: rendered as the nearest supported length at or above the request, 5 -> 6 s (TEXT_VIDEO),
  *   10 -> 12 s and 15 -> 18 s (MULTI_SHOT_AUTOMATED; MULTI_SHOT_MANUAL with the image on the first shot
- *   for image-to-video). The output is not trimmed: trimming needs ffmpeg or MediaConvert, which this
- *   path does not have. The completed status reports the real duration.
- * - Aspect ratio: always 1280x720. 16:9 is exact; 9:16 and 1:1 are delivered as 1280x720 and the
- *   completed status says so (width/height), until a crop step exists.
+ *   for image-to-video); aspect ratio: always 1280x720 (nova-reel.ts). The completed status reports
+ *   what Bedrock delivered; the workflow's finishing step (video-finishing.ts) trims and frames it to
+ *   the request.
  * - Image-to-video: the image must be a 1280x720 PNG or JPEG (no transparent pixels). Anything else
  *   ends the render before it starts with SOURCE_IMAGE_UNSUPPORTED, and a message naming that requirement.
  * - Progress: Bedrock does not report any. It is estimated from the time since submission against a
@@ -35,7 +34,6 @@ import { timed } from '#platform/metrics';
 import {
   ProviderBusy,
   renderFailed,
-  type DurationSeconds,
   type RenderFailed,
   type RenderRequest,
   type RenderStatus,
@@ -44,12 +42,10 @@ import {
   type VideoProvider,
   type VideoStyle,
 } from './port';
+import { NOVA_REEL_FRAME, NOVA_REEL_SHOT_SECONDS, NOVA_REEL_SHOTS } from './nova-reel';
 
 export const NOVA_REEL_MODEL_ID = 'amazon.nova-reel-v1:1';
 
-const SHOT_SECONDS = 6;
-const SHOTS_FOR_DURATION: Record<DurationSeconds, number> = { 5: 1, 10: 2, 15: 3 };
-const NOVA_REEL_OUTPUT = { width: 1280, height: 720, fps: 24, dimension: '1280x720' } as const;
 const SHOT_TEXT_LIMIT = 512;
 const AUTOMATED_TEXT_LIMIT = 4000;
 /** From AWS's figures: about 90 s for a 6 s video, 14 to 17 minutes for 2 minutes (20 shots). */
@@ -96,7 +92,7 @@ export class BedrockVideoProvider implements VideoProvider {
   }
 
   async start(request: RenderRequest): Promise<StartResult> {
-    const shots = SHOTS_FOR_DURATION[request.durationSeconds];
+    const shots = NOVA_REEL_SHOTS[request.durationSeconds];
     let image: NovaImage | undefined;
     if (request.sourceImage) {
       const loaded = await this.loadSourceImage(request.sourceImage);
@@ -154,7 +150,7 @@ export class BedrockVideoProvider implements VideoProvider {
     if (!object.Body) throw new Error(`Source image s3://${source.bucket}/${source.key} has no body`);
     const bytes = await object.Body.transformToByteArray();
     const image = imageInfo(bytes);
-    if (!image || image.width !== NOVA_REEL_OUTPUT.width || image.height !== NOVA_REEL_OUTPUT.height) {
+    if (!image || image.width !== NOVA_REEL_FRAME.width || image.height !== NOVA_REEL_FRAME.height) {
       return renderFailed('SOURCE_IMAGE_UNSUPPORTED', SOURCE_IMAGE_REQUIREMENT_MESSAGE);
     }
     return {
@@ -181,9 +177,9 @@ export class BedrockVideoProvider implements VideoProvider {
       key,
       contentType: 'video/mp4',
       sizeBytes: head.ContentLength ?? 0,
-      durationSeconds: shots * SHOT_SECONDS,
-      width: NOVA_REEL_OUTPUT.width,
-      height: NOVA_REEL_OUTPUT.height,
+      durationSeconds: shots * NOVA_REEL_SHOT_SECONDS,
+      width: NOVA_REEL_FRAME.width,
+      height: NOVA_REEL_FRAME.height,
     };
   }
 }
@@ -202,12 +198,12 @@ function parseProviderJobId(providerJobId: string): { invocationArn: string; sho
 
 export function novaReelInput(request: RenderRequest, shots: number, image?: NovaImage): NovaReelInput {
   const seed = createHash('sha256').update(request.jobId).digest().readUInt32BE(0) % 2147483647;
-  const config = { fps: NOVA_REEL_OUTPUT.fps, dimension: NOVA_REEL_OUTPUT.dimension, seed };
+  const config = { fps: NOVA_REEL_FRAME.fps, dimension: NOVA_REEL_FRAME.dimension, seed };
   if (shots === 1) {
     return {
       taskType: 'TEXT_VIDEO',
       textToVideoParams: { text: promptText(request, SHOT_TEXT_LIMIT), ...(image ? { images: [image] } : {}) },
-      videoGenerationConfig: { durationSeconds: SHOT_SECONDS, ...config },
+      videoGenerationConfig: { durationSeconds: NOVA_REEL_SHOT_SECONDS, ...config },
     };
   }
   if (image) {
@@ -224,7 +220,7 @@ export function novaReelInput(request: RenderRequest, shots: number, image?: Nov
   return {
     taskType: 'MULTI_SHOT_AUTOMATED',
     multiShotAutomatedParams: { text: promptText(request, AUTOMATED_TEXT_LIMIT) },
-    videoGenerationConfig: { durationSeconds: shots * SHOT_SECONDS, ...config },
+    videoGenerationConfig: { durationSeconds: shots * NOVA_REEL_SHOT_SECONDS, ...config },
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { OUTPUT_DIMENSIONS, type RenderRequest, type VideoStyle } from './port';
+import type { ModelOutput } from './nova-reel';
+import type { RenderRequest, VideoStyle } from './port';
 
 /**
  * What the local renderer draws, as ffmpeg arguments. Nothing here is generative: the picture is a
@@ -9,8 +10,9 @@ import { OUTPUT_DIMENSIONS, type RenderRequest, type VideoStyle } from './port';
  */
 
 export interface SceneInput {
-  request: Pick<RenderRequest, 'prompt' | 'durationSeconds' | 'aspectRatio' | 'style'>;
-  fps: number;
+  request: Pick<RenderRequest, 'prompt' | 'style'>;
+  /** The frame, rate and length of the video drawn: what the model would deliver. */
+  output: ModelOutput;
   /** x264 preset: `ultrafast` in tests, something slower (smaller files) for the local stack. */
   preset: string;
   outputPath: string;
@@ -145,8 +147,11 @@ function captionLayout(width: number, height: number, withImage: boolean) {
 }
 
 /** The prompt as caption lines: whitespace collapsed, word-wrapped to the frame, cut with an ellipsis. */
-export function captionText(request: SceneInput['request'], withImage: boolean): string {
-  const { width, height } = OUTPUT_DIMENSIONS[request.aspectRatio];
+export function captionText(
+  request: SceneInput['request'],
+  { width, height }: Pick<ModelOutput, 'width' | 'height'>,
+  withImage: boolean,
+): string {
   const { charsPerLine, maxLines } = captionLayout(width, height, withImage);
   const words = request.prompt
     .replace(/\p{Cc}/gu, ' ')
@@ -196,13 +201,13 @@ export function isFilterSafePath(path: string): boolean {
 }
 
 export function ffmpegArgs(input: SceneInput): string[] {
-  const { request, fps } = input;
-  const { width, height } = OUTPUT_DIMENSIONS[request.aspectRatio];
-  const frames = request.durationSeconds * fps;
+  const { request } = input;
+  const { width, height, fps, durationSeconds } = input.output;
+  const frames = durationSeconds * fps;
   const withImage = input.imagePath !== undefined;
   const finishing = [
     ...styleFilters(request.style),
-    ...(input.caption ? [captionFilter(input.caption, width, height, withImage, request.durationSeconds)] : []),
+    ...(input.caption ? [captionFilter(input.caption, width, height, withImage, durationSeconds)] : []),
     ...(input.breakFilterGraph ? ['fault_injected_failure'] : []),
     'format=yuv420p',
   ].join(',');
@@ -220,7 +225,7 @@ export function ffmpegArgs(input: SceneInput): string[] {
         '-f',
         'lavfi',
         '-i',
-        `color=c=black:s=${Math.round(width / 20)}x${Math.round(height / 20)}:r=${fps}:d=${request.durationSeconds}`,
+        `color=c=black:s=${Math.round(width / 20)}x${Math.round(height / 20)}:r=${fps}:d=${durationSeconds}`,
         '-vf',
         `${gradientFilter(request.prompt, request.style, width, height)},${finishing}`,
       ];

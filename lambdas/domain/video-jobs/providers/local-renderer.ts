@@ -8,14 +8,8 @@ import { log } from '#platform/log';
 import { timed } from '#platform/metrics';
 import { mediaToolPath, progressSeconds, runMediaTool } from '#platform/media-tools';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
-import {
-  OUTPUT_DIMENSIONS,
-  renderFailed,
-  type RenderRequest,
-  type RenderStatus,
-  type StartResult,
-  type VideoProvider,
-} from './port';
+import { novaReelOutput } from './nova-reel';
+import { renderFailed, type RenderRequest, type RenderStatus, type StartResult, type VideoProvider } from './port';
 
 /**
  * The local renderer: a real, playable H.264 MP4 made by ffmpeg on this machine, for the local stack
@@ -41,7 +35,6 @@ export interface LocalRendererOptions {
   ffmpegPath?: string;
   /** x264 preset; `veryfast` keeps files small, `ultrafast` is about twice as fast. */
   preset?: string;
-  fps?: number;
   /** Applies to every render; defaults to env LOCAL_RENDERER_FAULT. */
   fault?: LocalRendererFault;
   /** The caption font; `null` turns captions off. Defaults to the first known system font that exists. */
@@ -109,7 +102,6 @@ export class LocalRenderer implements VideoProvider {
   private readonly s3: S3Client;
   private readonly ffmpegPath: Promise<string>;
   private readonly preset: string;
-  private readonly fps: number;
   private readonly fault?: LocalRendererFault;
   private readonly fontFile?: string;
   private readonly maxRenderMs: number;
@@ -120,7 +112,6 @@ export class LocalRenderer implements VideoProvider {
     // Surfaces in start() when awaited; this only keeps an early rejection from being reported as unhandled.
     this.ffmpegPath.catch(() => {});
     this.preset = options.preset ?? 'veryfast';
-    this.fps = options.fps ?? 24;
     this.fault = options.fault ?? parseLocalRendererFault(process.env.LOCAL_RENDERER_FAULT);
     this.fontFile =
       options.fontFile === null ? undefined : (options.fontFile ?? FONT_CANDIDATES.find((path) => existsSync(path)));
@@ -166,6 +157,8 @@ export class LocalRenderer implements VideoProvider {
   /** The whole render, in the background; it never throws, every outcome lands in `render.outcome`. */
   private async run(providerJobId: string, render: LocalRender, ffmpegPath: string): Promise<void> {
     const { request } = render;
+    // What Nova Reel would deliver for this request: the finishing step then makes it the request.
+    const output = novaReelOutput(request.durationSeconds);
     const finish = (outcome: RenderStatus) => {
       render.outcome = outcome;
       render.finishedAt = Date.now();
@@ -203,12 +196,12 @@ export class LocalRenderer implements VideoProvider {
         (await hasDrawtext(ffmpegPath))
       ) {
         caption = { textFile: join(workDir, 'caption.txt'), fontFile: this.fontFile };
-        await writeFile(caption.textFile, captionText(request, imagePath !== undefined));
+        await writeFile(caption.textFile, captionText(request, output, imagePath !== undefined));
       }
 
       const args = ffmpegArgs({
         request,
-        fps: this.fps,
+        output,
         preset: this.preset,
         outputPath,
         imagePath,
@@ -222,7 +215,7 @@ export class LocalRenderer implements VideoProvider {
           if (seconds === undefined) return;
           render.progress = Math.max(
             render.progress,
-            Math.min(ENCODING_SHARE, (seconds / request.durationSeconds) * ENCODING_SHARE),
+            Math.min(ENCODING_SHARE, (seconds / output.durationSeconds) * ENCODING_SHARE),
           );
         },
       });
@@ -254,8 +247,9 @@ export class LocalRenderer implements VideoProvider {
           key: request.output.key,
           contentType: 'video/mp4',
           sizeBytes: body.length,
-          durationSeconds: request.durationSeconds,
-          ...OUTPUT_DIMENSIONS[request.aspectRatio],
+          durationSeconds: output.durationSeconds,
+          width: output.width,
+          height: output.height,
         },
       });
     } catch (error) {
