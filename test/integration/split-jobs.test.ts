@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { operationResponses } from './support/api-document';
 import { waitForJob } from './support/jobs';
@@ -496,4 +497,62 @@ describe('a source that cannot be read any more', () => {
     const clips = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
     expect(clips.body.clips).toEqual([]);
   }, 90_000);
+});
+
+describe('a source that holds less than its header claims', () => {
+  const LONG_SOURCE: SplitSourcePlan = {
+    durationSeconds: 90,
+    width: 320,
+    height: 180,
+    scenes: [0, 8, 17, 26, 40, 55, 70].map((startSeconds, index) => ({
+      colour: ['red', 'green', 'blue', 'yellow', 'magenta', 'cyan', 'white'][index]!,
+      startSeconds,
+    })),
+    silences: [{ startSeconds: 12, endSeconds: 13 }],
+  };
+
+  it('prices a truncated upload by what it decodes to, and claims no clip beyond it', async () => {
+    const whole = makeSplitSource(LONG_SOURCE);
+    // The first quarter of the file: its index, at the front, still says 90 s.
+    const truncated = whole.subarray(0, Math.floor(whole.length / 4));
+    const org = await createOrganization({ credits: 100 });
+    const sourceId = await uploadAsset(org, truncated);
+    const created = await call<SplitJob>('POST', '/split-jobs', { key: org.key, body: { source_asset_id: sourceId } });
+    expect(created.body.credits).toMatchObject({ charged: 10 });
+
+    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 120_000);
+    const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
+
+    expect(job.status).toBe('completed');
+    expect(job.credits).toEqual({ estimated: 10, charged: 10, refunded: 5 });
+    expect((await getOrganization(org.organizationId))!.creditsBalance).toBe(95);
+    expect(body.clips.length).toBeGreaterThan(0);
+    for (const clip of body.clips) {
+      expect(clip.status).toBe('completed');
+      expect(clip.end_time_seconds).toBeLessThan(45);
+      const played = Number(probeMedia(await download(clip.download_url!)).format.duration);
+      expect(Math.abs(played - clip.duration_seconds)).toBeLessThanOrEqual(0.5);
+      expect(Math.abs(clip.end_time_seconds - clip.start_time_seconds - clip.duration_seconds)).toBeLessThanOrEqual(
+        0.5,
+      );
+    }
+  }, 150_000);
+
+  it('fails a source whose picture does not decode with SOURCE_UNREADABLE, refunded in full', async () => {
+    const whole = makeSplitSource(LONG_SOURCE);
+    // The index intact, the media data after it noise: ffprobe reads the header, nothing decodes.
+    const mediaData = whole.indexOf('mdat') + 4;
+    const corrupt = Buffer.concat([whole.subarray(0, mediaData), randomBytes(whole.length - mediaData)]);
+    const org = await createOrganization({ credits: 100 });
+    const sourceId = await uploadAsset(org, corrupt);
+    const created = await call<SplitJob>('POST', '/split-jobs', { key: org.key, body: { source_asset_id: sourceId } });
+    expect(created.status).toBe(201);
+
+    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 120_000);
+
+    expect(job.status).toBe('failed');
+    expect(job.error?.code).toBe('SOURCE_UNREADABLE');
+    expect(job.credits.refunded).toBe(job.credits.charged);
+    expect((await getOrganization(org.organizationId))!.creditsBalance).toBe(100);
+  }, 150_000);
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -212,6 +212,7 @@ function slice(source: SourceAnalysis, range: TimeRange): SegmentAnalysis {
         endSeconds: Math.min(silence.endSeconds, range.endSeconds),
       })),
     hasAudio: source.hasAudio,
+    decodedEndSeconds: range.endSeconds,
   };
 }
 
@@ -257,6 +258,7 @@ describe('merging segment analyses', () => {
       sceneCuts: [],
       silences: [],
       hasAudio: true,
+      decodedEndSeconds: range.endSeconds,
     }));
     const merged = mergeSegmentAnalyses([
       { ...first!, sceneCuts: [3, 9.9] },
@@ -264,6 +266,34 @@ describe('merging segment analyses', () => {
     ]);
     expect(merged.sceneCuts).toEqual([3, 9.9, 15]);
     expect(merged.durationSeconds).toBe(20);
+  });
+
+  it('ends the source where the first segment stopped decoding, whatever follows', () => {
+    fc.assert(
+      fc.property(
+        sources,
+        fc.integer({ min: 10, max: 600 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (source, maxSegment, stopFraction) => {
+          const ranges = analysisSegments(source.durationSeconds, maxSegment);
+          const stopsAt = Math.round(source.durationSeconds * stopFraction * 0.999 * 1000) / 1000;
+          const stopping = ranges.findIndex((range) => range.endSeconds > stopsAt);
+          const segments = ranges.map((range, index) => ({
+            ...slice(source, range),
+            decodedEndSeconds: index === stopping ? Math.max(stopsAt, range.startSeconds) : range.endSeconds,
+          }));
+
+          const merged = mergeSegmentAnalyses(segments);
+
+          const durationSeconds = Math.max(stopsAt, ranges[stopping]!.startSeconds);
+          expect(merged.durationSeconds).toBe(durationSeconds);
+          expect(merged.loudnessDb).toHaveLength(Math.ceil(durationSeconds / ANALYSIS_WINDOW_SECONDS - 1e-6));
+          expect(merged.motion).toHaveLength(merged.loudnessDb.length);
+          expect(merged.sceneCuts.every((cut) => cut < durationSeconds)).toBe(true);
+          expect(merged.silences.every((silence) => silence.endSeconds <= durationSeconds)).toBe(true);
+        },
+      ),
+    );
   });
 
   it('refuses segments that leave a gap, overlap or are out of order', () => {
@@ -275,6 +305,7 @@ describe('merging segment analyses', () => {
       sceneCuts: [],
       silences: [],
       hasAudio: false,
+      decodedEndSeconds: endSeconds,
     });
     expect(() => mergeSegmentAnalyses([segment(0, 10), segment(10.5, 20)])).toThrow(RangeError);
     expect(() => mergeSegmentAnalyses([segment(0, 10), segment(9.5, 20)])).toThrow(RangeError);
@@ -394,6 +425,45 @@ describe('analysing a real video with ffmpeg', () => {
     expectNear(analysis.sceneCuts, CUTS);
     expect(analysis.silences).toEqual([]);
     expect(analysis.loudnessDb).toEqual(new Array(80).fill(LOUDNESS_FLOOR_DB));
+  });
+
+  it('says where the picture of a truncated file stops, though its header claims the whole length', async () => {
+    // The index at the front, as a phone or an encoder with faststart writes it: the header survives the cut.
+    const faststart = join(directory, 'faststart.mp4');
+    await promisify(execFile)(ffmpegPath, [
+      '-v',
+      'error',
+      '-i',
+      withAudio,
+      '-c',
+      'copy',
+      '-movflags',
+      '+faststart',
+      faststart,
+    ]);
+    const whole = await readFile(faststart);
+    const truncated = join(directory, 'truncated.mp4');
+    await writeFile(truncated, whole.subarray(0, Math.floor(whole.length / 4)));
+
+    const analysis = await analyseSegment({
+      ffmpegPath,
+      input: truncated,
+      range: { startSeconds: 0, endSeconds: 40 },
+      hasAudio: true,
+      timeoutMs: 30_000,
+    });
+
+    expect(analysis.endSeconds).toBe(40);
+    expect(analysis.decodedEndSeconds).toBeGreaterThan(1);
+    expect(analysis.decodedEndSeconds).toBeLessThan(30);
+    const full = await analyseSegment({
+      ffmpegPath,
+      input: withAudio,
+      range: { startSeconds: 0, endSeconds: 40 },
+      hasAudio: true,
+      timeoutMs: 30_000,
+    });
+    expect(full.decodedEndSeconds).toBe(40);
   });
 
   it('fails with a MediaToolError that does not repeat the presigned URL', async () => {

@@ -5,15 +5,19 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { failSplitClip, finishSplitJob, SPLIT_ERRORS } from '#domain/split-jobs/split-steps';
+import { chooseSplitClips, failSplitClip, finishSplitJob, SPLIT_ERRORS } from '#domain/split-jobs/split-steps';
+import type { SegmentAnalysis } from '#domain/split-jobs/source-analysis';
 import { SPLIT_INPUT } from './support/new-job';
 import { itemAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
+process.env.MEDIA_BUCKET_NAME = 'media';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
+const s3 = mockClient(S3Client);
 
 const JOB_ID = 'split_job_01J0000000000000000000000A';
 const JOB_KEY = { pk: 'ORG#7', sk: `JOB#${JOB_ID}` };
@@ -66,7 +70,10 @@ function finishTransaction() {
   return calls[0]!.args[0].input.TransactItems ?? [];
 }
 
-beforeEach(() => dynamo.reset());
+beforeEach(() => {
+  dynamo.reset();
+  s3.reset();
+});
 
 describe('the finish of a split job', () => {
   it("completes with the completed clips counted and the failed clips' share refunded", async () => {
@@ -195,5 +202,70 @@ describe('a clip that could not be rendered', () => {
     expect(line.error_message).not.toContain('abc123');
     const update = dynamo.commandCalls(UpdateCommand)[0]!.args[0].input;
     expect(update.ExpressionAttributeValues).toMatchObject({ ':status': 'failed' });
+  });
+});
+
+describe('choosing the clips of a source that holds less than its header claims', () => {
+  /** One analysed segment of 0–60 s (the header's length) whose picture stopped at `decodedEndSeconds`. */
+  function givenAnalysis(decodedEndSeconds: number) {
+    const analysis: SegmentAnalysis = {
+      startSeconds: 0,
+      endSeconds: 60,
+      loudnessDb: new Array(120).fill(-20),
+      motion: new Array(120).fill(0.2),
+      sceneCuts: [10, 25],
+      silences: [],
+      hasAudio: true,
+      decodedEndSeconds,
+    };
+    s3.on(GetObjectCommand).resolves({
+      Body: { transformToString: async () => JSON.stringify(analysis) },
+    } as never);
+    dynamo.on(GetCommand).resolves({ Item: jobItem() });
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(TransactWriteCommand).resolves({});
+    dynamo.on(UpdateCommand).resolves({});
+  }
+  const state = {
+    organization_id: 7,
+    job_id: JOB_ID,
+    source: { object_key: 'assets/7/a', width: 1280, height: 720, has_audio: true, duration_seconds: 60 },
+    segments: [{ index: 0, start_seconds: 0, end_seconds: 60 }],
+  };
+
+  it('chooses clips only within the decoded picture, and carries its length to the finish', async () => {
+    givenAnalysis(22.3);
+
+    const chosen = await chooseSplitClips(state);
+
+    expect(chosen).toMatchObject({ outcome: 'chosen', decoded_seconds: 22.3 });
+    const puts = dynamo
+      .commandCalls(TransactWriteCommand)[0]!
+      .args[0].input.TransactItems!.flatMap((item) => (item.Put ? [item.Put.Item!] : []));
+    expect(puts.length).toBeGreaterThan(0);
+    for (const clip of puts) expect(clip.end_seconds).toBeLessThanOrEqual(22.3);
+  });
+
+  it('ends as unreadable when less than a second of picture decodes', async () => {
+    givenAnalysis(0.5);
+
+    await expect(chooseSplitClips(state)).resolves.toEqual({
+      organization_id: 7,
+      job_id: JOB_ID,
+      outcome: 'unreadable',
+    });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toEqual([]);
+  });
+
+  it("refunds the minutes the source does not hold when the job completes, besides the failed clips' share", async () => {
+    givenJobAndClips(jobItem({ credits: { estimated: 10, charged: 10, refunded: 0 } }), [
+      clipItem(1, 'completed'),
+      clipItem(2, 'failed'),
+    ]);
+
+    await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen', decoded_seconds: 22.3 });
+
+    const job = itemAt(finishTransaction(), JOB_KEY).Update!;
+    expect(job.ExpressionAttributeValues).toMatchObject({ ':status': 'completed', ':refund': 7 });
   });
 });

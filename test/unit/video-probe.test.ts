@@ -1,5 +1,5 @@
 import { verdictFromFfprobe } from '#domain/assets/video-probe';
-import { failedClipsRefund, splitJobPrice } from '#domain/split-jobs/split-pricing';
+import { completedJobRefund, failedClipsRefund, splitJobPrice } from '#domain/split-jobs/split-pricing';
 import fc from 'fast-check';
 
 const h264 = { codec_type: 'video', codec_name: 'h264', width: 1920, height: 1080 };
@@ -75,6 +75,30 @@ describe('the price of a split job', () => {
         expect(refund).toBeLessThanOrEqual(charged);
         expect(failed < total || refund === charged).toBe(true);
       }),
+    );
+  });
+
+  it("gives back the minutes a truncated source does not hold, then the failed clips' share of the rest", () => {
+    expect(completedJobRefund(10, undefined, 0, 3)).toBe(0);
+    expect(completedJobRefund(10, 4.7, 0, 1)).toBe(5);
+    expect(completedJobRefund(10, 4.7, 1, 2)).toBe(7);
+    expect(completedJobRefund(10, 90, 0, 2)).toBe(0);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_800 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc
+          .integer({ min: 1, max: 10 })
+          .chain((total) => fc.tuple(fc.integer({ min: 0, max: total }), fc.constant(total))),
+        (claimedSeconds, decodedFraction, [failed, total]) => {
+          const charged = splitJobPrice(claimedSeconds);
+          const decodedSeconds = claimedSeconds * decodedFraction;
+          const refund = completedJobRefund(charged, decodedSeconds, failed, total);
+          expect(refund).toBeGreaterThanOrEqual(charged - splitJobPrice(decodedSeconds));
+          expect(refund).toBeLessThanOrEqual(charged);
+          expect(charged - refund).toBeLessThanOrEqual(splitJobPrice(decodedSeconds));
+        },
+      ),
     );
   });
 });

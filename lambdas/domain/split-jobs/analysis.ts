@@ -40,6 +40,8 @@ const SCENE_SCORE_KEY = 'lavfi.scene_score';
 const RMS_LEVEL_KEY = 'lavfi.astats.Overall.RMS_level';
 /** Float slack for times built from sums of 0.1 s steps. */
 const TIME_EPSILON = 1e-6;
+/** A segment whose last analysed frame is this close to its end decoded to its end. */
+const DECODED_END_TOLERANCE_SECONDS = ANALYSIS_WINDOW_SECONDS;
 
 export interface AnalyseSegmentOptions {
   ffmpegPath: string;
@@ -174,6 +176,8 @@ export function segmentAnalysisFromMetadata(input: {
   const scores = parseMetadataPrint(input.sceneText, SCENE_SCORE_KEY).filter(inRange);
   const levels = hasAudio ? parseMetadataPrint(input.loudnessText, RMS_LEVEL_KEY).filter(inRange) : [];
   const inSource = (seconds: number) => roundToMilliseconds(range.startSeconds + seconds);
+  const lastFrame = scores.at(-1)?.timeSeconds;
+  const decodedSeconds = lastFrame === undefined ? 0 : lastFrame + 1 / ANALYSIS_FRAME_RATE;
   return {
     startSeconds: range.startSeconds,
     endSeconds: range.endSeconds,
@@ -187,6 +191,8 @@ export function segmentAnalysisFromMetadata(input: {
       endSeconds: inSource(silence.endSeconds),
     })),
     hasAudio,
+    decodedEndSeconds:
+      decodedSeconds >= lengthSeconds - DECODED_END_TOLERANCE_SECONDS ? range.endSeconds : inSource(decodedSeconds),
   };
 }
 
@@ -326,7 +332,8 @@ export function analysisSegments(durationSeconds: number, maxSegmentSeconds: num
 /**
  * The whole source from its segments, given in order, contiguous from 0, each starting on the
  * window grid (as analysisSegments makes them). A cut found on both sides of a seam counts once;
- * a silence running across a seam becomes one.
+ * a silence running across a seam becomes one. The source ends where the first segment that did
+ * not decode to its end stops: nothing after it is chosen, priced or claimed.
  */
 export function mergeSegmentAnalyses(segments: readonly SegmentAnalysis[]): SourceAnalysis {
   const last = segments.at(-1);
@@ -357,12 +364,20 @@ export function mergeSegmentAnalyses(segments: readonly SegmentAnalysis[]): Sour
       else silences.push(silence);
     });
   }
+  // Analyses written before decodedEndSeconds existed decoded whole.
+  const stoppedAt = segments
+    .map((segment) => segment.decodedEndSeconds ?? segment.endSeconds)
+    .find((decodedEnd, index) => decodedEnd < segments[index]!.endSeconds);
+  const durationSeconds = stoppedAt ?? last.endSeconds;
+  const windows = windowCount(durationSeconds);
   return {
-    durationSeconds: last.endSeconds,
-    loudnessDb: segments.flatMap((segment) => segment.loudnessDb),
-    motion: segments.flatMap((segment) => segment.motion),
-    sceneCuts: spacedCuts(segments.flatMap((segment) => segment.sceneCuts)),
-    silences,
+    durationSeconds,
+    loudnessDb: segments.flatMap((segment) => segment.loudnessDb).slice(0, windows),
+    motion: segments.flatMap((segment) => segment.motion).slice(0, windows),
+    sceneCuts: spacedCuts(segments.flatMap((segment) => segment.sceneCuts)).filter((cut) => cut < durationSeconds),
+    silences: silences
+      .filter((silence) => silence.startSeconds < durationSeconds)
+      .map((silence) => ({ ...silence, endSeconds: Math.min(silence.endSeconds, durationSeconds) })),
     hasAudio: segments.some((segment) => segment.hasAudio),
   };
 }

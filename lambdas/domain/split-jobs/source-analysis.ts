@@ -29,10 +29,16 @@ export interface SegmentAnalysis extends TimeRange {
   silences: TimeRange[];
   /** Whether the source has an audio stream at all. */
   hasAudio: boolean;
+  /**
+   * Source time up to which the picture decoded: endSeconds for a segment decoded whole, earlier
+   * where the file stops (a truncated upload whose header still claims the whole length).
+   */
+  decodedEndSeconds: number;
 }
 
-/** The whole source: segments merged in order. */
+/** The whole source: segments merged in order, up to where its picture stops decoding. */
 export interface SourceAnalysis {
+  /** What the source really holds: the decoded length, whatever its header claims. */
   durationSeconds: number;
   loudnessDb: number[];
   motion: number[];

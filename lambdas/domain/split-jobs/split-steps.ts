@@ -26,8 +26,8 @@ import {
   putChosenClips,
 } from './clip-store';
 import { probedSource } from './split-source';
-import { failedClipsRefund } from './split-pricing';
-import type { SegmentAnalysis, TimeRange } from './source-analysis';
+import { completedJobRefund } from './split-pricing';
+import { ANALYSIS_WINDOW_SECONDS, type SegmentAnalysis, type TimeRange } from './source-analysis';
 import type { Transcript, TranscriptionProvider } from './transcription/port';
 
 /**
@@ -40,6 +40,8 @@ import type { Transcript, TranscriptionProvider } from './transcription/port';
 
 /** The longest time range one analysis invocation decodes: at most minutes even for 4K sources, well inside 15. */
 export const ANALYSIS_SEGMENT_SECONDS = 20 * 60;
+/** A source whose picture decodes for less than this holds nothing to cut: SOURCE_UNREADABLE, refunded. */
+export const MIN_DECODED_SECONDS = 1;
 /** Each analysis and render step kills its ffmpeg in time to record the failure before Lambda's timeout. */
 export const ANALYSIS_TIMEOUT_MS = 13 * 60_000;
 export const RENDER_TIMEOUT_MS = 8 * 60_000;
@@ -86,6 +88,8 @@ export interface SplitState extends JobExecutionInput {
   clip_count?: number;
   /** Whether the clips get captions: a transcript was made. */
   has_transcript?: boolean;
+  /** How long the source really is, as its analysis decoded it: the finish prices the job by it. */
+  decoded_seconds?: number;
   error?: JobError;
 }
 
@@ -253,8 +257,20 @@ export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
   const segments = await Promise.all(
     (state.segments ?? []).map((segment) => getJson<SegmentAnalysis>(analysisKey(state, segment.index))),
   );
+  const analysis = mergeSegmentAnalyses(segments);
+  const claimedSeconds = state.source?.duration_seconds ?? analysis.durationSeconds;
+  if (analysis.durationSeconds < MIN_DECODED_SECONDS) {
+    log('warn', 'The split source decodes to nothing', { claimed_seconds: claimedSeconds });
+    return { ...base(state), outcome: 'unreadable' };
+  }
+  if (analysis.durationSeconds < claimedSeconds - ANALYSIS_WINDOW_SECONDS) {
+    log('warn', 'The split source decodes shorter than its header says', {
+      claimed_seconds: claimedSeconds,
+      decoded_seconds: analysis.durationSeconds,
+    });
+  }
   const transcript = await transcriptOf(state, state.transcription?.state === 'completed');
-  const { clips } = chooseClips(mergeSegmentAnalyses(segments), transcript, {
+  const { clips } = chooseClips(analysis, transcript, {
     preset: job.input.clip_length_preset,
     clipStyle: job.input.clip_style,
     platforms: job.input.target_platforms,
@@ -269,6 +285,7 @@ export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
     clips: written.map((clip) => ({ clip_id: clip.clipId })),
     clip_count: written.length,
     has_transcript: transcript !== null,
+    decoded_seconds: analysis.durationSeconds,
   };
 }
 
@@ -357,7 +374,7 @@ export async function finishSplitJob(state: SplitState): Promise<SplitState> {
       outputAssetId: null,
       outputs: [],
       clipsCount: completed,
-      refund: failedClipsRefund(job.credits.charged, clips.length - completed, clips.length),
+      refund: completedJobRefund(job.credits.charged, state.decoded_seconds, clips.length - completed, clips.length),
     });
     return { ...base(state), outcome: 'completed' };
   }
