@@ -586,6 +586,11 @@ export async function startS3Server({ dataDir, credentials, port = 0 }: S3Server
         refuse(request, response, error, requestId);
         return;
       }
+      // A client that went away mid-request (its upload cut short) is answered by nobody: nothing was kept.
+      if (request.errored) {
+        response.destroy();
+        return;
+      }
       console.error('[s3] request failed:', error);
       refuse(
         request,
