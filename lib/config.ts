@@ -13,6 +13,7 @@ import {
   DEFAULT_TRANSCRIPTION_PROVIDER,
   VIDEO_MODEL_ID,
 } from './constructs/workflow';
+import { MEDIA_TOOLS_ARCHITECTURES, type MediaToolsSource } from './constructs/media-tools-layer';
 import { booleanIn, numberIn, refusal } from './context-values';
 import { floodControlFrom, type FloodControl } from './flood-control';
 
@@ -43,6 +44,8 @@ export interface DeploymentConfig {
   };
   /** Throttles, reserved concurrency and the edge firewall (lib/flood-control.ts), the stage throttle included. */
   readonly floodControl: FloodControl;
+  /** The ffmpeg and ffprobe of the functions that run them. */
+  readonly mediaTools: MediaToolsSource;
 }
 
 export interface Stage {
@@ -67,6 +70,9 @@ export const CONFIG_KEYS = {
   functionLogRetentionDays: 'functionLogRetentionDays',
   stateMachineLogRetentionDays: 'stateMachineLogRetentionDays',
   accessLogRetentionDays: 'accessLogRetentionDays',
+  mediaToolsLayerArn: 'mediaToolsLayerArn',
+  mediaToolsVersion: 'mediaToolsVersion',
+  mediaToolsArchitecture: 'mediaToolsArchitecture',
 } as const;
 
 /** The stage a deployment is unless told otherwise, and the one stage that can never be non-production. */
@@ -91,6 +97,9 @@ const RETENTION_DAYS = Object.values(logs.RetentionDays).filter(
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,15}$/;
 const REGION_NAME = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+/** A layer version's ARN: `arn:aws:lambda:<region>:<account>:layer:<name>:<version>`. */
+const LAYER_VERSION_ARN = /^arn:aws[a-z-]*:lambda:[a-z]{2}(-[a-z]+)+-\d+:\d{12}:layer:[A-Za-z0-9_-]{1,140}:\d+$/;
+const MEDIA_TOOLS_VERSION = /^[\w.+~-]{1,64}$/;
 
 function invalid(key: string, expected: string, value: unknown): Error {
   return new Error(`${refusal(key, expected, value)} (set with -c ${key}=… or in cdk.json's context)`);
@@ -135,6 +144,45 @@ function stageFrom(read: (key: string) => unknown): Stage {
     throw new Error(`${CONFIG_KEYS.production}=false cannot apply to the ${PRODUCTION_STAGE} stage`);
   }
   return { name, production };
+}
+
+/**
+ * The build the repository ships (a static 2018 ffmpeg, offline and without Docker), unless the
+ * operator names a layer of their own: its ARN, the ffmpeg version it holds (reported at synth and
+ * in the functions' descriptions) and its architecture.
+ */
+function mediaToolsFrom(read: (key: string) => unknown): MediaToolsSource {
+  const layerArn = read(CONFIG_KEYS.mediaToolsLayerArn);
+  const version = read(CONFIG_KEYS.mediaToolsVersion);
+  const architecture = read(CONFIG_KEYS.mediaToolsArchitecture);
+  if (layerArn === undefined) {
+    const stray = [CONFIG_KEYS.mediaToolsVersion, CONFIG_KEYS.mediaToolsArchitecture].filter(
+      (key) => read(key) !== undefined,
+    );
+    if (stray.length > 0) throw new Error(`${stray.join(' and ')} apply only with ${CONFIG_KEYS.mediaToolsLayerArn}`);
+    return { kind: 'bundled' };
+  }
+  if (version === undefined) {
+    throw new Error(
+      `${CONFIG_KEYS.mediaToolsLayerArn} needs ${CONFIG_KEYS.mediaToolsVersion}: the ffmpeg version the layer holds (for example 7.1)`,
+    );
+  }
+  return {
+    kind: 'layer',
+    layerArn: matching(
+      CONFIG_KEYS.mediaToolsLayerArn,
+      LAYER_VERSION_ARN,
+      'the ARN of a Lambda layer version (arn:aws:lambda:<region>:<account>:layer:<name>:<version>)',
+      layerArn,
+    ),
+    ffmpegVersion: matching(
+      CONFIG_KEYS.mediaToolsVersion,
+      MEDIA_TOOLS_VERSION,
+      'a version of up to 64 letters, digits and . + ~ - _',
+      version,
+    ),
+    architecture: oneOf(CONFIG_KEYS.mediaToolsArchitecture, MEDIA_TOOLS_ARCHITECTURES, architecture ?? 'x86_64'),
+  };
 }
 
 /**
@@ -187,6 +235,7 @@ export function deploymentConfigFrom(read: (key: string) => unknown): Deployment
       ),
     },
     floodControl: floodControlFrom(read),
+    mediaTools: mediaToolsFrom(read),
   };
 }
 

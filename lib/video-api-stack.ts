@@ -55,7 +55,7 @@ export class VideoApiStack extends Stack {
     this.webhookSecretsKey = new WebhookSecretsKey(this, 'WebhookSecretsKey', { removalPolicy: dataRemovalPolicy });
     this.queues = new ServiceQueues(this, 'Queues');
     const queues = this.queues.byName;
-    const mediaTools = new MediaToolsLayer(this, 'MediaTools');
+    const mediaTools = new MediaToolsLayer(this, 'MediaTools', { source: config.mediaTools });
     this.workflows = WORKFLOWS.map(
       (workflow) =>
         new WorkflowStateMachine(this, `${constructIdOf(workflow.name)}Workflow`, {

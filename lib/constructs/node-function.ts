@@ -8,7 +8,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { METRICS_NAMESPACE_ENVIRONMENT } from '#metrics';
 import { metricsNamespaceOf } from './business-metrics';
-import { MEDIA_TOOLS_ARCHITECTURE, type MediaToolsLayer } from './media-tools-layer';
+import type { MediaToolsLayer } from './media-tools-layer';
 
 /** The repository root: esbuild's working directory and the root every entry must sit under. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -79,7 +79,7 @@ export class NodeFunction extends NodejsFunction {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: props.mediaTools ? MEDIA_TOOLS_ARCHITECTURE : lambda.Architecture.ARM_64,
+      architecture: props.mediaTools?.architecture ?? lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
       ephemeralStorageSize: props.ephemeralStorageMb ? Size.mebibytes(props.ephemeralStorageMb) : undefined,

@@ -8,6 +8,8 @@ import {
 import { floodControlFrom } from '../../lib/flood-control';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { appWithoutBundling, synthesizedStack } from './fixtures';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { ROUTES } from '#routes';
 
 /** The configuration from these context values, as `-c` or cdk.json would give them. */
 const configWith = (context: Record<string, unknown>): DeploymentConfig => deploymentConfigFrom((key) => context[key]);
@@ -23,7 +25,37 @@ describe('the deployment configuration', () => {
       webhookDeliveryEnabled: true,
       logRetention: { functions: 30, stateMachines: 30, accessLogs: 90 },
       floodControl: floodControlFrom(() => undefined),
+      mediaTools: { kind: 'bundled' },
     });
+  });
+
+  test("takes the operator's own ffmpeg layer with the version it holds, on x86-64 unless told", () => {
+    const layerArn = 'arn:aws:lambda:us-east-1:123456789012:layer:ffmpeg-7:3';
+    expect(configWith({ mediaToolsLayerArn: layerArn, mediaToolsVersion: '7.1' }).mediaTools).toEqual({
+      kind: 'layer',
+      layerArn,
+      ffmpegVersion: '7.1',
+      architecture: 'x86_64',
+    });
+    expect(
+      configWith({ mediaToolsLayerArn: layerArn, mediaToolsVersion: '7.1', mediaToolsArchitecture: 'arm64' })
+        .mediaTools,
+    ).toMatchObject({ architecture: 'arm64' });
+    expect(() => configWith({ mediaToolsLayerArn: layerArn })).toThrow(
+      /mediaToolsLayerArn needs mediaToolsVersion: the ffmpeg version the layer holds/,
+    );
+    expect(() => configWith({ mediaToolsVersion: '7.1' })).toThrow(
+      /mediaToolsVersion apply only with mediaToolsLayerArn/,
+    );
+    expect(() =>
+      configWith({ mediaToolsLayerArn: layerArn, mediaToolsVersion: '7.1', mediaToolsArchitecture: 'arm' }),
+    ).toThrow(/mediaToolsArchitecture must be one of x86_64, arm64/);
+    expect(() =>
+      configWith({ mediaToolsLayerArn: 'arn:aws:lambda:us-east-1:1:layer:ffmpeg', mediaToolsVersion: '7.1' }),
+    ).toThrow(/mediaToolsLayerArn must be the ARN of a Lambda layer version/);
+    expect(() => configWith({ mediaToolsLayerArn: layerArn, mediaToolsVersion: '7.1; rm -rf' })).toThrow(
+      /mediaToolsVersion must be a version/,
+    );
   });
 
   test('reads every key in the forms the CLI gives (strings) and cdk.json gives (JSON values)', () => {
@@ -149,5 +181,55 @@ describe('the stack built from the configuration', () => {
     expect(() => new VideoApiStack(appWithoutBundling({ accessLogRetentionDays: 'forever' }), 'Bad')).toThrow(
       /accessLogRetentionDays must be one of/,
     );
+  });
+});
+
+describe('ffmpeg in AWS', () => {
+  const LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:ffmpeg-7:3';
+
+  /** Each function that runs ffmpeg, by path, with the ffmpeg synthesis reports for it. */
+  function reported(stack: VideoApiStack): Map<string, string> {
+    const infos = Annotations.fromStack(stack).findInfo('*', Match.stringLikeRegexp('^Runs ffmpeg'));
+    return new Map(infos.map((info) => [info.id, String(info.entry.data)]));
+  }
+  const toolUsers = (stack: VideoApiStack) => [
+    ...ROUTES.filter((route) => route.mediaTools).map((route) => stack.httpApi.functions.get(route.operationId)!),
+    ...stack.workflows.flatMap(({ workflow, workers }) =>
+      Object.entries(workflow.workers)
+        .filter(([, worker]) => worker.mediaTools)
+        .map(([substitution]) => workers.get(substitution)!),
+    ),
+  ];
+
+  test("is by default the repository's build, which every function running it reports at synthesis", () => {
+    const { stack } = synthesizedStack();
+    const reports = reported(stack);
+    expect([...reports.keys()].sort()).toEqual(
+      toolUsers(stack)
+        .map((fn) => `/${fn.node.path}`)
+        .sort(),
+    );
+    for (const report of reports.values()) {
+      expect(report).toMatch(
+        /^Runs ffmpeg from @ffmpeg-installer\/linux-x64 \S+ \(a 2018 static build; set mediaToolsLayerArn/,
+      );
+    }
+  });
+
+  test("is the operator's layer when one is named: attached by ARN, on its architecture, reported with its version", () => {
+    const { stack, template, logicalIdOf } = synthesizedStack({
+      mediaToolsLayerArn: LAYER_ARN,
+      mediaToolsVersion: '7.1',
+      mediaToolsArchitecture: 'arm64',
+    });
+    expect(template.findResources('AWS::Lambda::LayerVersion')).toEqual({});
+    const functions = template.findResources('AWS::Lambda::Function');
+    const users = toolUsers(stack);
+    expect(users.length).toBeGreaterThan(4);
+    for (const fn of users) {
+      expect(functions[logicalIdOf(fn)]!.Properties).toMatchObject({ Layers: [LAYER_ARN], Architectures: ['arm64'] });
+    }
+    expect(Object.values(functions).filter((resource) => resource.Properties.Layers).length).toBe(users.length);
+    expect(new Set(reported(stack).values())).toEqual(new Set([`Runs ffmpeg 7.1 from the layer ${LAYER_ARN}`]));
   });
 });
