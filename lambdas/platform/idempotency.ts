@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './clients/dynamodb';
 import type { TransactionItem } from './transactions';
+import { organizationPartition } from './table-design';
 
 /** How long a key is remembered, like Stripe: long enough for any sane client retry loop. */
 export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
@@ -28,7 +29,7 @@ interface IdempotencyItem {
 }
 
 export function idempotencyKey(organizationId: number, operation: string, key: string) {
-  return { pk: `ORG#${organizationId}`, sk: `IDEMPOTENCY#${operation}#${key}` };
+  return { pk: organizationPartition(organizationId), sk: `IDEMPOTENCY#${operation}#${key}` };
 }
 
 function canonical(value: unknown): unknown {

@@ -59,3 +59,11 @@ export const TABLE_DESIGN = {
 
 /** The name of one of the table's indexes. */
 export type IndexName = (typeof TABLE_DESIGN.indexes)[number]['indexName'];
+
+/**
+ * The partition of everything an organization owns (its item, keys, jobs, assets, usage, webhook
+ * endpoints, events and deliveries), and the stem of its other partitions (`<partition>#JOBS`).
+ */
+export function organizationPartition(organizationId: number): string {
+  return `ORG#${organizationId}`;
+}

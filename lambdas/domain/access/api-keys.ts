@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { randomToken } from '#platform/ids';
-import { TABLE_DESIGN } from '#platform/table-design';
+import { organizationPartition, TABLE_DESIGN } from '#platform/table-design';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { SCOPES, type Scope } from './scopes';
 import { apiKeySlotRelease, apiKeySlotUpdate, effectiveLimits, getOrganization } from './organizations';
@@ -65,7 +65,7 @@ export function apiKeyKey(prefix: string) {
 
 /** The gsi1 partition of an organization's keys, sorted by creation. */
 function keysPartition(organizationId: number) {
-  return `ORG#${organizationId}#APIKEYS`;
+  return `${organizationPartition(organizationId)}#APIKEYS`;
 }
 
 /** Every key of a key's item, in the table and in its organization's gsi1 partition. */

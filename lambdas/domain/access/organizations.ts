@@ -4,6 +4,7 @@ import type { JobType } from '#contract/types';
 import { BATCH_GET_MAX_KEYS, batchGetConsistent } from '#platform/batch-get';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import type { TransactionItem } from '#platform/transactions';
+import { organizationPartition } from '#platform/table-design';
 
 export const PLANS = ['team', 'custom', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -70,7 +71,7 @@ export function hasApiAccess(organization: Organization): organization is ApiOrg
 }
 
 export function organizationKey(organizationId: number) {
-  return { pk: `ORG#${organizationId}`, sk: 'ORG' };
+  return { pk: organizationPartition(organizationId), sk: 'ORG' };
 }
 
 const ORGANIZATION_SEQUENCE_KEY = { pk: 'SEQUENCE', sk: 'ORGANIZATION' };

@@ -4,6 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { DAY_MS, utcDay } from '#platform/instants';
 import { log } from '#platform/log';
+import { organizationPartition } from '#platform/table-design';
 
 const MINUTE_MS = 60_000;
 /** Daily counters double as request history for the usage routes (custom periods reach 90 days). */
@@ -48,7 +49,7 @@ function minuteWindow(keyPrefix: string, limit: number, nowMs: number): Window {
   };
 }
 
-const dayPartition = (organizationId: number) => `RATE#ORG#${organizationId}`;
+const dayPartition = (organizationId: number) => `RATE#${organizationPartition(organizationId)}`;
 const daySortKey = (day: string) => `DAY#${day}`;
 /** The attribute of a day window that counts one key's requests. */
 const keyRequestCounter = (keyPrefix: string) => `key_${keyPrefix}`;

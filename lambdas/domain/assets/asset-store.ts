@@ -7,6 +7,7 @@ import { metadataAttributes, metadataFromItem, type StoredMetadata } from '#plat
 import type { TransactionItem } from '#platform/transactions';
 import type { MediaType } from './media-signatures';
 import type { VideoProbe } from './video-probe';
+import { organizationPartition } from '#platform/table-design';
 
 /** The asset item: the one module that knows its keys, attributes and update expressions. */
 
@@ -50,7 +51,7 @@ interface AssetItem extends StoredMetadata<Metadata> {
 }
 
 export function assetKey(organizationId: number, assetId: string) {
-  return { pk: `ORG#${organizationId}`, sk: `ASSET#${assetId}` };
+  return { pk: organizationPartition(organizationId), sk: `ASSET#${assetId}` };
 }
 
 function fromItem(item: AssetItem): Asset {

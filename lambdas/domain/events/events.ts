@@ -5,6 +5,7 @@ import { sortableId } from '#platform/ids';
 import { DAY_MS } from '#platform/instants';
 import type { TransactionItem } from '#platform/transactions';
 import { EVENT_ITEM_PREFIX } from './event-stream';
+import { organizationPartition } from '#platform/table-design';
 
 /** Every event payload as the contract describes it. */
 export type EventPayload = JobCompletedEvent | JobFailedEvent | WebhookTestEvent;
@@ -22,7 +23,7 @@ export const EVENT_RETENTION_DAYS = 30;
  * index, where the sweeper finds an event the stream did not hand over.
  */
 export function eventKey(organizationId: number, eventId: string) {
-  return { pk: `ORG#${organizationId}`, sk: `${EVENT_ITEM_PREFIX}${eventId}` };
+  return { pk: organizationPartition(organizationId), sk: `${EVENT_ITEM_PREFIX}${eventId}` };
 }
 
 export interface EventRecord {

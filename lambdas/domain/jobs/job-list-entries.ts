@@ -3,6 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import type { TransactionItem } from '#platform/transactions';
 import type { AnyJob, JobStatus, JobType } from './job';
+import { organizationPartition } from '#platform/table-design';
 
 /**
  * The job list's entries: the one module that knows their keys. Every job has one entry in
@@ -51,7 +52,7 @@ function externalIdDigest(externalId: string): string {
 }
 
 export function listPartition(organizationId: number, filter: JobListFilter): string {
-  let partition = `ORG#${organizationId}#JOBS`;
+  let partition = `${organizationPartition(organizationId)}#JOBS`;
   if (filter.externalId !== undefined) partition += `#EXT#${externalIdDigest(filter.externalId)}`;
   if (filter.type) partition += `#TYPE#${filter.type}`;
   if (filter.status) partition += `#STATUS#${filter.status}`;

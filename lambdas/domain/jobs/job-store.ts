@@ -5,7 +5,7 @@ import { batchGetConsistent } from '#platform/batch-get';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { metadataAttributes, metadataFromItem, type StoredMetadata } from '#platform/metadata';
 import { entriesBefore, shardOf, type ShardedIndex } from '#platform/sharded-index';
-import { TABLE_DESIGN } from '#platform/table-design';
+import { organizationPartition, TABLE_DESIGN } from '#platform/table-design';
 import type { TransactionItem } from '#platform/transactions';
 import {
   isActive,
@@ -44,7 +44,7 @@ type JobItemOf<T extends JobType> = JobItemFields & { type: T; input: JobInputs[
 type JobItem = JobItemOf<'video'> | JobItemOf<'split'>;
 
 export function jobKey(organizationId: number, jobId: string) {
-  return { pk: `ORG#${organizationId}`, sk: `JOB#${jobId}` };
+  return { pk: organizationPartition(organizationId), sk: `JOB#${jobId}` };
 }
 
 /**

@@ -4,6 +4,7 @@ import { JOB_TYPE_NAMES } from '#domain/jobs/job-types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { DAY_MS, utcDay } from '#platform/instants';
 import type { TransactionItem } from '#platform/transactions';
+import { organizationPartition } from '#platform/table-design';
 
 /**
  * The usage aggregates: the one module that knows their keys and counters. One item per
@@ -19,15 +20,15 @@ import type { TransactionItem } from '#platform/transactions';
 export const USAGE_RETENTION_DAYS = 400;
 
 function organizationDayKey(organizationId: number, day: string) {
-  return { pk: `ORG#${organizationId}`, sk: `USAGE#DAY#${day}` };
+  return { pk: organizationPartition(organizationId), sk: `USAGE#DAY#${day}` };
 }
 
 function apiKeyDayKey(organizationId: number, keyPrefix: string, day: string) {
-  return { pk: `ORG#${organizationId}`, sk: `USAGE#KEY#${keyPrefix}#${day}` };
+  return { pk: organizationPartition(organizationId), sk: `USAGE#KEY#${keyPrefix}#${day}` };
 }
 
 function deliveriesDayKey(organizationId: number, day: string) {
-  return { pk: `ORG#${organizationId}`, sk: `USAGE#DELIVERIES#${day}` };
+  return { pk: organizationPartition(organizationId), sk: `USAGE#DELIVERIES#${day}` };
 }
 
 const counter = {
@@ -147,7 +148,9 @@ export async function jobCountsInRange(
 ): Promise<Record<JobType, JobTypeCounts>> {
   const bound = (day: string) =>
     keyPrefix ? apiKeyDayKey(organizationId, keyPrefix, day).sk : organizationDayKey(organizationId, day).sk;
-  return jobCountsOf(await sumDays(`ORG#${organizationId}`, { from: bound(range.firstDay), to: bound(range.lastDay) }));
+  return jobCountsOf(
+    await sumDays(organizationPartition(organizationId), { from: bound(range.firstDay), to: bound(range.lastDay) }),
+  );
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -192,7 +195,7 @@ export interface DeliveryCounts {
  * `deliveries_pending`.
  */
 export async function deliveryCountsInRange(organizationId: number, range: DayRange): Promise<DeliveryCounts> {
-  const totals = await sumDays(`ORG#${organizationId}`, {
+  const totals = await sumDays(organizationPartition(organizationId), {
     from: deliveriesDayKey(organizationId, range.firstDay).sk,
     to: deliveriesDayKey(organizationId, range.lastDay).sk,
   });

@@ -6,6 +6,7 @@ import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { DAY_MS } from '#platform/instants';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { outboxEntry } from './outbox-keys';
+import { organizationPartition } from '#platform/table-design';
 
 /**
  * Delivery items: one per event and endpoint, `ORG#<id>` / `DELIVERY#<event id>#<webhook id>`,
@@ -55,7 +56,7 @@ export interface DeliveryItem extends DeliveryRef {
 export const deliveryId = (ref: DeliveryRef) => `${ref.event_id}#${ref.webhook_id}`;
 
 export function deliveryKey(ref: DeliveryRef) {
-  return { pk: `ORG#${ref.organization_id}`, sk: `DELIVERY#${deliveryId(ref)}` };
+  return { pk: organizationPartition(ref.organization_id), sk: `DELIVERY#${deliveryId(ref)}` };
 }
 
 /** The delivery a delivery item's sort key names. */

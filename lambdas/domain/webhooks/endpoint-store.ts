@@ -5,6 +5,7 @@ import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { isSortableId } from '#platform/ids';
 import type { TransactionItem } from '#platform/transactions';
 import type { SealedSecret } from './secret-sealing';
+import { organizationPartition } from '#platform/table-design';
 
 /**
  * Webhook endpoint items: the one module that knows their keys and attributes. An endpoint is
@@ -47,7 +48,7 @@ export function isWebhookId(text: string): boolean {
 }
 
 export function endpointKey(organizationId: number, webhookId: string) {
-  return { pk: `ORG#${organizationId}`, sk: `${ENDPOINT_PREFIX}${webhookId}` };
+  return { pk: organizationPartition(organizationId), sk: `${ENDPOINT_PREFIX}${webhookId}` };
 }
 
 export async function findEndpoint(organizationId: number, webhookId: string): Promise<EndpointItem | undefined> {
@@ -66,7 +67,7 @@ export async function endpointsOf(organizationId: number): Promise<EndpointItem[
     {
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :endpoint)',
-      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':endpoint': ENDPOINT_PREFIX },
+      ExpressionAttributeValues: { ':pk': organizationPartition(organizationId), ':endpoint': ENDPOINT_PREFIX },
       ConsistentRead: true,
     },
   );
