@@ -61,7 +61,7 @@ describe('the scan sees what the code does', () => {
 
   test('index queries are told apart from table queries, and named by the module that starts them', () => {
     expect(moduleUse('task reconcile-jobs', 'lambdas/domain/jobs/job-store.ts')?.indexes).toEqual(['active-jobs']);
-    expect(moduleUse('task sweep-webhooks', 'lambdas/domain/webhooks/outbox-keys.ts')?.indexes).toEqual(['outbox']);
+    expect(moduleUse('task sweep-webhooks', 'lambdas/domain/events/outbox-index.ts')?.indexes).toEqual(['outbox']);
     expect(sorted(derivedFor('task reconcile-jobs').tableIndexes)).toEqual(['active-jobs']);
     expect(derivedFor('task reconcile-jobs').table.has('Query')).toBe(false);
     // Creating a job computes its active-jobs shard but never queries the index.

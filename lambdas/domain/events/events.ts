@@ -1,11 +1,13 @@
 import type { JobCompletedEvent, JobFailedEvent, WebhookTestEvent } from '#contract/types';
-import { outboxEntry } from '#domain/webhooks/outbox-keys';
-import { tableName } from '#platform/clients/dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { sortableId } from '#platform/ids';
 import { DAY_MS } from '#platform/instants';
 import type { TransactionItem } from '#platform/transactions';
-import { EVENT_ITEM_PREFIX } from './event-stream';
 import { organizationPartition } from '#platform/table-design';
+import { EVENT_ITEM_PREFIX } from './event-stream';
+import { LEAVE_OUTBOX, OUTBOX_ATTRIBUTES, outboxEntry } from './outbox-index';
 
 /** Every event payload as the contract describes it. */
 export type EventPayload = JobCompletedEvent | JobFailedEvent | WebhookTestEvent;
@@ -74,4 +76,37 @@ export function eventPut(event: EventRecord): TransactionItem {
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
+}
+
+/** Whether the event still waits in the outbox for the relay to record its deliveries. */
+export function awaitsRelay(event: EventRecord): boolean {
+  return event[OUTBOX_ATTRIBUTES.shard] !== undefined;
+}
+
+/** The event an event item's sort key names, or undefined for another item's key. */
+export function eventIdOf(sortKey: string): string | undefined {
+  return sortKey.startsWith(EVENT_ITEM_PREFIX) ? sortKey.slice(EVENT_ITEM_PREFIX.length) : undefined;
+}
+
+export async function findEvent(organizationId: number, eventId: string): Promise<EventRecord | undefined> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: eventKey(organizationId, eventId), ConsistentRead: true }),
+  );
+  return Item as EventRecord | undefined;
+}
+
+/** Takes a relayed event out of the outbox index; an event TTL already removed has nothing left to take out. */
+export async function markEventRelayed(event: Pick<EventRecord, 'organization_id' | 'event_id'>): Promise<void> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: eventKey(event.organization_id, event.event_id),
+        UpdateExpression: LEAVE_OUTBOX,
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

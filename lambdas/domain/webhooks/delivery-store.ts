@@ -5,7 +5,7 @@ import { deliveryUsageUpdate, type DeliveryStatus } from '#domain/usage/usage-st
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { DAY_MS } from '#platform/instants';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
-import { outboxEntry } from './outbox-keys';
+import { OUTBOX_ATTRIBUTES, outboxEntry } from '#domain/events/outbox-index';
 import { organizationPartition } from '#platform/table-design';
 
 /**
@@ -169,10 +169,10 @@ export async function recordOutcome(delivery: DeliveryItem, outcome: AttemptOutc
   if (outcome.status === 'pending') {
     const due = outcome.nextAttemptAt.toISOString();
     const entry = outboxEntry(deliveryId(delivery), due);
-    sets.push('next_attempt_at = :next', 'outbox_shard = :shard', 'outbox_due = :due');
+    sets.push('next_attempt_at = :next', `${OUTBOX_ATTRIBUTES.shard} = :shard`, `${OUTBOX_ATTRIBUTES.due} = :due`);
     Object.assign(values, { ':next': due, ':shard': entry.outbox_shard, ':due': entry.outbox_due });
   } else {
-    removes.push('outbox_shard', 'outbox_due');
+    removes.push(OUTBOX_ATTRIBUTES.shard, OUTBOX_ATTRIBUTES.due);
   }
   if (outcome.status === 'failed' && outcome.reason) {
     sets.push('failure_reason = :reason');
@@ -215,7 +215,7 @@ export async function makeDueNow(ref: DeliveryRef, now: Date): Promise<boolean> 
       new UpdateCommand({
         TableName: tableName(),
         Key: deliveryKey(ref),
-        UpdateExpression: 'SET next_attempt_at = :next, outbox_shard = :shard, outbox_due = :due',
+        UpdateExpression: `SET next_attempt_at = :next, ${OUTBOX_ATTRIBUTES.shard} = :shard, ${OUTBOX_ATTRIBUTES.due} = :due`,
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {

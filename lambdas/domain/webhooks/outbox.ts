@@ -1,11 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { EVENT_ITEM_PREFIX } from '#domain/events/event-stream';
-import { eventKey, type EventRecord } from '#domain/events/events';
-import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { awaitsRelay, eventIdOf, findEvent } from '#domain/events/events';
+import { entriesDueBefore } from '#domain/events/outbox-index';
 import { enqueueDeliveries } from './delivery-queue';
 import { deliveryRefOf, makeDueNow, type DeliveryRef } from './delivery-store';
 import { deliveryEnabled } from './delivery-settings';
-import { entriesDueBefore, type OutboxEntry } from './outbox-keys';
 import { relayEvent } from './relay';
 
 /**
@@ -33,17 +30,6 @@ export interface SweepResult {
 /** Sorts after every due time: an operator's run takes every entry. */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 
-async function findEvent(entry: OutboxEntry): Promise<EventRecord | undefined> {
-  const { Item } = await dynamo.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: eventKey(entry.organization_id, entry.sk.slice(EVENT_ITEM_PREFIX.length)),
-      ConsistentRead: true,
-    }),
-  );
-  return Item as EventRecord | undefined;
-}
-
 export async function sweepOutbox({
   overdueSeconds,
   retryNow = false,
@@ -54,9 +40,10 @@ export async function sweepOutbox({
   const result: SweepResult = { relayedEvents: 0, queuedDeliveries: 0 };
   const toQueue: DeliveryRef[] = [];
   for await (const entry of entriesDueBefore(cutoff)) {
-    if (entry.sk.startsWith(EVENT_ITEM_PREFIX)) {
-      const event = await findEvent(entry);
-      if (!event?.outbox_shard) continue;
+    const eventId = eventIdOf(entry.sk);
+    if (eventId !== undefined) {
+      const event = await findEvent(entry.organization_id, eventId);
+      if (!event || !awaitsRelay(event)) continue;
       await relayEvent(event, now);
       result.relayedEvents += 1;
       continue;

@@ -1,10 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { eventKey, type EventRecord } from '#domain/events/events';
-import { dynamo, tableName } from '#platform/clients/dynamodb';
+import { markEventRelayed, type EventRecord } from '#domain/events/events';
 import { log } from '#platform/log';
 import { enqueueDeliveries } from './delivery-queue';
 import { recordDelivery, type DeliveryRef } from './delivery-store';
@@ -50,24 +47,8 @@ export async function relayEvent(
   }));
   await Promise.all(refs.map((ref) => recordDelivery(ref, { type: event.type, body }, now)));
   await enqueueDeliveries(refs);
-  await leaveOutbox(event);
+  await markEventRelayed(event);
   return refs;
-}
-
-async function leaveOutbox(event: EventRecord): Promise<void> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: eventKey(event.organization_id, event.event_id),
-        UpdateExpression: 'REMOVE outbox_shard, outbox_due',
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    // An event TTL already removed has nothing left to take out of the index.
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
 }
 
 /**

@@ -9,8 +9,17 @@ import { TABLE_DESIGN } from '#platform/table-design';
  */
 const OUTBOX_INDEX: ShardedIndex = { design: TABLE_DESIGN.outbox, prefix: 'OUTBOX', shards: 8 };
 
+/** The item attributes that put an item in the index. */
+export const OUTBOX_ATTRIBUTES = { shard: TABLE_DESIGN.outbox.partitionKey, due: TABLE_DESIGN.outbox.sortKey } as const;
+
+/** An update expression's clause that takes an item out of the index. */
+export const LEAVE_OUTBOX = `REMOVE ${OUTBOX_ATTRIBUTES.shard}, ${OUTBOX_ATTRIBUTES.due}`;
+
 export function outboxEntry(itemId: string, dueAt: string) {
-  return { outbox_shard: shardOf(OUTBOX_INDEX, itemId), outbox_due: `${dueAt}#${itemId}` };
+  return {
+    [OUTBOX_ATTRIBUTES.shard]: shardOf(OUTBOX_INDEX, itemId),
+    [OUTBOX_ATTRIBUTES.due]: `${dueAt}#${itemId}`,
+  } as const satisfies Record<string, string>;
 }
 
 /** The index's keys and what it projects of an entry. */
