@@ -21,7 +21,7 @@ import {
   type EndpointItem,
 } from './endpoint-store';
 import { honoursRetryAfter, nextAttemptDelay } from './retry-schedule';
-import { openSecret } from './secret-sealing';
+import { openSecret, type SealedSecret } from './secret-sealing';
 import { deliveryHeaders } from './signature';
 
 /**
@@ -52,18 +52,38 @@ function attemptRecord(result: DeliveryResult, at: Date): AttemptRecord {
   }
 }
 
-/** Why a delivery ends without an attempt, or undefined when it goes out. */
-function reasonNotToSend(delivery: DeliveryItem, endpoint: EndpointItem | undefined): string | undefined {
-  if (!endpoint || endpoint.status === 'deleted' || !endpoint.secret_sealed) return 'endpoint_deleted';
+/** Why a delivery ends without an attempt. */
+type SkipReason = 'endpoint_deleted' | 'endpoint_disabled' | 'endpoint_unsubscribed';
+
+/** An endpoint a delivery may go to: one that still holds its signing secret. */
+type SendableEndpoint = EndpointItem & { secret_sealed: SealedSecret };
+
+/** What became of one queue message's delivery. */
+export type DeliveryRun =
+  | 'delivery-switched-off'
+  | 'not-pending'
+  | 'requeued'
+  | SkipReason
+  | 'claimed-elsewhere'
+  | 'recorded-elsewhere'
+  | AttemptOutcome['status'];
+
+/** The endpoint the delivery goes out to, or why it ends without an attempt. */
+function recipientOf(
+  delivery: DeliveryItem,
+  endpoint: EndpointItem | undefined,
+): { endpoint: SendableEndpoint } | { skip: SkipReason } {
+  if (!endpoint || endpoint.status === 'deleted' || !endpoint.secret_sealed) return { skip: 'endpoint_deleted' };
+  const sendable = { endpoint: { ...endpoint, secret_sealed: endpoint.secret_sealed } };
   // A test is sent whatever the endpoint's status and subscriptions: the caller asked for it.
-  if (delivery.event_type === 'webhook.test') return undefined;
-  if (endpoint.status === 'disabled') return 'endpoint_disabled';
-  if (!(endpoint.events as readonly string[]).includes(delivery.event_type)) return 'endpoint_unsubscribed';
-  return undefined;
+  if (delivery.event_type === 'webhook.test') return sendable;
+  if (endpoint.status === 'disabled') return { skip: 'endpoint_disabled' };
+  if (!(endpoint.events as readonly string[]).includes(delivery.event_type)) return { skip: 'endpoint_unsubscribed' };
+  return sendable;
 }
 
-async function attempt(delivery: DeliveryItem, endpoint: EndpointItem, now: Date): Promise<DeliveryResult> {
-  const secret = await openSecret(endpoint.secret_sealed!, {
+async function attempt(delivery: DeliveryItem, endpoint: SendableEndpoint, now: Date): Promise<DeliveryResult> {
+  const secret = await openSecret(endpoint.secret_sealed, {
     organizationId: delivery.organization_id,
     webhookId: delivery.webhook_id,
   });
@@ -100,7 +120,7 @@ async function afterFailure(endpoint: EndpointItem, result: DeliveryResult, now:
 }
 
 /** One queue message: what became of its delivery, if anything. */
-export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<string> {
+export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<DeliveryRun> {
   if (!deliveryEnabled()) return 'delivery-switched-off';
   const delivery = await findDelivery(ref);
   if (!delivery || delivery.status !== 'pending') return 'not-pending';
@@ -109,15 +129,15 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<st
     await enqueueDeliveryLater(ref, waitMs / 1000);
     return 'requeued';
   }
-  const endpoint = await findEndpoint(ref.organization_id, ref.webhook_id);
-  const skipReason = reasonNotToSend(delivery, endpoint);
-  if (skipReason) {
-    await recordOutcome(delivery, { status: 'failed', reason: skipReason }, now);
-    return skipReason;
+  const recipient = recipientOf(delivery, await findEndpoint(ref.organization_id, ref.webhook_id));
+  if ('skip' in recipient) {
+    await recordOutcome(delivery, { status: 'failed', reason: recipient.skip }, now);
+    return recipient.skip;
   }
+  const { endpoint } = recipient;
   if (!(await claimAttempt(delivery, now, new Date(now.getTime() + LEASE_MS)))) return 'claimed-elsewhere';
 
-  const result = await attempt(delivery, endpoint!, now);
+  const result = await attempt(delivery, endpoint, now);
   putMetric('webhookDeliveryAttempts', 1, { Outcome: succeeded(result) ? 'succeeded' : 'failed' });
   const answeredAt = new Date();
   const record = attemptRecord(result, now);
@@ -136,7 +156,7 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<st
   if (!(await recordOutcome(delivery, outcome, answeredAt))) return 'recorded-elsewhere';
   if (outcome.status !== 'pending') putMetric('webhookDeliveriesEnded', 1, { Outcome: outcome.status });
   if (outcome.status === 'succeeded') await recordEndpointSuccess(ref.organization_id, ref.webhook_id, answeredAt);
-  else await afterFailure(endpoint!, result, answeredAt);
+  else await afterFailure(endpoint, result, answeredAt);
   if (outcome.status === 'pending') {
     await enqueueDeliveryLater(ref, (outcome.nextAttemptAt.getTime() - Date.now()) / 1000);
   }
