@@ -57,7 +57,7 @@ export interface IncomingBody {
   /** Decoding and checks on the way, in order. */
   transforms: Transform[];
   /** Filled in once the stream has ended: the checks that need what came last (trailers). */
-  verify?: (digests: { md5: Buffer; sha256: Buffer; sizeBytes: number }) => void;
+  verify?: (received: { md5: Buffer; sizeBytes: number }) => void;
 }
 
 /** A pass-through that shows every chunk to `see` on its way; `see` refuses a chunk by throwing. */
@@ -136,29 +136,37 @@ export class ObjectStore {
   }
 
   /**
-   * The object's metadata and a stream of its bytes (`range` inclusive). The blob is opened before
-   * the metadata is trusted: a write that replaced it a moment ago is read again.
+   * Opens the object and lets `plan` choose, from the metadata of the very version opened, the
+   * bytes to stream (inclusive), or none; `plan` throws to refuse (a precondition, a range). The
+   * blob is opened before its metadata is trusted: a write that replaced it a moment ago is read again.
    */
   async read(
     bucket: string,
     key: string,
-    range?: (sizeBytes: number) => { first: number; last: number } | undefined,
-  ): Promise<{ metadata: ObjectMetadata; stream: Readable; first: number; last: number }> {
+    plan: (metadata: ObjectMetadata) => { first: number; last: number } | 'none',
+  ): Promise<{ metadata: ObjectMetadata; stream?: Readable }> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const metadata = await this.head(bucket, key);
-      if (!metadata) throw noSuchKey();
+      if (!metadata) break;
       const handle = await open(this.blobFile(bucket, metadata.blob), 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined;
         throw error;
       });
       if (!handle) continue;
-      const { first, last } = range?.(metadata.sizeBytes) ?? { first: 0, last: metadata.sizeBytes - 1 };
-      if (last < first) {
+      let bytes: ReturnType<typeof plan>;
+      try {
+        bytes = plan(metadata);
+      } catch (error) {
         await handle.close();
-        return { metadata, stream: Readable.from([]), first, last };
+        throw error;
       }
-      return { metadata, stream: handle.createReadStream({ start: first, end: last }), first, last };
+      if (bytes === 'none' || bytes.last < bytes.first) {
+        await handle.close();
+        return { metadata, ...(bytes === 'none' ? {} : { stream: Readable.from([]) }) };
+      }
+      return { metadata, stream: handle.createReadStream({ start: bytes.first, end: bytes.last }) };
     }
+    await this.requireBucket(bucket);
     throw noSuchKey();
   }
 
@@ -166,7 +174,6 @@ export class ObjectStore {
   private async receive(body: IncomingBody, maxBytes: number) {
     const path = this.tempFile();
     const md5 = createHash('md5');
-    const sha256 = createHash('sha256');
     let sizeBytes = 0;
     const digest = tap((chunk) => {
       sizeBytes += chunk.length;
@@ -174,12 +181,11 @@ export class ObjectStore {
         throw new S3Error(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
       }
       md5.update(chunk);
-      sha256.update(chunk);
     });
     try {
       await pipeline([body.source, ...body.transforms, digest, createWriteStream(path)]);
       const md5Digest = md5.digest();
-      body.verify?.({ md5: md5Digest, sha256: sha256.digest(), sizeBytes });
+      body.verify?.({ md5: md5Digest, sizeBytes });
       return { path, sizeBytes, md5: md5Digest };
     } catch (error) {
       await rm(path, { force: true });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
@@ -174,14 +174,22 @@ function incomingBody(request: IncomingMessage, query: Map<string, string>, cont
     throw new S3Error(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
   }
   const decoder = chunked ? new AwsChunkedDecoder() : undefined;
+  // Digests cost CPU on every byte: each is computed only when the request declares one to check.
+  const signedSha256 = /^[0-9a-f]{64}$/.test(contentSha256) ? createHash('sha256') : undefined;
+  const crc32Declared =
+    header(request, 'x-amz-checksum-crc32') !== undefined ||
+    query.has('x-amz-checksum-crc32') ||
+    (header(request, 'x-amz-trailer') ?? '').toLowerCase().includes('x-amz-checksum-crc32');
   let crc = 0;
-  const crcTap = tap((chunk) => {
-    crc = crc32(chunk, crc);
-  });
+  const transforms = [
+    ...(decoder ? [decoder] : []),
+    ...(signedSha256 ? [tap((chunk) => signedSha256.update(chunk))] : []),
+    ...(crc32Declared ? [tap((chunk) => (crc = crc32(chunk, crc)))] : []),
+  ];
   return {
     source: request,
-    transforms: decoder ? [decoder, crcTap] : [crcTap],
-    verify({ md5, sha256, sizeBytes }) {
+    transforms,
+    verify({ md5, sizeBytes }) {
       if (sizeBytes !== declaredBytes) {
         throw new S3Error(
           400,
@@ -189,7 +197,7 @@ function incomingBody(request: IncomingMessage, query: Map<string, string>, cont
           'You did not provide the number of bytes specified by the Content-Length HTTP header.',
         );
       }
-      if (/^[0-9a-f]{64}$/.test(contentSha256) && sha256.toString('hex') !== contentSha256) {
+      if (signedSha256 && signedSha256.digest('hex') !== contentSha256) {
         throw new S3Error(
           400,
           'XAmzContentSHA256Mismatch',
@@ -205,7 +213,7 @@ function incomingBody(request: IncomingMessage, query: Map<string, string>, cont
         header(request, 'x-amz-checksum-crc32') ??
         query.get('x-amz-checksum-crc32') ??
         decoder?.trailers['x-amz-checksum-crc32'];
-      if (declaredCrc32 !== undefined) {
+      if (crc32Declared && declaredCrc32 !== undefined) {
         const computed = Buffer.alloc(4);
         computed.writeUInt32BE(crc >>> 0);
         if (computed.toString('base64') !== declaredCrc32) {
@@ -424,38 +432,33 @@ export class S3Service {
     response: ServerResponse,
     { method, bucket, key, query }: ParsedRequest,
   ) {
-    await this.store.requireBucket(bucket);
-    const metadata = await this.store.head(bucket, key);
-    if (!metadata) throw noSuchKey();
-    if (checkConditions(request, metadata) === 'not-modified') {
-      response.writeHead(304, { ETag: metadata.etag, 'Last-Modified': httpDate(metadata.lastModified) }).end();
-      return;
-    }
-    const requestedRange = header(request, 'range');
-    const range = byteRange(requestedRange, metadata.sizeBytes);
     const overrides = Object.fromEntries(
       Object.entries(RESPONSE_OVERRIDES)
         .filter(([parameter]) => query.has(parameter))
         .map(([parameter, name]) => [name, query.get(parameter)!]),
     );
-    if (method === 'HEAD') {
-      response.writeHead(range ? 206 : 200, {
-        ...objectHeaders(metadata),
-        ...overrides,
-        'Content-Length': range ? range.last - range.first + 1 : metadata.sizeBytes,
-        ...(range ? { 'Content-Range': `bytes ${range.first}-${range.last}/${metadata.sizeBytes}` } : {}),
-      });
-      response.end();
+    // Conditions and range are judged against the version whose bytes are served.
+    let notModified = false;
+    let range: { first: number; last: number } | undefined;
+    const { metadata, stream } = await this.store.read(bucket, key, (version) => {
+      notModified = checkConditions(request, version) === 'not-modified';
+      if (notModified) return 'none';
+      range = byteRange(header(request, 'range'), version.sizeBytes);
+      if (method === 'HEAD') return 'none';
+      return range ?? { first: 0, last: version.sizeBytes - 1 };
+    });
+    if (notModified) {
+      response.writeHead(304, { ETag: metadata.etag, 'Last-Modified': httpDate(metadata.lastModified) }).end();
       return;
     }
-    const read = await this.store.read(bucket, key, (sizeBytes) => byteRange(requestedRange, sizeBytes));
     response.writeHead(range ? 206 : 200, {
-      ...objectHeaders(read.metadata),
+      ...objectHeaders(metadata),
       ...overrides,
-      'Content-Length': read.last - read.first + 1,
-      ...(range ? { 'Content-Range': `bytes ${read.first}-${read.last}/${read.metadata.sizeBytes}` } : {}),
+      'Content-Length': range ? range.last - range.first + 1 : metadata.sizeBytes,
+      ...(range ? { 'Content-Range': `bytes ${range.first}-${range.last}/${metadata.sizeBytes}` } : {}),
     });
-    await pipeline(read.stream, response);
+    if (stream) await pipeline(stream, response);
+    else response.end();
   }
 
   private async sourceOf(request: IncomingMessage) {
