@@ -104,3 +104,26 @@ export function progressSeconds(line: string): number | undefined {
   const time = /^out_time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(line.trim());
   return time ? Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]) : undefined;
 }
+
+/** Text ffmpeg wrote, without its input's name or any URL: a presigned URL is a credential. */
+export function withoutInput(text: string, input: string): string {
+  return text
+    .split(input)
+    .join('<source>')
+    .replace(/https?:\/\/\S+/g, '<url>');
+}
+
+/** The longest part of ffmpeg's last error line a failure's message carries. */
+const FAILURE_DETAIL_CHARS = 200;
+
+/**
+ * Throws MediaToolError when `task` (a run of ffmpeg over `input`) timed out or exited non-zero,
+ * with ffmpeg's last error line, redacted.
+ */
+export function assertRanToEnd(run: MediaToolRun, task: string, input: string, timeoutMs: number): void {
+  if (run.timedOut) throw new MediaToolError('ffmpeg', `${task} timed out after ${timeoutMs} ms`);
+  if (run.exitCode !== 0) {
+    const lastLine = withoutInput(run.stderrTail.split('\n').at(-1) ?? '', input).slice(0, FAILURE_DETAIL_CHARS);
+    throw new MediaToolError('ffmpeg', `${task} failed (exit code ${run.exitCode}): ${lastLine}`);
+  }
+}

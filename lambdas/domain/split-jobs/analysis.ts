@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
+import { MediaToolError, progressSeconds, runMediaTool, withoutInput } from '#platform/media-tools';
 import {
   ANALYSIS_WINDOW_SECONDS,
   LOUDNESS_FLOOR_DB,
@@ -265,11 +265,7 @@ const ERROR_DETAIL_CHARS = 300;
 
 /** The end of ffmpeg's stderr without any URL: a presigned URL is a credential and must not reach logs. */
 function redactedDetail(stderrTail: string, input: string): string {
-  const redacted = stderrTail
-    .split(input)
-    .join('<source>')
-    .replace(/https?:\/\/\S+/g, '<url>');
-  return redacted.slice(-ERROR_DETAIL_CHARS).split('\n').join(' | ');
+  return withoutInput(stderrTail, input).slice(-ERROR_DETAIL_CHARS).split('\n').join(' | ');
 }
 
 /**

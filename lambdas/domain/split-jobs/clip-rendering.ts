@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
 import { framingFilterGraph } from '#domain/framing/framing';
-import { MediaToolError, progressSeconds, runMediaTool, type MediaToolRun } from '#platform/media-tools';
+import { assertRanToEnd, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
 import type { TimeRange } from './source-analysis';
 
 /**
@@ -110,23 +110,6 @@ export function thumbnailArgs(videoPath: string, thumbnailPath: string, clipDura
   ];
 }
 
-/** ffmpeg's last error line, without the input's name: a presigned URL is a credential. */
-function failureDetail(run: MediaToolRun, input: string): string {
-  const lastLine = run.stderrTail.split('\n').at(-1) ?? '';
-  return lastLine
-    .split(input)
-    .join('<source>')
-    .replace(/https?:\/\/\S+/g, '<url>')
-    .slice(0, 200);
-}
-
-function assertSucceeded(run: MediaToolRun, task: string, input: string, timeoutMs: number) {
-  if (run.timedOut) throw new MediaToolError('ffmpeg', `${task} timed out after ${timeoutMs} ms`);
-  if (run.exitCode !== 0) {
-    throw new MediaToolError('ffmpeg', `${task} failed (exit code ${run.exitCode}): ${failureDetail(run, input)}`);
-  }
-}
-
 /**
  * Renders the clip and its thumbnail into the output directory; throws MediaToolError when ffmpeg
  * fails or runs out of time.
@@ -149,7 +132,7 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
       request.onProgress?.(Math.min(1, encodedSeconds / rangeSeconds));
     },
   });
-  assertSucceeded(encoding, 'Rendering the clip', request.input, request.timeoutMs);
+  assertRanToEnd(encoding, 'Rendering the clip', request.input, request.timeoutMs);
   if (encodedSeconds <= 0) throw new MediaToolError('ffmpeg', 'The clip range holds no frames of the source');
   const durationSeconds =
     encodedSeconds >= rangeSeconds - ENCODED_END_TOLERANCE_SECONDS ? rangeSeconds : encodedSeconds;
@@ -158,6 +141,6 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   const thumbnail = await runMediaTool(request.ffmpegPath, thumbnailArgs(videoPath, thumbnailPath, durationSeconds), {
     timeoutMs: thumbnailTimeoutMs,
   });
-  assertSucceeded(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
+  assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
   return { videoPath, thumbnailPath, durationSeconds };
 }

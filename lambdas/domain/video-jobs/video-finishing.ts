@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
 import { probeVideo } from '#domain/assets/video-probe';
 import { framingFilterGraph } from '#domain/framing/framing';
-import { MediaToolError, runMediaTool } from '#platform/media-tools';
+import { assertRanToEnd, MediaToolError, runMediaTool } from '#platform/media-tools';
 import { OUTPUT_DIMENSIONS, type DurationSeconds } from './providers/port';
 
 /**
@@ -62,11 +62,7 @@ export async function finishVideo(
 ): Promise<FinishedVideo> {
   const path = join(request.outputDirectory, FINISHED_FILE_NAME);
   const run = await runMediaTool(request.ffmpegPath, finishingArgs(request), { timeoutMs: request.timeoutMs });
-  if (run.timedOut) throw new MediaToolError('ffmpeg', `Finishing the video timed out after ${request.timeoutMs} ms`);
-  if (run.exitCode !== 0) {
-    const lastLine = (run.stderrTail.split('\n').at(-1) ?? '').replace(/https?:\/\/\S+/g, '<url>').slice(0, 200);
-    throw new MediaToolError('ffmpeg', `Finishing the video failed (exit code ${run.exitCode}): ${lastLine}`);
-  }
+  assertRanToEnd(run, 'Finishing the video', request.input, request.timeoutMs);
   const verdict = await probeVideo(request.ffprobePath, path, request.timeoutMs);
   if (verdict.kind !== 'video')
     throw new MediaToolError('ffmpeg', `The finished video is unreadable: ${verdict.reason}`);
