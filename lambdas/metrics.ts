@@ -4,9 +4,6 @@
  * dashboard widgets and alarms over these names, so a metric renamed here is renamed for both.
  */
 
-/** Environment variable holding the CloudWatch namespace; the CDK app sets one per stack. */
-export const METRICS_NAMESPACE_ENVIRONMENT = 'METRICS_NAMESPACE';
-
 /** The namespace when none is set (the local stack, unit tests). */
 export const DEFAULT_METRICS_NAMESPACE = 'VideoAutomationApi';
 

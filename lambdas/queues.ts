@@ -1,4 +1,5 @@
 import type { Grant } from '#grants';
+import type { SettingName } from '#platform/settings';
 
 /**
  * The queue table: each SQS queue of the service, the task that consumes it (lambdas/tasks.ts)
@@ -17,8 +18,8 @@ export const DEAD_LETTER_RETENTION_DAYS = 14;
 
 export interface Queue {
   readonly name: string;
-  /** Environment variable through which senders find the queue's URL. */
-  readonly urlEnvironmentVariable: string;
+  /** The setting through which senders find the queue's URL. */
+  readonly urlSetting: SettingName;
   /** The grant a function needs to send to it (SendMessage, and the URL in its environment). */
   readonly sendGrant: Grant;
   /** Receives of one message before it moves to the dead-letter queue: a poison message, not a retry schedule. */
@@ -28,7 +29,7 @@ export interface Queue {
 export const QUEUES = [
   {
     name: 'webhook-deliveries',
-    urlEnvironmentVariable: 'WEBHOOK_DELIVERIES_QUEUE_URL',
+    urlSetting: 'webhookDeliveriesQueueUrl',
     sendGrant: 'queue.webhook-deliveries:send',
     maxReceiveCount: 5,
   },

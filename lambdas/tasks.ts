@@ -32,11 +32,11 @@ export type TaskTrigger =
       readonly maxConcurrency: number;
     };
 
-/** Settings a task reads from its environment; the CDK app and the local stack each fill them in. */
-export type TaskSetting =
-  // DEVELOPER_WEBHOOK_DELIVERY_ENABLED, WEBHOOK_RETRY_SCALE, WEBHOOK_LOOPBACK_ALLOWED
-  // (lambdas/domain/webhooks/webhook-environment.ts).
-  'webhook-delivery';
+/**
+ * Groups of settings a task reads (their variables are the entries of lambdas/platform/settings.ts
+ * whose source names the group); the CDK app and the local stack each fill them in.
+ */
+export type TaskSetting = 'webhook-delivery';
 
 /** `table` is what the task does with the table, `grants` what it may touch in AWS beyond it. */
 export interface Task extends TableAccess {

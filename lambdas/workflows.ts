@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobType } from '#contract/types';
 import type { Grant, TableAccess } from '#grants';
+import type { SettingName } from '#platform/settings';
 
 /**
  * The workflow table: for each job type, the state machine that runs its jobs, how an execution
@@ -16,14 +17,11 @@ export interface JobExecutionInput {
   job_id: string;
 }
 
-/** Settings a worker reads from its environment; the CDK app and the local stack each fill them in. */
-export type WorkerSetting =
-  // VIDEO_PROVIDER, and for Bedrock BEDROCK_REGION and BEDROCK_VIDEO_MODEL_ID.
-  | 'video-provider'
-  // VIDEO_RENDER_POLL_SECONDS and VIDEO_RENDER_DEADLINE_SECONDS (lambdas/domain/video-jobs/render-schedule.ts).
-  | 'render-schedule'
-  // TRANSCRIPTION_PROVIDER (lambdas/domain/split-jobs/transcription/factory.ts).
-  | 'transcription';
+/**
+ * Groups of settings a worker reads (their variables are the entries of lambdas/platform/settings.ts
+ * whose source names the group); the CDK app and the local stack each fill them in.
+ */
+export type WorkerSetting = 'video-provider' | 'render-schedule' | 'transcription';
 
 /** `table` is what the worker does with the table, `grants` what it may touch in AWS beyond it. */
 export interface Worker extends TableAccess {
@@ -44,8 +42,8 @@ export interface Workflow {
   readonly jobType: JobType;
   /** Path of the ASL file from the repository root. */
   readonly definitionFile: string;
-  /** Environment variable through which API handlers find the state machine's ARN. */
-  readonly arnEnvironmentVariable: string;
+  /** The setting through which the functions granted to start it find the state machine's ARN. */
+  readonly arnSetting: SettingName;
   /** The grant a route needs to start it. */
   readonly startGrant: Grant;
   /**
@@ -68,7 +66,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     name: 'video-job',
     jobType: 'video',
     definitionFile: 'state-machines/video-job.asl.json',
-    arnEnvironmentVariable: 'VIDEO_JOB_STATE_MACHINE_ARN',
+    arnSetting: 'videoJobStateMachineArn',
     startGrant: 'states.video-job:start',
     // Throttled starts (minutes), the 30-minute render deadline, and the finish's own retries.
     executionTimeoutSeconds: 3600,
@@ -122,7 +120,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     name: 'split-job',
     jobType: 'split',
     definitionFile: 'state-machines/split-job.asl.json',
-    arnEnvironmentVariable: 'SPLIT_JOB_STATE_MACHINE_ARN',
+    arnSetting: 'splitJobStateMachineArn',
     startGrant: 'states.split-job:start',
     // Analysis of a 3-hour source in parallel segments (each under 15 minutes), a transcription
     // given up after an hour, rendering, and the retries of each: well inside four hours.

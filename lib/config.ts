@@ -1,9 +1,6 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
-import {
-  TRANSCRIPTION_PROVIDER_KINDS,
-  type TranscriptionProviderKind,
-} from '#domain/split-jobs/transcription/provider-setting';
+import { TRANSCRIPTION_PROVIDER_KINDS, type TranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
 import type { VideoModel } from './constructs/grants';
 import { DEFAULT_ACCESS_LOG_RETENTION } from './constructs/http-api';
 import { DEFAULT_FUNCTION_LOG_RETENTION } from './constructs/node-function';

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { MEDIA_TOOL_ENVIRONMENT, type MediaTool } from '#platform/media-tools';
+import { MEDIA_TOOL_SETTINGS, type MediaTool } from '#platform/media-tools';
+import { variableOf } from '#platform/settings';
 
 /**
  * Which ffmpeg and ffprobe the local stack hands its functions (through FFMPEG_PATH and
@@ -55,7 +56,7 @@ export function resolveMediaTool(tool: MediaTool): Promise<ResolvedMediaTool> {
   let result = resolved.get(tool);
   if (!result) {
     result = (async () => {
-      const named = process.env[MEDIA_TOOL_ENVIRONMENT[tool]];
+      const named = process.env[variableOf(MEDIA_TOOL_SETTINGS[tool])];
       const onThisPath = named ? undefined : await onPath(tool);
       const found: Omit<ResolvedMediaTool, 'version'> = named
         ? { path: named, source: 'environment' }
@@ -69,8 +70,11 @@ export function resolveMediaTool(tool: MediaTool): Promise<ResolvedMediaTool> {
   return result;
 }
 
-/** FFMPEG_PATH and FFPROBE_PATH for the functions the local stack runs. */
+/** The tools' paths for the functions the local stack runs, in their settings' variables. */
 export async function mediaToolEnvironment(): Promise<Record<string, string>> {
   const [ffmpeg, ffprobe] = await Promise.all([resolveMediaTool('ffmpeg'), resolveMediaTool('ffprobe')]);
-  return { [MEDIA_TOOL_ENVIRONMENT.ffmpeg]: ffmpeg.path, [MEDIA_TOOL_ENVIRONMENT.ffprobe]: ffprobe.path };
+  return {
+    [variableOf(MEDIA_TOOL_SETTINGS.ffmpeg)]: ffmpeg.path,
+    [variableOf(MEDIA_TOOL_SETTINGS.ffprobe)]: ffprobe.path,
+  };
 }

@@ -29,9 +29,8 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { CURSOR_KEY_ENVIRONMENT } from '#platform/cursor-key-environment';
+import { variableOf, type SettingName } from '#platform/settings';
 import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
-import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/provider-setting';
 import { startDynamoDb } from './emulators/dynamodb';
 import { mediaToolEnvironment } from './media-tools';
 import { startS3Server } from './emulators/s3/s3-server';
@@ -39,8 +38,6 @@ import { startSqs } from './emulators/sqs';
 import { startStepFunctions, type ExecutionStatusChangeEvent } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
 import { writeStackInfo } from './stack-info';
-import { RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
-import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
 import { DEAD_LETTER_RETENTION_DAYS, QUEUES } from '#queues';
 import { TASKS, visibilityTimeoutSecondsOf, type Task } from '#tasks';
 import { definitionWithWorkers, WORKFLOWS } from '#workflows';
@@ -56,6 +53,9 @@ const LOCAL_CLIENT = { region: 'us-east-1', credentials: LOCAL_CREDENTIALS };
 
 const localStateMachineArn = (workflowName: string) =>
   `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
+
+/** A setting the operator gave `npm start` in its environment, which the stack passes on to the functions. */
+const fromOperator = (name: SettingName): string | undefined => process.env[variableOf(name)];
 
 /** The environment the deployed Lambdas get from CDK, pointed at the emulators instead of AWS. */
 function handlerEnvironment(
@@ -76,29 +76,28 @@ function handlerEnvironment(
     AWS_ENDPOINT_URL_S3: endpoints.s3,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
     AWS_ENDPOINT_URL_SFN: endpoints.sfn,
-    S3_FORCE_PATH_STYLE: 'true',
-    TABLE_NAME: LOCAL_TABLE_NAME,
-    MEDIA_BUCKET_NAME: LOCAL_BUCKET_NAME,
-    [CURSOR_KEY_ENVIRONMENT.localKey]: keys.cursorKey,
-    // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
-    VIDEO_PROVIDER: 'local',
+    [variableOf('s3ForcePathStyle')]: 'true',
+    [variableOf('tableName')]: LOCAL_TABLE_NAME,
+    [variableOf('mediaBucketName')]: LOCAL_BUCKET_NAME,
+    [variableOf('cursorKeyLocal')]: keys.cursorKey,
+    [variableOf('videoProvider')]: 'local',
     // No speech-to-text service runs here: split jobs' clips get no captions or titles.
-    [TRANSCRIPTION_PROVIDER_ENV]: 'none',
-    [RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds]:
-      process.env[RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds] ?? '2',
-    [RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds]: process.env[RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds] ?? '300',
+    [variableOf('transcriptionProvider')]: 'none',
+    // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
+    [variableOf('renderPollIntervalSeconds')]: fromOperator('renderPollIntervalSeconds') ?? '2',
+    [variableOf('renderDeadlineSeconds')]: fromOperator('renderDeadlineSeconds') ?? '300',
     ...Object.fromEntries(
-      WORKFLOWS.map((workflow) => [workflow.arnEnvironmentVariable, localStateMachineArn(workflow.name)]),
+      WORKFLOWS.map((workflow) => [variableOf(workflow.arnSetting), localStateMachineArn(workflow.name)]),
     ),
-    ...Object.fromEntries(QUEUES.map((queue) => [queue.urlEnvironmentVariable, queueUrls[queue.name]!])),
+    ...Object.fromEntries(QUEUES.map((queue) => [variableOf(queue.urlSetting), queueUrls[queue.name]!])),
     // The `webhook-delivery` setting (lambdas/tasks.ts), which the CDK app gives the tasks that have it.
-    [WEBHOOK_ENVIRONMENT.deliveryEnabled]: process.env[WEBHOOK_ENVIRONMENT.deliveryEnabled] ?? 'true',
+    [variableOf('webhookDeliveryEnabled')]: fromOperator('webhookDeliveryEnabled') ?? 'true',
     // Six attempts in seconds rather than a day and a half.
-    [WEBHOOK_ENVIRONMENT.retryScale]: process.env[WEBHOOK_ENVIRONMENT.retryScale] ?? '0.001',
+    [variableOf('webhookRetryScale')]: fromOperator('webhookRetryScale') ?? '0.001',
     // Receivers run on this machine.
-    [WEBHOOK_ENVIRONMENT.loopbackAllowed]: 'true',
-    // In AWS: the KMS key's ARN (WEBHOOK_SECRETS_KEY_ARN) instead.
-    [WEBHOOK_ENVIRONMENT.secretsLocalKey]: keys.webhookSecretsKey,
+    [variableOf('webhookLoopbackAllowed')]: 'true',
+    // In AWS: the KMS key's ARN (the webhookSecretsKeyArn setting) instead.
+    [variableOf('webhookSecretsLocalKey')]: keys.webhookSecretsKey,
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { localDataDir, type StackInfo } from '../local/stack-info';
 import { SCOPES, type Scope } from '#domain/access/scopes';
+import { optionalSetting } from '#platform/settings';
 // Types only: the modules themselves load after connect(), because their AWS clients read the
 // endpoints from the environment when they are created.
 import type { Environment } from '#domain/access/api-keys';
@@ -38,7 +39,8 @@ type Stack = { kind: 'local'; dataDir: string; info: StackInfo } | { kind: 'depl
 
 /** Points this process at the local stack, which must be running; a deployed stack (TABLE_NAME set) needs nothing. */
 async function connect(): Promise<Stack> {
-  if (process.env.TABLE_NAME) return { kind: 'deployed', tableName: process.env.TABLE_NAME };
+  const deployedTable = optionalSetting('tableName');
+  if (deployedTable) return { kind: 'deployed', tableName: deployedTable };
   const dataDir = localDataDir();
   const info = await findRunningLocalStack(dataDir);
   Object.assign(process.env, info.environment);
@@ -274,10 +276,10 @@ async function run(command: CommandName, options: OptionValues): Promise<Output>
     }
     case 'webhooks retry': {
       await connect();
-      const { deliveryEnabled } = await import('#domain/webhooks/delivery-settings');
-      if (!deliveryEnabled()) {
+      const { flagSetting, variableOf } = await import('#platform/settings');
+      if (!flagSetting('webhookDeliveryEnabled')) {
         throw new Error(
-          'Webhook delivery is switched off (DEVELOPER_WEBHOOK_DELIVERY_ENABLED is not true): nothing would be sent.',
+          `Webhook delivery is switched off (${variableOf('webhookDeliveryEnabled')} is not true): nothing would be sent.`,
         );
       }
       const { sweepOutbox } = await import('#domain/webhooks/outbox');

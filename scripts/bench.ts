@@ -16,7 +16,7 @@
  * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
  * versions of our code on one machine, not the cloud. See docs/benchmarks.md.
  *
- * How SDK calls are attributed: a middleware on the four shared clients (lambdas/platform/clients) counts every
+ * How SDK calls are attributed: a middleware on the four clients the API and workers share counts every
  * command. A command counts as `api` when it runs inside a request the HTTP gateway is serving (an
  * AsyncLocalStorage entered from the `http.server.request.start` diagnostics channel of the gateway's
  * server), else as `background`: the state machine's workers, which run in this process too.
@@ -393,19 +393,19 @@ async function main(): Promise<Figures> {
     gatewayPort = stack.port;
     const apiUrl = stack.apiUrl;
 
-    // Imported only now: the clients read the emulator endpoints from the environment when created.
+    // Made only now, on first use: the clients read the emulator endpoints from the environment.
     const [{ dynamo }, { s3 }, { stepFunctions }, { sqs }] = await Promise.all([
       import('#platform/clients/dynamodb'),
       import('#platform/clients/s3'),
-      import('#platform/clients/step-functions'),
-      import('#platform/clients/sqs'),
+      import('#domain/jobs/executions'),
+      import('#domain/webhooks/delivery-queue'),
     ]);
     // DynamoDBDocumentClient shares the middleware stack of the DynamoDBClient it wraps, and a
     // document command (GetCommand) runs as its inner client command (GetItemCommand): counted once.
-    dynamo.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
-    s3.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
-    stepFunctions.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
-    sqs.middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    dynamo().middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    s3().middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    stepFunctions().middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
+    sqs().middlewareStack.add(callCounter(), { step: 'initialize', name: 'benchCallCounter' });
     // Not instrumented: the bench's own control calls must not count.
     stopExecutions = new SFNClient({});
 
@@ -459,7 +459,7 @@ async function main(): Promise<Figures> {
     progress('stopping the local stack');
     await stack.stop();
     stack = undefined;
-    for (const client of [dynamo, s3, stepFunctions, sqs]) client.destroy();
+    for (const client of [dynamo(), s3(), stepFunctions(), sqs()]) client.destroy();
     return figures;
   } finally {
     if (stack) await stack.stop();
@@ -826,7 +826,7 @@ async function seedJobs(
   await inParallel(batches.length, seedConcurrency, async (index) => {
     let pending: Record<string, unknown>[] = (batches[index] ?? []).map((Item) => ({ PutRequest: { Item } }));
     while (pending.length > 0) {
-      const { UnprocessedItems } = await dynamo.send(
+      const { UnprocessedItems } = await dynamo().send(
         new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
       );
       pending = (UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];

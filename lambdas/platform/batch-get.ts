@@ -18,7 +18,7 @@ export async function batchGetConsistent(keys: readonly Record<string, string>[]
   for (let attempt = 0; pending.length > 0; attempt += 1) {
     if (attempt > 0)
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 50 * 2 ** attempt)));
-    const { Responses, UnprocessedKeys } = await dynamo.send(
+    const { Responses, UnprocessedKeys } = await dynamo().send(
       new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
     );
     items.push(...(Responses?.[tableName()] ?? []));

@@ -1,6 +1,9 @@
-import { GetSecretValueCommand, ResourceNotFoundException } from '@aws-sdk/client-secrets-manager';
-import { secretsManager } from './clients/secrets-manager';
-import { CURSOR_KEY_ENVIRONMENT } from './cursor-key-environment';
+import {
+  GetSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { optionalSetting, variableOf } from './settings';
 
 /**
  * The keys that sign list cursors. In AWS they are the versions of one Secrets Manager secret:
@@ -25,9 +28,13 @@ export interface CursorKeyRing {
 const REFRESH_MS = 5 * 60_000;
 let cached: { ring: CursorKeyRing; fetchedAtMs: number } | undefined;
 
+let client: SecretsManagerClient | undefined;
+/** One client per container, made on first use. */
+const secretsManager = () => (client ??= new SecretsManagerClient({}));
+
 async function secretVersion(secretArn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<CursorKey | undefined> {
   try {
-    const { VersionId, SecretString } = await secretsManager.send(
+    const { VersionId, SecretString } = await secretsManager().send(
       new GetSecretValueCommand({ SecretId: secretArn, VersionStage: stage }),
     );
     if (!VersionId || !SecretString) throw new Error(`The cursor key secret's ${stage} version has no value`);
@@ -41,12 +48,12 @@ async function secretVersion(secretArn: string, stage: 'AWSCURRENT' | 'AWSPREVIO
 
 function localKey(value: string): CursorKey {
   const separator = value.indexOf(':');
-  if (separator < 1) throw new Error(`${CURSOR_KEY_ENVIRONMENT.localKey} must be <id>:<base64 secret>`);
+  if (separator < 1) throw new Error(`${variableOf('cursorKeyLocal')} must be <id>:<base64 secret>`);
   return { id: value.slice(0, separator), secret: Buffer.from(value.slice(separator + 1), 'base64') };
 }
 
 async function fetchRing(): Promise<CursorKeyRing> {
-  const secretArn = process.env[CURSOR_KEY_ENVIRONMENT.secretArn];
+  const secretArn = optionalSetting('cursorKeySecretArn');
   if (secretArn) {
     const [current, previous] = await Promise.all([
       secretVersion(secretArn, 'AWSCURRENT'),
@@ -55,10 +62,8 @@ async function fetchRing(): Promise<CursorKeyRing> {
     if (!current) throw new Error('The cursor key secret has no current version');
     return { signing: current, verifying: previous ? [current, previous] : [current] };
   }
-  const local = process.env[CURSOR_KEY_ENVIRONMENT.localKey];
-  if (!local) {
-    throw new Error(`Neither ${CURSOR_KEY_ENVIRONMENT.secretArn} nor ${CURSOR_KEY_ENVIRONMENT.localKey} is set`);
-  }
+  const local = optionalSetting('cursorKeyLocal');
+  if (!local) throw new Error(`Neither ${variableOf('cursorKeySecretArn')} nor ${variableOf('cursorKeyLocal')} is set`);
   const key = localKey(local);
   return { signing: key, verifying: [key] };
 }

@@ -98,7 +98,7 @@ export async function findIdempotencyRecord(
   claim: Pick<IdempotencyClaim, 'operation' | 'key'>,
   now = new Date(),
 ): Promise<IdempotencyRecord | undefined> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({
       TableName: tableName(),
       Key: idempotencyKey(organizationId, claim.operation, claim.key),

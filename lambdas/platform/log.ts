@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { redactText, redactValue } from './redaction';
+import { optionalSetting } from './settings';
 
 /**
  * Structured JSON log lines (one object per line), which CloudWatch Logs Insights queries by
@@ -13,9 +14,9 @@ export type LogFields = Record<string, unknown>;
 
 const SEVERITY: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-/** The least severe level written: LOG_LEVEL (debug, info, warn, error, or silent for none), else info. */
+/** The least severe level written: the `logLevel` setting (debug, info, warn, error, or silent for none), else info. */
 function threshold(): number {
-  const setting = process.env.LOG_LEVEL?.toLowerCase();
+  const setting = optionalSetting('logLevel')?.toLowerCase();
   if (setting === 'silent') return Infinity;
   return SEVERITY[setting as LogLevel] ?? SEVERITY.info;
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { requiredSetting, type SettingName } from './settings';
 
 /**
  * ffmpeg and ffprobe: where they are and how to run them. Their paths come from the environment:
@@ -8,16 +9,14 @@ import { spawn } from 'node:child_process';
 
 export type MediaTool = 'ffmpeg' | 'ffprobe';
 
-export const MEDIA_TOOL_ENVIRONMENT: Readonly<Record<MediaTool, string>> = {
-  ffmpeg: 'FFMPEG_PATH',
-  ffprobe: 'FFPROBE_PATH',
+/** The setting that holds each tool's path. */
+export const MEDIA_TOOL_SETTINGS: Readonly<Record<MediaTool, SettingName>> = {
+  ffmpeg: 'ffmpegPath',
+  ffprobe: 'ffprobePath',
 };
 
 export function mediaToolPath(tool: MediaTool): string {
-  const variable = MEDIA_TOOL_ENVIRONMENT[tool];
-  const path = process.env[variable];
-  if (!path) throw new Error(`${variable} is not set`);
-  return path;
+  return requiredSetting(MEDIA_TOOL_SETTINGS[tool]);
 }
 
 export interface MediaToolRun {

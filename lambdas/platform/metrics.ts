@@ -1,10 +1,5 @@
-import {
-  DEFAULT_METRICS_NAMESPACE,
-  METRICS,
-  METRICS_NAMESPACE_ENVIRONMENT,
-  type DimensionsOf,
-  type MetricName,
-} from '#metrics';
+import { DEFAULT_METRICS_NAMESPACE, METRICS, type DimensionsOf, type MetricName } from '#metrics';
+import { optionalSetting } from './settings';
 
 /**
  * Business metrics as CloudWatch embedded metric format (EMF) documents: one JSON object per line
@@ -28,7 +23,7 @@ export function setMetricWriter(writer: MetricWriter | undefined): void {
 }
 
 function namespace(): string {
-  return process.env[METRICS_NAMESPACE_ENVIRONMENT] || DEFAULT_METRICS_NAMESPACE;
+  return optionalSetting('metricsNamespace') ?? DEFAULT_METRICS_NAMESPACE;
 }
 
 /** The EMF document of one value of a metric of lambdas/metrics.ts, with its dimension values. */

@@ -24,7 +24,7 @@ export async function* entriesBefore<T>(index: ShardedIndex, bound: string): Asy
   const { indexName, partitionKey, sortKey } = index.design;
   for (let shard = 0; shard < index.shards; shard += 1) {
     const pages = paginateQuery(
-      { client: dynamo },
+      { client: dynamo() },
       {
         TableName: tableName(),
         IndexName: indexName,

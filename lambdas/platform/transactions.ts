@@ -64,7 +64,7 @@ export async function writeTransaction(items: Readonly<Record<string, Transactio
   const names = Object.keys(items);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await dynamo.send(new TransactWriteCommand({ TransactItems: Object.values(items) }));
+      await dynamo().send(new TransactWriteCommand({ TransactItems: Object.values(items) }));
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

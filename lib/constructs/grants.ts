@@ -4,9 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
-import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
 import type { Grant } from '#grants';
-import { CURSOR_KEY_ENVIRONMENT } from '#platform/cursor-key-environment';
+import { variableOf } from '#platform/settings';
 import { queueNamed, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 import type { MediaBucket } from './media-bucket';
@@ -54,11 +53,11 @@ function readsCursorKey({ fn, who, cursorKey }: GrantTarget): void {
     actions: ['secretsmanager:GetSecretValue'],
     resourceArns: [cursorKey.secretArn],
   });
-  fn.addEnvironment(CURSOR_KEY_ENVIRONMENT.secretArn, cursorKey.secretArn);
+  fn.addEnvironment(variableOf('cursorKeySecretArn'), cursorKey.secretArn);
 }
 
 /**
- * StartExecution on one workflow's state machine, and its ARN in the variable lambdas/workflows.ts
+ * StartExecution on one workflow's state machine, and its ARN in the setting lambdas/workflows.ts
  * names. Only functions granted to start the workflow get the variable, so a function has it
  * exactly when it may use it.
  */
@@ -71,13 +70,13 @@ function startsWorkflow(grant: Grant) {
       throw new Error(`${who} needs the grant ${grant}, but the state machines given have no ${workflow.name}.`);
     }
     stateMachine.grantStartExecution(fn);
-    fn.addEnvironment(workflow.arnEnvironmentVariable, stateMachine.stateMachineArn);
+    fn.addEnvironment(variableOf(workflow.arnSetting), stateMachine.stateMachineArn);
   };
 }
 
 /**
  * SendMessage on one queue of lambdas/queues.ts (SendMessageBatch is authorized as SendMessage),
- * and its URL in the variable the queue table names. Not grantSendMessages, which adds
+ * and its URL in the setting the queue table names. Not grantSendMessages, which adds
  * GetQueueAttributes and GetQueueUrl: the senders have the URL and read nothing of the queue. The
  * queues are SSE-SQS encrypted, so no KMS permission comes with it.
  */
@@ -88,7 +87,7 @@ function sendsTo(name: QueueName) {
     if (!queue)
       throw new Error(`${who} needs the grant ${definition.sendGrant}, but the queues given have no ${name}.`);
     iam.Grant.addToPrincipal({ grantee: fn, actions: ['sqs:SendMessage'], resourceArns: [queue.queueArn] });
-    fn.addEnvironment(definition.urlEnvironmentVariable, queue.queueUrl);
+    fn.addEnvironment(variableOf(definition.urlSetting), queue.queueUrl);
   };
 }
 
@@ -102,7 +101,7 @@ function usesWebhookSecretsKey(grant: Grant, use: 'generate-data-key' | 'decrypt
     if (!webhookSecretsKey) throw new Error(`${who} needs the grant ${grant}, but no webhook secrets key was given.`);
     if (use === 'generate-data-key') webhookSecretsKey.grantGenerateDataKey(fn);
     else webhookSecretsKey.grantDecrypt(fn);
-    fn.addEnvironment(WEBHOOK_ENVIRONMENT.secretsKeyArn, webhookSecretsKey.keyArn);
+    fn.addEnvironment(variableOf('webhookSecretsKeyArn'), webhookSecretsKey.keyArn);
   };
 }
 

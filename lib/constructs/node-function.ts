@@ -6,7 +6,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { METRICS_NAMESPACE_ENVIRONMENT } from '#metrics';
+import { variableOf } from '#platform/settings';
 import { metricsNamespaceOf } from './business-metrics';
 import type { MediaToolsLayer } from './media-tools-layer';
 
@@ -90,10 +90,10 @@ export class NodeFunction extends NodejsFunction {
       environment: {
         // Stack traces point at lambdas/**/*.ts lines instead of the minified bundle.
         NODE_OPTIONS: '--enable-source-maps',
-        TABLE_NAME: props.tableName,
-        MEDIA_BUCKET_NAME: props.mediaBucketName,
-        LOG_LEVEL: props.logLevel ?? 'info',
-        [METRICS_NAMESPACE_ENVIRONMENT]: metricsNamespaceOf(scope),
+        [variableOf('tableName')]: props.tableName,
+        [variableOf('mediaBucketName')]: props.mediaBucketName,
+        [variableOf('logLevel')]: props.logLevel ?? 'info',
+        [variableOf('metricsNamespace')]: metricsNamespaceOf(scope),
         ...props.environment,
       },
       bundling: {

@@ -5,11 +5,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import {
-  TRANSCRIPTION_PROVIDER_ENV,
-  type TranscriptionProviderKind,
-} from '#domain/split-jobs/transcription/provider-setting';
-import { RENDER_SCHEDULE, RENDER_SCHEDULE_ENVIRONMENT } from '#domain/video-jobs/render-schedule';
+import type { TranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
+import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
+import { variableOf } from '#platform/settings';
 import { definitionWithWorkers, type Workflow, type WorkerSetting } from '#workflows';
 import { applyGrants, type VideoModel } from './grants';
 import type { DataTable } from './data-table';
@@ -70,17 +68,17 @@ function settingEnvironment(
   switch (setting) {
     case 'video-provider':
       return {
-        VIDEO_PROVIDER: 'bedrock',
-        BEDROCK_REGION: videoModel.region,
-        BEDROCK_VIDEO_MODEL_ID: videoModel.modelId,
+        [variableOf('videoProvider')]: 'bedrock',
+        [variableOf('bedrockRegion')]: videoModel.region,
+        [variableOf('bedrockVideoModelId')]: videoModel.modelId,
       };
     case 'render-schedule':
       return {
-        [RENDER_SCHEDULE_ENVIRONMENT.pollIntervalSeconds]: String(RENDER_SCHEDULE.pollIntervalSeconds),
-        [RENDER_SCHEDULE_ENVIRONMENT.deadlineSeconds]: String(RENDER_SCHEDULE.deadlineSeconds),
+        [variableOf('renderPollIntervalSeconds')]: String(RENDER_SCHEDULE.pollIntervalSeconds),
+        [variableOf('renderDeadlineSeconds')]: String(RENDER_SCHEDULE.deadlineSeconds),
       };
     case 'transcription':
-      return { [TRANSCRIPTION_PROVIDER_ENV]: transcription };
+      return { [variableOf('transcriptionProvider')]: transcription };
   }
 }
 

@@ -5,7 +5,7 @@ import { ACCESS_LOG_FIELDS } from '../../lib/constructs/http-api';
 import type { OperationId } from '#contract/types';
 import type { Grant } from '#grants';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
-import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
+import { SETTINGS, variableOf } from '#platform/settings';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { QUEUES } from '#queues';
 import { TASKS } from '#tasks';
@@ -22,7 +22,7 @@ import {
   type Statement,
 } from './fixtures';
 
-const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowOfJobType('video').arnEnvironmentVariable;
+const VIDEO_JOB_STATE_MACHINE_ARN_ENV = variableOf(workflowOfJobType('video').arnSetting);
 
 // One synthesized stack for the whole file: synthesis is the slow part.
 const { stack, template, logicalIdOf } = synthesizedStack();
@@ -85,7 +85,7 @@ describe('Lambda functions', () => {
         METRICS_NAMESPACE: 'VideoAutomationApi/VideoApiStack',
         ...Object.fromEntries(
           machines.map(({ workflow, stateMachine }) => [
-            workflow.arnEnvironmentVariable,
+            variableOf(workflow.arnSetting),
             { Ref: logicalIdOf(stateMachine) },
           ]),
         ),
@@ -94,11 +94,13 @@ describe('Lambda functions', () => {
           ? { CURSOR_KEY_SECRET_ARN: { Ref: logicalIdOf(stack.cursorKey.secret) } }
           : {}),
         ...(holds('kms.webhook-secrets:encrypt') || holds('kms.webhook-secrets:decrypt')
-          ? { [WEBHOOK_ENVIRONMENT.secretsKeyArn]: { 'Fn::GetAtt': [logicalIdOf(stack.webhookSecretsKey.key), 'Arn'] } }
+          ? {
+              [variableOf('webhookSecretsKeyArn')]: { 'Fn::GetAtt': [logicalIdOf(stack.webhookSecretsKey.key), 'Arn'] },
+            }
           : {}),
         ...Object.fromEntries(
           QUEUES.filter((queue) => holds(queue.sendGrant)).map((queue) => [
-            queue.urlEnvironmentVariable,
+            variableOf(queue.urlSetting),
             { Ref: logicalIdOf(stack.queues.queues.get(queue.name)!.queue) },
           ]),
         ),
@@ -111,8 +113,22 @@ describe('Lambda functions', () => {
       apiFunctions.get('createSplitJob')!.Properties.Environment.Variables.SPLIT_JOB_STATE_MACHINE_ARN,
     ).toBeDefined();
     expect(
-      apiFunctions.get('createWebhook')!.Properties.Environment.Variables[WEBHOOK_ENVIRONMENT.secretsKeyArn],
+      apiFunctions.get('createWebhook')!.Properties.Environment.Variables[variableOf('webhookSecretsKeyArn')],
     ).toBeDefined();
+  });
+
+  test('every variable a function is given is a setting of lambdas/platform/settings.ts that AWS sets, and none only the local stack sets', () => {
+    const setInAws = new Set<string>(
+      Object.values(SETTINGS)
+        .filter(({ source }) => source.by !== 'local-stack' && source.by !== 'lambda')
+        .map(({ variable }) => variable),
+    );
+    const given = new Set(
+      Object.values(functions).flatMap((resource) => Object.keys(resource.Properties.Environment?.Variables ?? {})),
+    );
+    given.delete('NODE_OPTIONS');
+    expect([...given].filter((variable) => !setInAws.has(variable))).toEqual([]);
+    expect([...setInAws].filter((variable) => !given.has(variable))).toEqual([]);
   });
 
   test('ffmpeg and ffprobe come in one layer for x86-64, attached exactly to the functions that run them', () => {

@@ -8,7 +8,7 @@ async function expireRecord(organizationId: number, key: string) {
   Object.assign(process.env, JSON.parse(process.env.IT_STACK_ENVIRONMENT as string) as Record<string, string>);
   const { dynamo, tableName } = await import('#platform/clients/dynamodb');
   const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  await dynamo.send(
+  await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: { pk: `ORG#${organizationId}`, sk: `IDEMPOTENCY#createVideoJob#${key}` },

@@ -60,8 +60,8 @@ beforeAll(async () => {
   org = await createOrganization({ plan: 'custom', credits: 1000 });
   const { dynamo, tableName } = await import('#platform/clients/dynamodb');
   table = {
-    put: (item) => dynamo.send(new PutCommand({ TableName: tableName(), Item: item })),
-    get: async (key) => (await dynamo.send(new GetCommand({ TableName: tableName(), Key: key }))).Item,
+    put: (item) => dynamo().send(new PutCommand({ TableName: tableName(), Item: item })),
+    get: async (key) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }))).Item,
   };
 });
 

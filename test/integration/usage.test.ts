@@ -424,7 +424,7 @@ describe('webhook usage', () => {
     Object.assign(process.env, JSON.parse(process.env.IT_STACK_ENVIRONMENT ?? '{}') as Record<string, string>);
     const { dynamo, tableName } = await import('#platform/clients/dynamodb');
     const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-    for (const item of items) await dynamo.send(new PutCommand({ TableName: tableName(), Item: item }));
+    for (const item of items) await dynamo().send(new PutCommand({ TableName: tableName(), Item: item }));
   }
 
   it('counts no endpoint and no delivery for an organization that has none', async () => {

@@ -14,8 +14,8 @@ import { startLocalStack, type LocalStack } from '../../local/stack';
 
 type Domain = {
   clients: {
-    dynamo: typeof import('#platform/clients/dynamodb').dynamo;
-    stepFunctions: typeof import('#platform/clients/step-functions').stepFunctions;
+    dynamo: ReturnType<typeof import('#platform/clients/dynamodb').dynamo>;
+    stepFunctions: ReturnType<typeof import('#domain/jobs/executions').stepFunctions>;
   };
   organizations: typeof import('#domain/access/organizations');
   apiKeys: typeof import('#domain/access/api-keys');
@@ -38,8 +38,8 @@ beforeAll(async () => {
   // Imported once the stack has set the emulator endpoints, which the clients read when created.
   domain = {
     clients: {
-      dynamo: (await import('#platform/clients/dynamodb')).dynamo,
-      stepFunctions: (await import('#platform/clients/step-functions')).stepFunctions,
+      dynamo: (await import('#platform/clients/dynamodb')).dynamo(),
+      stepFunctions: (await import('#domain/jobs/executions')).stepFunctions(),
     },
     organizations: await import('#domain/access/organizations'),
     apiKeys: await import('#domain/access/api-keys'),

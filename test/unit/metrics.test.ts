@@ -1,4 +1,5 @@
-import { DEFAULT_METRICS_NAMESPACE, METRICS, METRICS_NAMESPACE_ENVIRONMENT, type MetricName } from '#metrics';
+import { DEFAULT_METRICS_NAMESPACE, METRICS, type MetricName } from '#metrics';
+import { variableOf } from '#platform/settings';
 import { metricDocument, putMetric, setMetricWriter, timed } from '#platform/metrics';
 import { captureMetrics, publishedValues, type MetricDocument } from './support/metrics';
 
@@ -7,7 +8,7 @@ const TIMESTAMP = Date.parse('2026-03-01T12:00:00.000Z');
 let documents: MetricDocument[];
 
 beforeEach(() => {
-  delete process.env[METRICS_NAMESPACE_ENVIRONMENT];
+  delete process.env[variableOf('metricsNamespace')];
   documents = captureMetrics();
 });
 
@@ -51,7 +52,7 @@ describe('an embedded metric format document', () => {
   });
 
   it('takes the namespace the stack sets in METRICS_NAMESPACE', () => {
-    process.env[METRICS_NAMESPACE_ENVIRONMENT] = 'VideoApiStack-prod';
+    process.env[variableOf('metricsNamespace')] = 'VideoApiStack-prod';
     putMetric('creditsCharged', 10, { JobType: 'split' });
     expect(documents[0]!._aws.CloudWatchMetrics[0]!.Namespace).toBe('VideoApiStack-prod');
   });

@@ -20,7 +20,7 @@ import {
   transcriptionJobNameFor,
 } from '#domain/split-jobs/transcription/amazon-transcribe';
 import { createTranscriptionProvider } from '#domain/split-jobs/transcription/factory';
-import { TRANSCRIPTION_PROVIDER_ENV } from '#domain/split-jobs/transcription/provider-setting';
+import { variableOf } from '#platform/settings';
 import { NoTranscription } from '#domain/split-jobs/transcription/no-transcription';
 import type { TranscriptionRequest, TranscriptionStart } from '#domain/split-jobs/transcription/port';
 import { ProviderBusy } from '#domain/video-jobs/providers/port';
@@ -443,36 +443,36 @@ describe('NoTranscription', () => {
 });
 
 describe('createTranscriptionProvider', () => {
-  const clients = {
-    transcribe: new TranscribeClient({ region: 'us-east-1' }),
-    s3: new S3Client({ region: 'us-east-1' }),
-  };
+  const s3 = new S3Client({ region: 'us-east-1' });
+  const variable = variableOf('transcriptionProvider');
+
+  afterEach(() => {
+    delete process.env[variable];
+  });
 
   it.each([
     ['amazon-transcribe', 'amazon-transcribe'],
     ['none', 'none'],
     [undefined, 'none'],
     ['', 'none'],
-  ])(`builds the adapter for ${TRANSCRIPTION_PROVIDER_ENV}=%p`, (value, kind) => {
-    expect(createTranscriptionProvider(clients, { [TRANSCRIPTION_PROVIDER_ENV]: value }).kind).toBe(kind);
+  ])(`builds the adapter for ${variable}=%p`, (value, kind) => {
+    if (value !== undefined) process.env[variable] = value;
+    expect(createTranscriptionProvider(s3).kind).toBe(kind);
   });
 
   it('names the variable TRANSCRIPTION_PROVIDER', () => {
-    expect(TRANSCRIPTION_PROVIDER_ENV).toBe('TRANSCRIPTION_PROVIDER');
+    expect(variable).toBe('TRANSCRIPTION_PROVIDER');
   });
 
   it('refuses a provider it does not know', () => {
-    expect(() => createTranscriptionProvider(clients, { [TRANSCRIPTION_PROVIDER_ENV]: 'whisper' })).toThrow(
+    process.env[variable] = 'whisper';
+    expect(() => createTranscriptionProvider(s3)).toThrow(
       'TRANSCRIPTION_PROVIDER must be one of amazon-transcribe, none, got "whisper"',
     );
   });
 
-  it('reads process.env by default', () => {
-    process.env[TRANSCRIPTION_PROVIDER_ENV] = 'amazon-transcribe';
-    try {
-      expect(createTranscriptionProvider(clients).kind).toBe('amazon-transcribe');
-    } finally {
-      delete process.env[TRANSCRIPTION_PROVIDER_ENV];
-    }
+  it('lets an explicit kind win over the setting', () => {
+    process.env[variable] = 'none';
+    expect(createTranscriptionProvider(s3, 'amazon-transcribe').kind).toBe('amazon-transcribe');
   });
 });

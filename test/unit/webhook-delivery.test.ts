@@ -7,15 +7,15 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
 import { deliverOne, deliverQueuedMessages, DISABLE_AFTER_FAILING_MS } from '#domain/webhooks/delivery';
 import { sealSecret } from '#domain/webhooks/secret-sealing';
-import { WEBHOOK_ENVIRONMENT } from '#domain/webhooks/webhook-environment';
+import { variableOf } from '#platform/settings';
 import { captureMetrics, publishedValues, type MetricDocument } from './support/metrics';
 import { refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
 process.env.WEBHOOK_DELIVERIES_QUEUE_URL = 'http://queue.local/000000000000/webhook-deliveries';
-process.env[WEBHOOK_ENVIRONMENT.secretsLocalKey] = randomBytes(32).toString('base64');
-process.env[WEBHOOK_ENVIRONMENT.loopbackAllowed] = 'true';
+process.env[variableOf('webhookSecretsLocalKey')] = randomBytes(32).toString('base64');
+process.env[variableOf('webhookLoopbackAllowed')] = 'true';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -51,7 +51,7 @@ beforeEach(() => {
   sqs.reset();
   received.length = 0;
   answer = 204;
-  process.env[WEBHOOK_ENVIRONMENT.deliveryEnabled] = 'true';
+  process.env[variableOf('webhookDeliveryEnabled')] = 'true';
   dynamo.on(UpdateCommand).resolves({});
   dynamo.on(TransactWriteCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({});
@@ -132,7 +132,7 @@ describe('one webhook delivery attempt', () => {
   });
 
   it('sends nothing while delivery is switched off, and leaves the delivery as it is', async () => {
-    process.env[WEBHOOK_ENVIRONMENT.deliveryEnabled] = 'false';
+    process.env[variableOf('webhookDeliveryEnabled')] = 'false';
     given(delivery(), await endpoint());
     expect(await deliverOne(REF)).toBe('delivery-switched-off');
     expect(received).toHaveLength(0);

@@ -104,7 +104,7 @@ function fromItem(item: ListedApiKeyItem): ApiKey {
  * the very next request, and a key created a moment ago is already known.
  */
 async function readKeyItem(prefix: string): Promise<ApiKeyItem | undefined> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: apiKeyKey(prefix), ConsistentRead: true }),
   );
   return Item as ApiKeyItem | undefined;
@@ -244,7 +244,7 @@ export async function listApiKeys({
   // One key past the page, whose presence says that a next page exists.
   const items: ListedApiKeyItem[] = [];
   do {
-    const { Items, LastEvaluatedKey } = await dynamo.send(
+    const { Items, LastEvaluatedKey } = await dynamo().send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: TABLE_DESIGN.gsi1.indexName,

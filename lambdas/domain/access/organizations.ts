@@ -123,7 +123,7 @@ function fromItem(item: OrganizationItem): Organization {
 }
 
 export async function getOrganization(organizationId: number): Promise<Organization | undefined> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: organizationKey(organizationId), ConsistentRead: true }),
   );
   return Item ? fromItem(Item as OrganizationItem) : undefined;
@@ -148,7 +148,7 @@ export async function listOrganizations({
   afterId?: number;
   pageSize: number;
 }): Promise<OrganizationPage> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: ORGANIZATION_SEQUENCE_KEY, ConsistentRead: true }),
   );
   const lastId = Number(Item?.last_value ?? 0);
@@ -173,7 +173,7 @@ export interface NewOrganization {
 }
 
 export async function createOrganization(input: NewOrganization, now = new Date()): Promise<Organization> {
-  const { Attributes } = await dynamo.send(
+  const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: ORGANIZATION_SEQUENCE_KEY,
@@ -193,7 +193,7 @@ export async function createOrganization(input: NewOrganization, now = new Date(
     active_api_keys: 0,
     created_at: now.toISOString(),
   };
-  await dynamo.send(
+  await dynamo().send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...organizationKey(item.organization_id), ...item },
@@ -249,7 +249,7 @@ async function updateExisting(
   update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
 ): Promise<Organization> {
   try {
-    const { Attributes } = await dynamo.send(
+    const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: organizationKey(organizationId),

@@ -89,7 +89,7 @@ function counting(window: Window, amount: string) {
 async function take(window: Window): Promise<{ admitted: boolean; used: number }> {
   const { add, names } = counting(window, ':one');
   try {
-    const { Attributes } = await dynamo.send(
+    const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: window.key,
@@ -116,7 +116,7 @@ async function take(window: Window): Promise<{ admitted: boolean; used: number }
 
 async function giveBack(window: Window): Promise<void> {
   const { add, names } = counting(window, ':minus_one');
-  await dynamo.send(
+  await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: window.key,
@@ -229,7 +229,7 @@ export async function requestsInDays(
 ): Promise<number> {
   const counterName = keyPrefix ? keyRequestCounter(keyPrefix) : 'request_count';
   const pages = paginateQuery(
-    { client: dynamo },
+    { client: dynamo() },
     {
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',

@@ -88,7 +88,7 @@ function toItem(asset: Asset): AssetItem {
 
 export async function findAsset(organizationId: number, assetId: string): Promise<Asset | undefined> {
   if (!isSortableId('asset_', assetId)) return undefined;
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: assetKey(organizationId, assetId), ConsistentRead: true }),
   );
   // The table holds what toItem wrote; this is where the stored shape meets its type.
@@ -97,7 +97,7 @@ export async function findAsset(organizationId: number, assetId: string): Promis
 
 /** A new pending asset, forgotten at `expiresAt` (Unix seconds) unless confirmed before. */
 export async function putPendingAsset(asset: Asset, expiresAt: number): Promise<void> {
-  await dynamo.send(
+  await dynamo().send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...assetKey(asset.organizationId, asset.assetId), ...toItem(asset), expires_at: expiresAt },
@@ -109,7 +109,7 @@ export async function putPendingAsset(asset: Asset, expiresAt: number): Promise<
 /** pending → failed, with the reason; an asset no longer pending is left as it is. */
 export async function markAssetFailed(asset: Asset, failure: AssetFailure): Promise<void> {
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: assetKey(asset.organizationId, asset.assetId),
@@ -130,7 +130,7 @@ export async function markAssetFailed(asset: Asset, failure: AssetFailure): Prom
  */
 export async function markAssetUploaded(asset: Asset, objectKey: string): Promise<Asset | undefined> {
   try {
-    const { Attributes } = await dynamo.send(
+    const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: assetKey(asset.organizationId, asset.assetId),
@@ -167,7 +167,7 @@ export function generatedAssetPut(
 
 /** Keeps what ffprobe found in a confirmed asset, so later jobs on it need not probe it again. */
 export async function recordVideoProbe(asset: Asset, probe: VideoProbe): Promise<void> {
-  await dynamo.send(
+  await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: assetKey(asset.organizationId, asset.assetId),

@@ -38,7 +38,7 @@ export const DOWNLOAD_URL_TTL_SECONDS = 900;
  */
 export function presignUpload(objectKey: string, contentType: string, sizeBytes: number): Promise<string> {
   return getSignedUrl(
-    s3,
+    s3(),
     new PutObjectCommand({ Bucket: mediaBucket(), Key: objectKey, ContentType: contentType, ContentLength: sizeBytes }),
     { expiresIn: UPLOAD_URL_TTL_SECONDS, signableHeaders: new Set(['content-type', 'content-length']) },
   );
@@ -73,7 +73,7 @@ export async function presignDownload(asset: Asset, now = new Date()) {
 export const MEDIA_TOOL_URL_TTL_SECONDS = 3600;
 
 export function presignMediaToolRead(objectKey: string): Promise<string> {
-  return getSignedUrl(s3, new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey }), {
+  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey }), {
     expiresIn: MEDIA_TOOL_URL_TTL_SECONDS,
   });
 }
@@ -84,7 +84,7 @@ export async function presignFileDownload(
   now = new Date(),
 ) {
   const url = await getSignedUrl(
-    s3,
+    s3(),
     new GetObjectCommand({
       Bucket: mediaBucket(),
       Key: file.objectKey,
@@ -107,7 +107,7 @@ const hasStatus = (error: unknown, status: number) =>
  */
 export async function headObject(objectKey: string) {
   try {
-    return await s3.send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
+    return await s3().send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
   } catch (error) {
     if (error instanceof NotFound || hasStatus(error, 404)) return undefined;
     if (hasStatus(error, 403) && !(await isListed(objectKey))) return undefined;
@@ -117,7 +117,7 @@ export async function headObject(objectKey: string) {
 
 /** Keys are listed in order, so the first key starting with `objectKey` is the key itself when it exists. */
 async function isListed(objectKey: string): Promise<boolean> {
-  const { Contents } = await s3.send(
+  const { Contents } = await s3().send(
     new ListObjectsV2Command({ Bucket: mediaBucket(), Prefix: objectKey, MaxKeys: 1 }),
   );
   return Contents?.[0]?.Key === objectKey;
@@ -154,7 +154,7 @@ function asObjectChange(error: unknown, objectKey: string): unknown {
 /** The first bytes of the inspected version: enough to recognise its format (media-signatures.ts). */
 export async function readObjectHead(object: InspectedObject): Promise<Uint8Array> {
   try {
-    const { Body } = await s3.send(
+    const { Body } = await s3().send(
       new GetObjectCommand({
         Bucket: mediaBucket(),
         Key: object.key,
@@ -213,7 +213,7 @@ export async function copyInspectedObject(source: InspectedObject, targetKey: st
 
 async function copyInParts(source: InspectedObject, targetKey: string, contentType: string, parts: CopyPart[]) {
   const bucket = mediaBucket();
-  const { UploadId } = await s3.send(
+  const { UploadId } = await s3().send(
     new CreateMultipartUploadCommand({ Bucket: bucket, Key: targetKey, ContentType: contentType }),
   );
   if (!UploadId) throw new Error(`CreateMultipartUpload of ${targetKey} returned no UploadId`);
@@ -221,7 +221,7 @@ async function copyInParts(source: InspectedObject, targetKey: string, contentTy
   // (and billed), so the abort waits for every part.
   const copies = await Promise.allSettled(
     parts.map(async ({ partNumber, firstByte, lastByte }): Promise<CompletedPart> => {
-      const { CopyPartResult } = await s3.send(
+      const { CopyPartResult } = await s3().send(
         new UploadPartCopyCommand({
           Bucket: bucket,
           Key: targetKey,
@@ -240,7 +240,7 @@ async function copyInParts(source: InspectedObject, targetKey: string, contentTy
       if (copy.status === 'rejected') throw copy.reason;
       return copy.value;
     });
-    await s3.send(
+    await s3().send(
       new CompleteMultipartUploadCommand({
         Bucket: bucket,
         Key: targetKey,
@@ -250,7 +250,7 @@ async function copyInParts(source: InspectedObject, targetKey: string, contentTy
     );
   } catch (error) {
     try {
-      await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: targetKey, UploadId }));
+      await s3().send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: targetKey, UploadId }));
     } catch (abortError) {
       // The bucket's lifecycle rule removes incomplete uploads after a day; the copy's own error is the one to report.
       log('warn', 'Could not abort a failed multipart copy', { key: targetKey, error: abortError });
@@ -268,7 +268,7 @@ export async function copyObject(
   targetKey: string,
   contentType: string,
 ) {
-  await s3.send(
+  await s3().send(
     new CopyObjectCommand({
       Bucket: mediaBucket(),
       Key: targetKey,
@@ -281,13 +281,13 @@ export async function copyObject(
 }
 
 export async function deleteObject(objectKey: string) {
-  await s3.send(new DeleteObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
+  await s3().send(new DeleteObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
 }
 
 /** Uploads a file the service made (a rendered clip) from disk, streamed; answers its size. */
 export async function putFile(objectKey: string, path: string, contentType: string): Promise<number> {
   const { size } = await stat(path);
-  await s3.send(
+  await s3().send(
     new PutObjectCommand({
       Bucket: mediaBucket(),
       Key: objectKey,
@@ -301,7 +301,7 @@ export async function putFile(objectKey: string, path: string, contentType: stri
 
 /** Intermediate results between workflow steps, too large for the execution's state. */
 export async function putJson(objectKey: string, value: unknown): Promise<void> {
-  await s3.send(
+  await s3().send(
     new PutObjectCommand({
       Bucket: mediaBucket(),
       Key: objectKey,
@@ -312,7 +312,7 @@ export async function putJson(objectKey: string, value: unknown): Promise<void> 
 }
 
 export async function getJson<T>(objectKey: string): Promise<T> {
-  const { Body } = await s3.send(new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
+  const { Body } = await s3().send(new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
   if (!Body) throw new Error(`${objectKey} has no body`);
   return JSON.parse(await Body.transformToString('utf8')) as T;
 }

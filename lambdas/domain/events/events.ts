@@ -89,7 +89,7 @@ export function eventIdOf(sortKey: string): string | undefined {
 }
 
 export async function findEvent(organizationId: number, eventId: string): Promise<EventRecord | undefined> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: eventKey(organizationId, eventId), ConsistentRead: true }),
   );
   return Item as EventRecord | undefined;
@@ -98,7 +98,7 @@ export async function findEvent(organizationId: number, eventId: string): Promis
 /** Takes a relayed event out of the outbox index; an event TTL already removed has nothing left to take out. */
 export async function markEventRelayed(event: Pick<EventRecord, 'organization_id' | 'event_id'>): Promise<void> {
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: eventKey(event.organization_id, event.event_id),

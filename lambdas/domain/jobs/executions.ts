@@ -1,16 +1,17 @@
-import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { stepFunctions } from '#platform/clients/step-functions';
+import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { log } from '#platform/log';
-import { workflowOfJobType, type Workflow } from '#workflows';
+import { requiredSetting } from '#platform/settings';
+import { workflowOfJobType } from '#workflows';
 import type { AnyJob, JobOf, JobType } from './job';
 import { JOB_ERRORS } from './job-errors';
 import { createJob, finishJob, type NewJob } from './lifecycle';
 
-/** The state machine's ARN, which the CDK app gives exactly the functions granted to start it. */
-function stateMachineArn(workflow: Workflow): string {
-  const arn = process.env[workflow.arnEnvironmentVariable];
-  if (!arn) throw new Error(`${workflow.arnEnvironmentVariable} is not set`);
-  return arn;
+let client: SFNClient | undefined;
+
+/** One client per container, made on first use. */
+export function stepFunctions(): SFNClient {
+  client ??= new SFNClient({});
+  return client;
 }
 
 /**
@@ -21,9 +22,10 @@ function stateMachineArn(workflow: Workflow): string {
 export async function startJobExecution(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<void> {
   const workflow = workflowOfJobType(job.type);
   try {
-    await stepFunctions.send(
+    await stepFunctions().send(
       new StartExecutionCommand({
-        stateMachineArn: stateMachineArn(workflow),
+        // The CDK app gives the ARN exactly to the functions granted to start the machine.
+        stateMachineArn: requiredSetting(workflow.arnSetting),
         name: job.jobId,
         input: JSON.stringify(workflow.executionInput(job)),
       }),

@@ -141,7 +141,7 @@ export async function queryJobPositions(query: ListPageQuery): Promise<{ positio
         : before !== undefined
           ? ' AND sk < :before'
           : '';
-  const { Items = [] } = await dynamo.send(
+  const { Items = [] } = await dynamo().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: `pk = :partition${sortCondition}`,

@@ -47,7 +47,7 @@ function trackJob(organizationId: number, jobId: string): Promise<boolean> {
 export async function trackUntrackedJobs(): Promise<MigrationReport> {
   const report: MigrationReport = { examined: 0, tracked: 0 };
   const pages = paginateScan(
-    { client: dynamo },
+    { client: dynamo() },
     {
       TableName: tableName(),
       FilterExpression: 'begins_with(sk, :job) AND attribute_not_exists(tracked)',

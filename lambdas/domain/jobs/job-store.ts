@@ -120,7 +120,7 @@ function toItem<T extends JobType>(job: JobOf<T>): JobItemOf<T> {
 }
 
 export async function findJob(organizationId: number, jobId: string): Promise<Job | undefined> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: jobKey(organizationId, jobId), ConsistentRead: true }),
   );
   // The table holds what toItem wrote; this is where the stored shape meets its type.
@@ -270,7 +270,7 @@ export async function recordProviderJob(
   providerJobId: string,
   outputAssetId: string,
 ) {
-  await dynamo.send(
+  await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: jobKey(organizationId, jobId),
@@ -289,7 +289,7 @@ export async function recordProviderJob(
 export async function advanceProgress(organizationId: number, jobId: string, points: number, now = new Date()) {
   if (points <= 0) return;
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(organizationId, jobId),
@@ -312,7 +312,7 @@ export async function advanceProgress(organizationId: number, jobId: string, poi
 /** Progress only moves forward, and only while the job is processing. */
 export async function recordProgress(organizationId: number, jobId: string, progress: number, now = new Date()) {
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(organizationId, jobId),

@@ -153,7 +153,7 @@ export async function findClips(organizationId: number, jobId: string): Promise<
   const clips: Clip[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo.send(
+    const page = await dynamo().send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -169,7 +169,7 @@ export async function findClips(organizationId: number, jobId: string): Promise<
 }
 
 export async function findClip(organizationId: number, jobId: string, clipId: string): Promise<Clip | undefined> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({
       TableName: tableName(),
       Key: clipKey(organizationId, jobId, rankOf(clipId)),
@@ -188,7 +188,7 @@ async function updateClip(
 ): Promise<boolean> {
   const fields = { ...set, updated_at: now.toISOString() };
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: clipKey(clip.organizationId, clip.jobId, rankOf(clip.clipId)),

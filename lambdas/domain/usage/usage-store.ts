@@ -107,7 +107,7 @@ export interface DayRange {
 async function sumDays(partition: string, range: { from: string; to: string }): Promise<Record<string, number>> {
   const totals: Record<string, number> = {};
   const pages = paginateQuery(
-    { client: dynamo },
+    { client: dynamo() },
     {
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',

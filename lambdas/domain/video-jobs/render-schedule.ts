@@ -1,3 +1,5 @@
+import { positiveNumberSetting } from '#platform/settings';
+
 /**
  * How the video job state machine paces a render: how often it polls the provider, and how long
  * a render may run before its job is `expired` and refunded. The deployed workers get these
@@ -15,20 +17,10 @@ export interface RenderSchedule {
  */
 export const RENDER_SCHEDULE: RenderSchedule = { pollIntervalSeconds: 15, deadlineSeconds: 1800 };
 
-export const RENDER_SCHEDULE_ENVIRONMENT = {
-  pollIntervalSeconds: 'VIDEO_RENDER_POLL_SECONDS',
-  deadlineSeconds: 'VIDEO_RENDER_DEADLINE_SECONDS',
-} as const satisfies Record<keyof RenderSchedule, string>;
-
-/** The schedule the environment sets, RENDER_SCHEDULE for what it leaves out. */
-export function renderScheduleFromEnvironment(environment: NodeJS.ProcessEnv = process.env): RenderSchedule {
-  const read = (name: keyof RenderSchedule) => {
-    const value = environment[RENDER_SCHEDULE_ENVIRONMENT[name]];
-    if (value === undefined) return RENDER_SCHEDULE[name];
-    const seconds = Number(value);
-    if (!(seconds > 0))
-      throw new Error(`${RENDER_SCHEDULE_ENVIRONMENT[name]} must be a positive number of seconds, got "${value}"`);
-    return seconds;
+/** The schedule the settings give, RENDER_SCHEDULE for what they leave out. */
+export function renderScheduleFromSettings(): RenderSchedule {
+  return {
+    pollIntervalSeconds: positiveNumberSetting('renderPollIntervalSeconds', RENDER_SCHEDULE.pollIntervalSeconds),
+    deadlineSeconds: positiveNumberSetting('renderDeadlineSeconds', RENDER_SCHEDULE.deadlineSeconds),
   };
-  return { pollIntervalSeconds: read('pollIntervalSeconds'), deadlineSeconds: read('deadlineSeconds') };
 }

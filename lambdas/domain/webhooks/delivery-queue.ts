@@ -1,5 +1,5 @@
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '#platform/clients/sqs';
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { requiredSetting } from '#platform/settings';
 import { queueNamed } from '#queues';
 import type { DeliveryRef } from './delivery-store';
 
@@ -13,12 +13,15 @@ export const MAX_QUEUE_DELAY_SECONDS = 900;
 
 const BATCH = 10;
 
-function queueUrl(): string {
-  const variable = queueNamed('webhook-deliveries').urlEnvironmentVariable;
-  const url = process.env[variable];
-  if (!url) throw new Error(`${variable} is not set`);
-  return url;
+let client: SQSClient | undefined;
+
+/** One client per container, made on first use. */
+export function sqs(): SQSClient {
+  client ??= new SQSClient({});
+  return client;
 }
+
+const queueUrl = () => requiredSetting(queueNamed('webhook-deliveries').urlSetting);
 
 export function parseDeliveryMessage(body: string): DeliveryRef | undefined {
   try {
@@ -42,7 +45,7 @@ const messageOf = (ref: DeliveryRef) =>
 export async function enqueueDeliveries(refs: readonly DeliveryRef[]): Promise<void> {
   for (let start = 0; start < refs.length; start += BATCH) {
     const batch = refs.slice(start, start + BATCH);
-    const { Failed } = await sqs.send(
+    const { Failed } = await sqs().send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl(),
         Entries: batch.map((ref, index) => ({ Id: String(index), MessageBody: messageOf(ref) })),
@@ -56,7 +59,7 @@ export async function enqueueDeliveries(refs: readonly DeliveryRef[]): Promise<v
 
 /** Queues the delivery to be picked up in `delaySeconds`, or in the longest delay SQS allows. */
 export async function enqueueDeliveryLater(ref: DeliveryRef, delaySeconds: number): Promise<void> {
-  await sqs.send(
+  await sqs().send(
     new SendMessageCommand({
       QueueUrl: queueUrl(),
       MessageBody: messageOf(ref),

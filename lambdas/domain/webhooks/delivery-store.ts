@@ -66,7 +66,7 @@ export function deliveryRefOf(organizationId: number, sortKey: string): Delivery
 }
 
 export async function findDelivery(ref: DeliveryRef): Promise<DeliveryItem | undefined> {
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: deliveryKey(ref), ConsistentRead: true }),
   );
   return Item as DeliveryItem | undefined;
@@ -117,7 +117,7 @@ export async function recordDelivery(
  */
 export async function claimAttempt(delivery: DeliveryItem, now: Date, leaseUntil: Date): Promise<boolean> {
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: deliveryKey(delivery),
@@ -211,7 +211,7 @@ export async function makeDueNow(ref: DeliveryRef, now: Date): Promise<boolean> 
   const due = now.toISOString();
   const entry = outboxEntry(deliveryId(ref), due);
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: deliveryKey(ref),

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { log } from '#platform/log';
 import { putMetric } from '#platform/metrics';
+import { flagSetting, positiveNumberSetting } from '#platform/settings';
 import { enqueueDeliveryLater, parseDeliveryMessage } from './delivery-queue';
 import { sendDelivery, type DeliveryResult } from './delivery-request';
 import {
@@ -12,7 +13,6 @@ import {
   type DeliveryItem,
   type DeliveryRef,
 } from './delivery-store';
-import { deliveryEnabled, loopbackAllowed, RESPONSE_TIMEOUT_SECONDS, retryScale } from './delivery-settings';
 import {
   disableEndpoint,
   findEndpoint,
@@ -33,6 +33,13 @@ import { deliveryHeaders } from './signature';
 
 /** An endpoint that failed every attempt for this long is disabled (Svix's rule). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+
+/**
+ * How long an attempt waits for the receiver (connection, response headers and the start of its
+ * body): long enough for a receiver that answers first and works after, as the spec asks, short
+ * enough that a dead one does not hold a worker.
+ */
+const RESPONSE_TIMEOUT_SECONDS = 10;
 
 /** A message this early is requeued; within it, the attempt is made now. */
 const EARLY_TOLERANCE_MS = 1000;
@@ -98,7 +105,7 @@ async function attempt(delivery: DeliveryItem, endpoint: SendableEndpoint, now: 
     }),
     body: delivery.body,
     timeoutMs: RESPONSE_TIMEOUT_SECONDS * 1000,
-    loopbackAllowed: loopbackAllowed(),
+    loopbackAllowed: flagSetting('webhookLoopbackAllowed'),
   });
 }
 
@@ -121,7 +128,7 @@ async function afterFailure(endpoint: EndpointItem, result: DeliveryResult, now:
 
 /** One queue message: what became of its delivery, if anything. */
 export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<DeliveryRun> {
-  if (!deliveryEnabled()) return 'delivery-switched-off';
+  if (!flagSetting('webhookDeliveryEnabled')) return 'delivery-switched-off';
   const delivery = await findDelivery(ref);
   if (!delivery || delivery.status !== 'pending') return 'not-pending';
   const waitMs = Date.parse(delivery.next_attempt_at) - now.getTime();
@@ -147,7 +154,10 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<De
   } else {
     const retryAfterSeconds =
       result.kind === 'response' && honoursRetryAfter(result.status) ? result.retryAfterSeconds : undefined;
-    const { delaySeconds } = nextAttemptDelay(delivery.attempts + 1, { scale: retryScale(), retryAfterSeconds });
+    const { delaySeconds } = nextAttemptDelay(delivery.attempts + 1, {
+      scale: positiveNumberSetting('webhookRetryScale', 1),
+      retryAfterSeconds,
+    });
     outcome =
       delaySeconds === undefined
         ? { status: 'failed', attempt: record, reason: 'attempts_exhausted' }

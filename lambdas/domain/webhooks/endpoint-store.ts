@@ -53,7 +53,7 @@ export function endpointKey(organizationId: number, webhookId: string) {
 
 export async function findEndpoint(organizationId: number, webhookId: string): Promise<EndpointItem | undefined> {
   if (!isWebhookId(webhookId)) return undefined;
-  const { Item } = await dynamo.send(
+  const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: endpointKey(organizationId, webhookId), ConsistentRead: true }),
   );
   return Item as EndpointItem | undefined;
@@ -63,7 +63,7 @@ export async function findEndpoint(organizationId: number, webhookId: string): P
 export async function endpointsOf(organizationId: number): Promise<EndpointItem[]> {
   const endpoints: EndpointItem[] = [];
   const pages = paginateQuery(
-    { client: dynamo },
+    { client: dynamo() },
     {
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :endpoint)',
@@ -142,7 +142,7 @@ export async function updateEndpoint(
     if (changes.status === 'active') removes.push('failing_since', 'disabled_reason');
   }
   try {
-    const { Attributes } = await dynamo.send(
+    const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: endpointKey(organizationId, webhookId),
@@ -229,7 +229,7 @@ async function updateIfPresent(
   },
 ): Promise<boolean> {
   try {
-    await dynamo.send(
+    await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: endpointKey(organizationId, webhookId),

@@ -3,9 +3,9 @@ import type { Caller } from '#domain/access/authentication';
 import { webhookEndpointSlotRelease } from '#domain/access/organizations';
 import { eventPut, newEvent } from '#domain/events/events';
 import { ApiError } from '#platform/errors';
+import { flagSetting } from '#platform/settings';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { webhookUrlProblem } from './address-policy';
-import { loopbackAllowed } from './delivery-settings';
 import {
   endpointDeletion,
   endpointsOf,
@@ -24,7 +24,7 @@ import { presentWebhookEndpoint } from './presentation';
 
 /** The URL when the endpoint rules allow it; else 400 naming the rule. */
 export function checkedUrl(url: string): string {
-  const problem = webhookUrlProblem(url, { loopbackAllowed: loopbackAllowed() });
+  const problem = webhookUrlProblem(url, { loopbackAllowed: flagSetting('webhookLoopbackAllowed') });
   if (problem) throw new ApiError('VALIDATION_FAILED', `url: ${problem}`);
   return url;
 }

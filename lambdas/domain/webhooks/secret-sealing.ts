@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand } from '@aws-sdk/client-kms';
-import { kms } from '#platform/clients/kms';
-import { WEBHOOK_ENVIRONMENT } from './webhook-environment';
+import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { optionalSetting, variableOf } from '#platform/settings';
 
 /**
  * Envelope encryption of endpoints' signing secrets. Each secret is encrypted with AES-256-GCM
@@ -38,18 +37,22 @@ const encryptionContext = (owner: SecretOwner) => ({
   webhook_id: owner.webhookId,
 });
 
+let client: KMSClient | undefined;
+/** One client per container, made on first use. */
+const kms = () => (client ??= new KMSClient({}));
+
 function localKey(): Buffer | undefined {
-  const value = process.env[WEBHOOK_ENVIRONMENT.secretsLocalKey];
+  const value = optionalSetting('webhookSecretsLocalKey');
   if (!value) return undefined;
   const key = Buffer.from(value, 'base64');
-  if (key.length !== 32) throw new Error(`${WEBHOOK_ENVIRONMENT.secretsLocalKey} must be 32 bytes in base64`);
+  if (key.length !== 32) throw new Error(`${variableOf('webhookSecretsLocalKey')} must be 32 bytes in base64`);
   return key;
 }
 
 function kmsKeyArn(): string {
-  const arn = process.env[WEBHOOK_ENVIRONMENT.secretsKeyArn];
+  const arn = optionalSetting('webhookSecretsKeyArn');
   if (!arn) {
-    throw new Error(`Neither ${WEBHOOK_ENVIRONMENT.secretsKeyArn} nor ${WEBHOOK_ENVIRONMENT.secretsLocalKey} is set`);
+    throw new Error(`Neither ${variableOf('webhookSecretsKeyArn')} nor ${variableOf('webhookSecretsLocalKey')} is set`);
   }
   return arn;
 }
@@ -78,7 +81,7 @@ async function newDataKey(owner: SecretOwner): Promise<DataKey & { source?: 'loc
     const { iv, tag, ciphertext } = gcmSeal(local, plaintext, ownerBinding(owner));
     return { plaintext, wrapped: Buffer.concat([iv, tag, ciphertext]), source: 'local' };
   }
-  const { Plaintext, CiphertextBlob } = await kms.send(
+  const { Plaintext, CiphertextBlob } = await kms().send(
     new GenerateDataKeyCommand({ KeyId: kmsKeyArn(), KeySpec: 'AES_256', EncryptionContext: encryptionContext(owner) }),
   );
   if (!Plaintext || !CiphertextBlob) throw new Error('KMS GenerateDataKey returned no key');
@@ -89,14 +92,14 @@ async function unwrapDataKey(sealed: SealedSecret, owner: SecretOwner): Promise<
   const wrapped = Buffer.from(sealed.wrapped_key, 'base64');
   if (sealed.key_source === 'local') {
     const local = localKey();
-    if (!local) throw new Error(`A locally sealed secret needs ${WEBHOOK_ENVIRONMENT.secretsLocalKey}`);
+    if (!local) throw new Error(`A locally sealed secret needs ${variableOf('webhookSecretsLocalKey')}`);
     return gcmOpen(
       local,
       { iv: wrapped.subarray(0, 12), tag: wrapped.subarray(12, 28), ciphertext: wrapped.subarray(28) },
       ownerBinding(owner),
     );
   }
-  const { Plaintext } = await kms.send(
+  const { Plaintext } = await kms().send(
     new DecryptCommand({ CiphertextBlob: wrapped, KeyId: kmsKeyArn(), EncryptionContext: encryptionContext(owner) }),
   );
   if (!Plaintext) throw new Error('KMS Decrypt returned no key');

@@ -1,13 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { requiredSetting } from '#platform/settings';
 
-/** One client per container: connection reuse matters more than anything else for latency. */
-export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-  marshallOptions: { removeUndefinedValues: true },
-});
+let client: DynamoDBDocumentClient | undefined;
+
+/** One client per container, made on first use: connection reuse matters more than anything else for latency. */
+export function dynamo(): DynamoDBDocumentClient {
+  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });
+  return client;
+}
 
 export function tableName(): string {
-  const name = process.env.TABLE_NAME;
-  if (!name) throw new Error('TABLE_NAME is not set');
-  return name;
+  return requiredSetting('tableName');
 }

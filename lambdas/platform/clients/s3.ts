@@ -1,18 +1,21 @@
 import { S3Client } from '@aws-sdk/client-s3';
+import { flagSetting, requiredSetting } from '#platform/settings';
+
+let client: S3Client | undefined;
 
 /**
- * One client per container. Checksums only when required: otherwise the v3 SDK signs an
- * empty-body CRC32 into presigned PUT URLs, and every real upload would fail it.
- * Path-style addressing is for the local emulator only (it serves no bucket subdomains).
+ * One client per container, made on first use. Checksums only when required: otherwise the v3
+ * SDK signs an empty-body CRC32 into presigned PUT URLs, and every real upload would fail it.
  */
-export const s3 = new S3Client({
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-  forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-});
+export function s3(): S3Client {
+  client ??= new S3Client({
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    forcePathStyle: flagSetting('s3ForcePathStyle'),
+  });
+  return client;
+}
 
 export function mediaBucket(): string {
-  const name = process.env.MEDIA_BUCKET_NAME;
-  if (!name) throw new Error('MEDIA_BUCKET_NAME is not set');
-  return name;
+  return requiredSetting('mediaBucketName');
 }

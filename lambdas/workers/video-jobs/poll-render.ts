@@ -3,6 +3,6 @@ import { pollRender, type RenderState } from '#domain/video-jobs/render-steps';
 import { s3 } from '#platform/clients/s3';
 import { workerHandler } from '#platform/invocation';
 
-const provider = createVideoProvider({ s3 });
+const provider = createVideoProvider({ s3: s3() });
 
 export const handler = workerHandler('video-jobs/poll-render', (state: RenderState) => pollRender(provider, state));

@@ -137,7 +137,7 @@ async function itemsOf<T>(organizationId: number, prefix: string): Promise<T[]> 
   await operator();
   const { dynamo, tableName } = await import('#platform/clients/dynamodb');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { Items } = await dynamo.send(
+  const { Items } = await dynamo().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '#platform/log';
 import { timed } from '#platform/metrics';
+import { choiceSetting, optionalSetting } from '#platform/settings';
 import { mediaToolPath, progressSeconds, runMediaTool } from '#platform/media-tools';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
 import { novaReelOutput } from './nova-reel';
@@ -69,10 +70,11 @@ interface LocalRender {
 /** Every render of this process, by provider job id. */
 const renders = new Map<string, LocalRender>();
 
-export function parseLocalRendererFault(value: string | undefined): LocalRendererFault | undefined {
-  if (value === undefined || value === '') return undefined;
-  if ((LOCAL_RENDERER_FAULTS as readonly string[]).includes(value)) return value as LocalRendererFault;
-  throw new Error(`LOCAL_RENDERER_FAULT must be one of ${LOCAL_RENDERER_FAULTS.join(', ')}, got "${value}"`);
+/** The `localRendererFault` setting: none unless set. */
+function faultOfSettings(): LocalRendererFault | undefined {
+  return optionalSetting('localRendererFault') === undefined
+    ? undefined
+    : choiceSetting('localRendererFault', LOCAL_RENDERER_FAULTS);
 }
 
 function faultInPrompt(prompt: string): LocalRendererFault | undefined {
@@ -112,7 +114,7 @@ export class LocalRenderer implements VideoProvider {
     // Surfaces in start() when awaited; this only keeps an early rejection from being reported as unhandled.
     this.ffmpegPath.catch(() => {});
     this.preset = options.preset ?? 'veryfast';
-    this.fault = options.fault ?? parseLocalRendererFault(process.env.LOCAL_RENDERER_FAULT);
+    this.fault = options.fault ?? faultOfSettings();
     this.fontFile =
       options.fontFile === null ? undefined : (options.fontFile ?? FONT_CANDIDATES.find((path) => existsSync(path)));
     this.maxRenderMs = options.maxRenderMs ?? 10 * 60_000;

@@ -1,4 +1,0 @@
-import { SFNClient } from '@aws-sdk/client-sfn';
-
-/** One client per container. */
-export const stepFunctions = new SFNClient({});
