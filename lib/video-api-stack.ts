@@ -10,7 +10,7 @@ import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
 import { MediaToolsLayer } from './constructs/media-tools-layer';
 import { constructIdOf } from './constructs/construct-ids';
-import { Monitoring } from './constructs/monitoring';
+import { Monitoring } from './constructs/monitoring/monitoring';
 import { ServiceQueues } from './constructs/queues';
 import { TaskFunctions } from './constructs/tasks';
 import { WebhookSecretsKey } from './constructs/webhook-secrets-key';
