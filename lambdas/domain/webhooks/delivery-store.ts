@@ -9,12 +9,12 @@ import { OUTBOX_ATTRIBUTES, outboxEntry } from '#domain/events/outbox-index';
 import { organizationPartition } from '#platform/table-design';
 
 /**
- * Delivery items: one per event and endpoint, `ORG#<id>` / `DELIVERY#<event id>#<webhook id>`,
- * so that recording the same event for the same endpoint twice (a replayed stream record, the
- * sweeper racing the stream) writes nothing the second time. A delivery carries the exact body
- * it sends, so every attempt sends the same bytes. While pending it has an entry in the outbox
- * index, due at its next attempt; each status change moves the day's delivery counts in the
- * same transaction.
+ * Delivery items: one per event and endpoint, in the organization's partition under
+ * `DELIVERY#<event id>#<webhook id>`, so that recording the same event for the same endpoint
+ * twice (a replayed stream record, the sweeper racing the stream) writes nothing the second
+ * time. A delivery carries the exact body it sends, so every attempt sends the same bytes. While
+ * pending it has an entry in the outbox index, due at its next attempt; each status change moves
+ * the day's delivery counts in the same transaction.
  */
 
 export const DELIVERY_RETENTION_DAYS = 30;

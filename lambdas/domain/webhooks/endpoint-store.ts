@@ -8,10 +8,11 @@ import type { SealedSecret } from './secret-sealing';
 import { organizationPartition } from '#platform/table-design';
 
 /**
- * Webhook endpoint items: the one module that knows their keys and attributes. An endpoint is
- * `ORG#<id>` / `WEBHOOK#<webhook id>`. A deleted endpoint keeps its item, status `deleted` and
- * its secret removed, until TTL takes it (deliveries already recorded still find it and end
- * as failed); the organization item counts the endpoints that are not deleted.
+ * Webhook endpoint items: the one module that knows their keys and attributes. An endpoint sits
+ * in its organization's partition (organizationPartition) under `WEBHOOK#<webhook id>`. A deleted
+ * endpoint keeps its item, status `deleted` and its secret removed, until TTL takes it
+ * (deliveries already recorded still find it and end as failed); the organization item counts
+ * the endpoints that are not deleted.
  */
 
 export type EndpointStatus = 'active' | 'disabled' | 'deleted';
