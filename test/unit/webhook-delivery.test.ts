@@ -22,7 +22,9 @@ const sqs = mockClient(SQSClient);
 
 const EVENT_ID = 'evt_01j0000000000000000000000a';
 const WEBHOOK_ID = 'webhook_01j0000000000000000000000a';
-const REF = { organization_id: 7, event_id: EVENT_ID, webhook_id: WEBHOOK_ID };
+/** The delivery's ids as its item and its queue message write them. */
+const STORED_IDS = { organization_id: 7, event_id: EVENT_ID, webhook_id: WEBHOOK_ID };
+const REF = { organizationId: 7, eventId: EVENT_ID, webhookId: WEBHOOK_ID };
 const SECRET = 'whsec_dGhpcy1pcy1hLXRlc3Qtc2VjcmV0LW9mLTMyLWJ5dGVz';
 const BODY = JSON.stringify({ id: EVENT_ID, type: 'job.failed', created_at: '2026-11-23T10:00:00.000Z', data: {} });
 
@@ -59,7 +61,7 @@ beforeEach(() => {
 
 function delivery(overrides: Record<string, unknown> = {}) {
   return {
-    ...REF,
+    ...STORED_IDS,
     event_type: 'job.failed',
     body: BODY,
     status: 'pending',
@@ -219,14 +221,14 @@ describe('one webhook delivery attempt', () => {
   it('reports poison messages and failed runs in the batch response, and nothing else', async () => {
     given(delivery({ status: 'succeeded' }), await endpoint());
     const response = await deliverQueuedMessages([
-      { messageId: 'ok', body: JSON.stringify(REF) },
+      { messageId: 'ok', body: JSON.stringify(STORED_IDS) },
       { messageId: 'poison', body: 'not json' },
       { messageId: 'shapeless', body: '{"organization_id":"7"}' },
     ] as never);
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'poison' }, { itemIdentifier: 'shapeless' }]);
 
     dynamo.on(GetCommand).rejects(new Error('table unavailable'));
-    const failing = await deliverQueuedMessages([{ messageId: 'retry-me', body: JSON.stringify(REF) }] as never);
+    const failing = await deliverQueuedMessages([{ messageId: 'retry-me', body: JSON.stringify(STORED_IDS) }] as never);
     expect(failing.batchItemFailures).toEqual([{ itemIdentifier: 'retry-me' }]);
   });
 });

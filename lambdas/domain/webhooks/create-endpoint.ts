@@ -4,9 +4,9 @@ import { webhookEndpointSlotUpdate } from '#domain/access/organizations';
 import { ApiError } from '#platform/errors';
 import { sortableId } from '#platform/ids';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
-import { endpointPut, WEBHOOK_ID_PREFIX, type EndpointItem } from './endpoint-store';
+import { endpointPut, WEBHOOK_ID_PREFIX, type NewEndpoint } from './endpoint-store';
 import { checkedUrl } from './endpoints';
-import { presentWebhookEndpoint } from './presentation';
+import { presentNewWebhookEndpoint } from './presentation';
 import { sealSecret } from './secret-sealing';
 import { newSigningSecret } from './signature';
 
@@ -23,18 +23,14 @@ export async function createWebhookEndpoint(
   const url = checkedUrl(request.url);
   const webhookId = sortableId(WEBHOOK_ID_PREFIX, now.getTime());
   const secret = newSigningSecret();
-  const createdAt = now.toISOString();
-  const endpoint: EndpointItem = {
-    webhook_id: webhookId,
-    organization_id: organizationId,
+  const endpoint: NewEndpoint = {
+    webhookId,
+    organizationId,
     url,
-    ...(request.description !== undefined ? { description: request.description } : {}),
+    description: request.description ?? null,
     events: request.events,
-    status: 'active',
-    failure_count: 0,
-    secret_sealed: await sealSecret(secret, { organizationId, webhookId }),
-    created_at: createdAt,
-    updated_at: createdAt,
+    secretSealed: await sealSecret(secret, { organizationId, webhookId }),
+    createdAt: now.toISOString(),
   };
   const limit = caller.limits.webhook_endpoints;
   try {
@@ -51,5 +47,5 @@ export async function createWebhookEndpoint(
     }
     throw error;
   }
-  return { ...presentWebhookEndpoint(endpoint), secret };
+  return { ...presentNewWebhookEndpoint(endpoint), secret };
 }

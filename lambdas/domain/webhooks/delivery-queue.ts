@@ -23,15 +23,22 @@ export function sqs(): SQSClient {
 
 const queueUrl = () => requiredSetting(queueNamed('webhook-deliveries').urlSetting);
 
+/** A message's body: the delivery's ids, in the snake_case of everything the service writes. */
+interface DeliveryMessage {
+  organization_id: number;
+  event_id: string;
+  webhook_id: string;
+}
+
 export function parseDeliveryMessage(body: string): DeliveryRef | undefined {
   try {
-    const parsed = JSON.parse(body) as Partial<DeliveryRef>;
+    const parsed = JSON.parse(body) as Partial<DeliveryMessage>;
     if (
       typeof parsed.organization_id === 'number' &&
       typeof parsed.event_id === 'string' &&
       typeof parsed.webhook_id === 'string'
     ) {
-      return { organization_id: parsed.organization_id, event_id: parsed.event_id, webhook_id: parsed.webhook_id };
+      return { organizationId: parsed.organization_id, eventId: parsed.event_id, webhookId: parsed.webhook_id };
     }
   } catch {
     // not JSON: a poison message
@@ -40,7 +47,11 @@ export function parseDeliveryMessage(body: string): DeliveryRef | undefined {
 }
 
 const messageOf = (ref: DeliveryRef) =>
-  JSON.stringify({ organization_id: ref.organization_id, event_id: ref.event_id, webhook_id: ref.webhook_id });
+  JSON.stringify({
+    organization_id: ref.organizationId,
+    event_id: ref.eventId,
+    webhook_id: ref.webhookId,
+  } satisfies DeliveryMessage);
 
 export async function enqueueDeliveries(refs: readonly DeliveryRef[]): Promise<void> {
   for (let start = 0; start < refs.length; start += BATCH) {

@@ -19,10 +19,11 @@ import { organizationPartition } from '#platform/table-design';
 
 export const DELIVERY_RETENTION_DAYS = 30;
 
+/** Which delivery: the event and the endpoint it goes to. */
 export interface DeliveryRef {
-  organization_id: number;
-  event_id: string;
-  webhook_id: string;
+  organizationId: number;
+  eventId: string;
+  webhookId: string;
 }
 
 export interface AttemptRecord {
@@ -34,7 +35,23 @@ export interface AttemptRecord {
   duration_ms: number;
 }
 
-export interface DeliveryItem extends DeliveryRef {
+export interface Delivery extends DeliveryRef {
+  eventType: EventType;
+  /** The JSON body, byte for byte as every attempt sends it. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  attemptLog: AttemptRecord[];
+  nextAttemptAt: string;
+  /** Why it ended failed without an answer to blame (`endpoint_disabled`, …). */
+  failureReason: string | null;
+  createdAt: string;
+}
+
+interface DeliveryItem {
+  organization_id: number;
+  event_id: string;
+  webhook_id: string;
   event_type: EventType;
   /** The JSON body, byte for byte as every attempt sends it. */
   body: string;
@@ -53,23 +70,41 @@ export interface DeliveryItem extends DeliveryRef {
   expires_at: number;
 }
 
-export const deliveryId = (ref: DeliveryRef) => `${ref.event_id}#${ref.webhook_id}`;
+function fromItem(item: DeliveryItem): Delivery {
+  return {
+    organizationId: item.organization_id,
+    eventId: item.event_id,
+    webhookId: item.webhook_id,
+    eventType: item.event_type,
+    body: item.body,
+    status: item.status,
+    attempts: item.attempts,
+    attemptLog: item.attempt_log,
+    nextAttemptAt: item.next_attempt_at,
+    failureReason: item.failure_reason ?? null,
+    createdAt: item.created_at,
+  };
+}
 
-export function deliveryKey(ref: DeliveryRef) {
-  return { pk: organizationPartition(ref.organization_id), sk: `DELIVERY#${deliveryId(ref)}` };
+const deliveryId = (ref: DeliveryRef) => `${ref.eventId}#${ref.webhookId}`;
+
+function deliveryKey(ref: DeliveryRef) {
+  return { pk: organizationPartition(ref.organizationId), sk: `DELIVERY#${deliveryId(ref)}` };
 }
 
 /** The delivery a delivery item's sort key names. */
 export function deliveryRefOf(organizationId: number, sortKey: string): DeliveryRef | undefined {
   const match = /^DELIVERY#(evt_[^#]+)#(webhook_[^#]+)$/.exec(sortKey);
-  return match ? { organization_id: organizationId, event_id: match[1]!, webhook_id: match[2]! } : undefined;
+  const [, eventId, webhookId] = match ?? [];
+  return eventId && webhookId ? { organizationId, eventId, webhookId } : undefined;
 }
 
-export async function findDelivery(ref: DeliveryRef): Promise<DeliveryItem | undefined> {
+export async function findDelivery(ref: DeliveryRef): Promise<Delivery | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: deliveryKey(ref), ConsistentRead: true }),
   );
-  return Item as DeliveryItem | undefined;
+  // The table holds what this module wrote; this is where the stored shape meets its type.
+  return Item ? fromItem(Item as DeliveryItem) : undefined;
 }
 
 /** Records a pending delivery, due now; false when it was already recorded. */
@@ -80,7 +115,9 @@ export async function recordDelivery(
 ): Promise<boolean> {
   const createdAt = now.toISOString();
   const item: DeliveryItem = {
-    ...ref,
+    organization_id: ref.organizationId,
+    event_id: ref.eventId,
+    webhook_id: ref.webhookId,
     event_type: event.type,
     body: event.body,
     status: 'pending',
@@ -101,7 +138,7 @@ export async function recordDelivery(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      usage: deliveryUsageUpdate(ref.organization_id, createdAt, { created: true, to: 'pending' }),
+      usage: deliveryUsageUpdate(ref.organizationId, createdAt, { created: true, to: 'pending' }),
     });
     return true;
   } catch (error) {
@@ -115,7 +152,7 @@ export async function recordDelivery(
  * pending, at the attempt count the caller read, and not reserved by someone else. Two
  * messages for one delivery (a sweep and a retry, a redelivered message) thus make one attempt.
  */
-export async function claimAttempt(delivery: DeliveryItem, now: Date, leaseUntil: Date): Promise<boolean> {
+export async function claimAttempt(delivery: Delivery, now: Date, leaseUntil: Date): Promise<boolean> {
   try {
     await dynamo().send(
       new UpdateCommand({
@@ -150,7 +187,7 @@ export type AttemptOutcome =
  * logged, the status, the next attempt's time and outbox entry, the day's counts. Conditional on
  * the attempt count the caller read, so a result is written once; false when it was not.
  */
-export async function recordOutcome(delivery: DeliveryItem, outcome: AttemptOutcome, now: Date): Promise<boolean> {
+export async function recordOutcome(delivery: Delivery, outcome: AttemptOutcome, now: Date): Promise<boolean> {
   const attempts = delivery.attempts + (outcome.attempt ? 1 : 0);
   const sets = ['#status = :status', 'attempts = :attempts', 'updated_at = :now'];
   const removes = ['lease_until'];
@@ -193,7 +230,7 @@ export async function recordOutcome(delivery: DeliveryItem, outcome: AttemptOutc
       ...(outcome.status === 'pending'
         ? {}
         : {
-            usage: deliveryUsageUpdate(delivery.organization_id, delivery.created_at, {
+            usage: deliveryUsageUpdate(delivery.organizationId, delivery.createdAt, {
               from: 'pending',
               to: outcome.status,
             }),

@@ -10,7 +10,7 @@ import {
   recordOutcome,
   type AttemptOutcome,
   type AttemptRecord,
-  type DeliveryItem,
+  type Delivery,
   type DeliveryRef,
 } from './delivery-store';
 import {
@@ -18,7 +18,7 @@ import {
   findEndpoint,
   recordEndpointFailure,
   recordEndpointSuccess,
-  type EndpointItem,
+  type Endpoint,
 } from './endpoint-store';
 import { honoursRetryAfter, nextAttemptDelay } from './retry-schedule';
 import { openSecret, type SealedSecret } from './secret-sealing';
@@ -63,7 +63,7 @@ function attemptRecord(result: DeliveryResult, at: Date): AttemptRecord {
 type SkipReason = 'endpoint_deleted' | 'endpoint_disabled' | 'endpoint_unsubscribed';
 
 /** An endpoint a delivery may go to: one that still holds its signing secret. */
-type SendableEndpoint = EndpointItem & { secret_sealed: SealedSecret };
+type SendableEndpoint = Endpoint & { secretSealed: SealedSecret };
 
 /** What became of one queue message's delivery. */
 export type DeliveryRun =
@@ -77,28 +77,28 @@ export type DeliveryRun =
 
 /** The endpoint the delivery goes out to, or why it ends without an attempt. */
 function recipientOf(
-  delivery: DeliveryItem,
-  endpoint: EndpointItem | undefined,
+  delivery: Delivery,
+  endpoint: Endpoint | undefined,
 ): { endpoint: SendableEndpoint } | { skip: SkipReason } {
-  if (!endpoint || endpoint.status === 'deleted' || !endpoint.secret_sealed) return { skip: 'endpoint_deleted' };
-  const sendable = { endpoint: { ...endpoint, secret_sealed: endpoint.secret_sealed } };
+  if (!endpoint || endpoint.status === 'deleted' || !endpoint.secretSealed) return { skip: 'endpoint_deleted' };
+  const sendable = { endpoint: { ...endpoint, secretSealed: endpoint.secretSealed } };
   // A test is sent whatever the endpoint's status and subscriptions: the caller asked for it.
-  if (delivery.event_type === 'webhook.test') return sendable;
+  if (delivery.eventType === 'webhook.test') return sendable;
   if (endpoint.status === 'disabled') return { skip: 'endpoint_disabled' };
-  if (!(endpoint.events as readonly string[]).includes(delivery.event_type)) return { skip: 'endpoint_unsubscribed' };
+  if (!(endpoint.events as readonly string[]).includes(delivery.eventType)) return { skip: 'endpoint_unsubscribed' };
   return sendable;
 }
 
-async function attempt(delivery: DeliveryItem, endpoint: SendableEndpoint, now: Date): Promise<DeliveryResult> {
-  const secret = await openSecret(endpoint.secret_sealed, {
-    organizationId: delivery.organization_id,
-    webhookId: delivery.webhook_id,
+async function attempt(delivery: Delivery, endpoint: SendableEndpoint, now: Date): Promise<DeliveryResult> {
+  const secret = await openSecret(endpoint.secretSealed, {
+    organizationId: delivery.organizationId,
+    webhookId: delivery.webhookId,
   });
   return sendDelivery({
     url: endpoint.url,
     headers: deliveryHeaders({
-      eventId: delivery.event_id,
-      eventType: delivery.event_type,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
       secret,
       rawBody: delivery.body,
       now,
@@ -113,14 +113,14 @@ function succeeded(result: DeliveryResult): boolean {
   return result.kind === 'response' && result.status >= 200 && result.status < 300;
 }
 
-async function afterFailure(endpoint: EndpointItem, result: DeliveryResult, now: Date): Promise<void> {
-  const { organization_id: organizationId, webhook_id: webhookId } = endpoint;
+async function afterFailure(endpoint: Endpoint, result: DeliveryResult, now: Date): Promise<void> {
+  const { organizationId, webhookId } = endpoint;
   await recordEndpointFailure(organizationId, webhookId, now);
   if (result.kind === 'response' && result.status === 410) {
     await disableEndpoint(organizationId, webhookId, 'receiver_gone', now);
     return;
   }
-  const failingSince = endpoint.failing_since ? Date.parse(endpoint.failing_since) : now.getTime();
+  const failingSince = endpoint.failingSince ? Date.parse(endpoint.failingSince) : now.getTime();
   if (now.getTime() - failingSince >= DISABLE_AFTER_FAILING_MS) {
     await disableEndpoint(organizationId, webhookId, 'persistent_failure', now);
   }
@@ -131,12 +131,12 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<De
   if (!flagSetting('webhookDeliveryEnabled')) return 'delivery-switched-off';
   const delivery = await findDelivery(ref);
   if (!delivery || delivery.status !== 'pending') return 'not-pending';
-  const waitMs = Date.parse(delivery.next_attempt_at) - now.getTime();
+  const waitMs = Date.parse(delivery.nextAttemptAt) - now.getTime();
   if (waitMs > EARLY_TOLERANCE_MS) {
     await enqueueDeliveryLater(ref, waitMs / 1000);
     return 'requeued';
   }
-  const recipient = recipientOf(delivery, await findEndpoint(ref.organization_id, ref.webhook_id));
+  const recipient = recipientOf(delivery, await findEndpoint(ref.organizationId, ref.webhookId));
   if ('skip' in recipient) {
     await recordOutcome(delivery, { status: 'failed', reason: recipient.skip }, now);
     return recipient.skip;
@@ -165,7 +165,7 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<De
   }
   if (!(await recordOutcome(delivery, outcome, answeredAt))) return 'recorded-elsewhere';
   if (outcome.status !== 'pending') putMetric('webhookDeliveriesEnded', 1, { Outcome: outcome.status });
-  if (outcome.status === 'succeeded') await recordEndpointSuccess(ref.organization_id, ref.webhook_id, answeredAt);
+  if (outcome.status === 'succeeded') await recordEndpointSuccess(ref.organizationId, ref.webhookId, answeredAt);
   else await afterFailure(endpoint, result, answeredAt);
   if (outcome.status === 'pending') {
     await enqueueDeliveryLater(ref, (outcome.nextAttemptAt.getTime() - Date.now()) / 1000);
@@ -192,8 +192,8 @@ export async function deliverQueuedMessages(records: readonly SQSRecord[]): Prom
       } catch (error) {
         log('warn', 'A delivery failed to run; its message will return', {
           message_id: record.messageId,
-          event_id: ref.event_id,
-          webhook_id: ref.webhook_id,
+          event_id: ref.eventId,
+          webhook_id: ref.webhookId,
           error,
         });
         return record.messageId;

@@ -20,7 +20,26 @@ export type EndpointStatus = 'active' | 'disabled' | 'deleted';
 /** Why an endpoint was disabled without being asked to. */
 export type DisabledReason = 'receiver_gone' | 'persistent_failure';
 
-export interface EndpointItem {
+export interface Endpoint {
+  webhookId: string;
+  organizationId: number;
+  url: string;
+  description: string | null;
+  events: WebhookEventType[];
+  status: EndpointStatus;
+  failureCount: number;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  /** The first failed attempt since the last success: the start of the automatic disabling window. */
+  failingSince: string | null;
+  disabledReason: DisabledReason | null;
+  /** Internal: the signing secret, sealed; a deleted endpoint has none. Never leaves the service. */
+  secretSealed: SealedSecret | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface EndpointItem {
   webhook_id: string;
   organization_id: number;
   url: string;
@@ -39,6 +58,41 @@ export interface EndpointItem {
   expires_at?: number;
 }
 
+function fromItem(item: EndpointItem): Endpoint {
+  return {
+    webhookId: item.webhook_id,
+    organizationId: item.organization_id,
+    url: item.url,
+    description: item.description ?? null,
+    events: item.events,
+    status: item.status,
+    failureCount: item.failure_count,
+    lastSuccessAt: item.last_success_at ?? null,
+    lastFailureAt: item.last_failure_at ?? null,
+    failingSince: item.failing_since ?? null,
+    disabledReason: item.disabled_reason ?? null,
+    secretSealed: item.secret_sealed ?? null,
+    createdAt: item.created_at,
+    updatedAt: item.updated_at,
+  };
+}
+
+/** A new endpoint's item: what it has not got yet (successes, failures, a reason to be disabled) is left out. */
+function newEndpointItem(endpoint: NewEndpoint): EndpointItem {
+  return {
+    webhook_id: endpoint.webhookId,
+    organization_id: endpoint.organizationId,
+    url: endpoint.url,
+    ...(endpoint.description !== null ? { description: endpoint.description } : {}),
+    events: endpoint.events,
+    status: 'active',
+    failure_count: 0,
+    secret_sealed: endpoint.secretSealed,
+    created_at: endpoint.createdAt,
+    updated_at: endpoint.createdAt,
+  };
+}
+
 const ENDPOINT_PREFIX = 'WEBHOOK#';
 
 export const WEBHOOK_ID_PREFIX = 'webhook_';
@@ -52,17 +106,18 @@ export function endpointKey(organizationId: number, webhookId: string) {
   return { pk: organizationPartition(organizationId), sk: `${ENDPOINT_PREFIX}${webhookId}` };
 }
 
-export async function findEndpoint(organizationId: number, webhookId: string): Promise<EndpointItem | undefined> {
+export async function findEndpoint(organizationId: number, webhookId: string): Promise<Endpoint | undefined> {
   if (!isWebhookId(webhookId)) return undefined;
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: endpointKey(organizationId, webhookId), ConsistentRead: true }),
   );
-  return Item as EndpointItem | undefined;
+  // The table holds what this module wrote; this is where the stored shape meets its type.
+  return Item ? fromItem(Item as EndpointItem) : undefined;
 }
 
 /** Every endpoint of the organization, deleted ones included, oldest first (ids sort by creation). */
-export async function endpointsOf(organizationId: number): Promise<EndpointItem[]> {
-  const endpoints: EndpointItem[] = [];
+export async function endpointsOf(organizationId: number): Promise<Endpoint[]> {
+  const endpoints: Endpoint[] = [];
   const pages = paginateQuery(
     { client: dynamo() },
     {
@@ -72,7 +127,7 @@ export async function endpointsOf(organizationId: number): Promise<EndpointItem[
       ConsistentRead: true,
     },
   );
-  for await (const page of pages) endpoints.push(...((page.Items ?? []) as EndpointItem[]));
+  for await (const page of pages) endpoints.push(...((page.Items ?? []) as EndpointItem[]).map(fromItem));
   return endpoints;
 }
 
@@ -90,11 +145,17 @@ export async function endpointCounts(organizationId: number): Promise<EndpointCo
   return { total: active + disabled, active, disabled };
 }
 
-export function endpointPut(endpoint: EndpointItem): TransactionItem {
+/** A new endpoint: active, no failures yet, its secret sealed. */
+export type NewEndpoint = Pick<
+  Endpoint,
+  'webhookId' | 'organizationId' | 'url' | 'description' | 'events' | 'createdAt'
+> & { secretSealed: SealedSecret };
+
+export function endpointPut(endpoint: NewEndpoint): TransactionItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...endpointKey(endpoint.organization_id, endpoint.webhook_id), ...endpoint },
+      Item: { ...endpointKey(endpoint.organizationId, endpoint.webhookId), ...newEndpointItem(endpoint) },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -117,7 +178,7 @@ export async function updateEndpoint(
   webhookId: string,
   changes: EndpointChanges,
   now: Date,
-): Promise<EndpointItem | undefined> {
+): Promise<Endpoint | undefined> {
   if (!isWebhookId(webhookId)) return undefined;
   const sets = ['updated_at = :now'];
   const removes: string[] = [];
@@ -154,7 +215,7 @@ export async function updateEndpoint(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes as EndpointItem;
+    return fromItem(Attributes as EndpointItem);
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;

@@ -12,7 +12,7 @@ import {
   findEndpoint,
   isWebhookId,
   updateEndpoint,
-  type EndpointItem,
+  type Endpoint,
 } from './endpoint-store';
 import { presentWebhookEndpoint } from './presentation';
 
@@ -31,7 +31,7 @@ export function checkedUrl(url: string): string {
 
 const notFound = (webhookId: string) => new ApiError('WEBHOOK_NOT_FOUND', `No webhook endpoint ${webhookId} exists.`);
 
-async function liveEndpoint(organizationId: number, webhookId: string): Promise<EndpointItem> {
+async function liveEndpoint(organizationId: number, webhookId: string): Promise<Endpoint> {
   const endpoint = await findEndpoint(organizationId, webhookId);
   if (!endpoint || endpoint.status === 'deleted') throw notFound(webhookId);
   return endpoint;

@@ -1,17 +1,31 @@
 import type { WebhookEndpoint } from '#contract/types';
-import type { EndpointItem } from './endpoint-store';
+import type { Endpoint, NewEndpoint } from './endpoint-store';
 
 /** An endpoint as the API shows it: never its secret, sealed or not. */
-export function presentWebhookEndpoint(endpoint: EndpointItem): WebhookEndpoint {
+export function presentWebhookEndpoint(endpoint: Endpoint): WebhookEndpoint {
   return {
-    id: endpoint.webhook_id,
+    id: endpoint.webhookId,
     url: endpoint.url,
-    description: endpoint.description ?? null,
+    description: endpoint.description,
     events: endpoint.events,
     status: endpoint.status,
-    failure_count: endpoint.failure_count,
-    last_success_at: endpoint.last_success_at ?? null,
-    last_failure_at: endpoint.last_failure_at ?? null,
-    created_at: endpoint.created_at,
+    failure_count: endpoint.failureCount,
+    last_success_at: endpoint.lastSuccessAt,
+    last_failure_at: endpoint.lastFailureAt,
+    created_at: endpoint.createdAt,
   };
+}
+
+/** An endpoint just created: active, and nothing sent to it yet. */
+export function presentNewWebhookEndpoint(endpoint: NewEndpoint): WebhookEndpoint {
+  return presentWebhookEndpoint({
+    ...endpoint,
+    status: 'active',
+    failureCount: 0,
+    lastSuccessAt: null,
+    lastFailureAt: null,
+    failingSince: null,
+    disabledReason: null,
+    updatedAt: endpoint.createdAt,
+  });
 }

@@ -5,7 +5,7 @@ import { markEventRelayed, type EventRecord } from '#domain/events/events';
 import { log } from '#platform/log';
 import { enqueueDeliveries } from './delivery-queue';
 import { recordDelivery, type DeliveryRef } from './delivery-store';
-import { endpointsOf, findEndpoint, type EndpointItem } from './endpoint-store';
+import { endpointsOf, findEndpoint, type Endpoint } from './endpoint-store';
 
 /**
  * The relay of the transactional outbox: for each new event, one delivery per endpoint that
@@ -16,10 +16,10 @@ import { endpointsOf, findEndpoint, type EndpointItem } from './endpoint-store';
  * which the worker's claim makes harmless. Last, the event leaves the outbox index.
  */
 
-function recipients(event: EventRecord, endpoints: readonly EndpointItem[]): EndpointItem[] {
+function recipients(event: EventRecord, endpoints: readonly Endpoint[]): Endpoint[] {
   if (event.target_webhook_id) {
     return endpoints.filter(
-      (endpoint) => endpoint.webhook_id === event.target_webhook_id && endpoint.status !== 'deleted',
+      (endpoint) => endpoint.webhookId === event.target_webhook_id && endpoint.status !== 'deleted',
     );
   }
   return endpoints.filter(
@@ -28,7 +28,7 @@ function recipients(event: EventRecord, endpoints: readonly EndpointItem[]): End
 }
 
 /** Reads an organization's endpoints; a batch of events reads each organization's once. */
-type EndpointsReader = (organizationId: number) => Promise<EndpointItem[]>;
+type EndpointsReader = (organizationId: number) => Promise<Endpoint[]>;
 
 export async function relayEvent(
   event: EventRecord,
@@ -41,9 +41,9 @@ export async function relayEvent(
     : await readEndpoints(organizationId);
   const body = JSON.stringify(event.payload);
   const refs: DeliveryRef[] = recipients(event, endpoints).map((endpoint) => ({
-    organization_id: organizationId,
-    event_id: event.event_id,
-    webhook_id: endpoint.webhook_id,
+    organizationId,
+    eventId: event.event_id,
+    webhookId: endpoint.webhookId,
   }));
   await Promise.all(refs.map((ref) => recordDelivery(ref, { type: event.type, body }, now)));
   await enqueueDeliveries(refs);
@@ -58,7 +58,7 @@ export async function relayEvent(
  * which records nothing twice.
  */
 export async function relayStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
-  const endpointsRead = new Map<number, Promise<EndpointItem[]>>();
+  const endpointsRead = new Map<number, Promise<Endpoint[]>>();
   const readOncePerBatch: EndpointsReader = (organizationId) => {
     let read = endpointsRead.get(organizationId);
     if (!read) {

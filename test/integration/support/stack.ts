@@ -153,7 +153,15 @@ export function listEvents(organizationId: number) {
   return itemsOf<{ type: string; payload: Record<string, unknown> }>(organizationId, 'EVENT#');
 }
 
-/** The webhook delivery items of an organization. */
+/** The webhook delivery items of an organization, as stored. */
 export function listDeliveries(organizationId: number) {
-  return itemsOf<import('#domain/webhooks/delivery-store').DeliveryItem>(organizationId, 'DELIVERY#');
+  return itemsOf<{
+    event_id: string;
+    webhook_id: string;
+    status: string;
+    attempts: number;
+    attempt_log: import('#domain/webhooks/delivery-store').AttemptRecord[];
+    next_attempt_at: string;
+    failure_reason?: string;
+  }>(organizationId, 'DELIVERY#');
 }
