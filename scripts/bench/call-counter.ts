@@ -1,0 +1,114 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { Server } from 'node:http';
+import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
+import { round } from './statistics';
+
+type Origin = 'api' | 'background';
+const requestOrigin = new AsyncLocalStorage<Origin>();
+
+/** From now on, a command run inside a request the server on `gatewayPort` serves counts as `api`. */
+export function countGatewayRequestsAsApi(gatewayPort: number): void {
+  subscribe('http.server.request.start', (message) => {
+    const { server } = message as { server: Server };
+    const address = server.address();
+    // enterWith, not run: the channel is published synchronously just before the server emits
+    // 'request', so the gateway's handler (and every await under it) runs in this context.
+    if (typeof address === 'object' && address?.port === gatewayPort) requestOrigin.enterWith('api');
+  });
+}
+
+/** One counter per origin and call label, e.g. `api` + `DynamoDB UpdateItem RATE#KEY/MINUTE`. */
+const counts = new Map<string, number>();
+const COUNT_SEPARATOR = '\u0000';
+
+/** Item kind of a table key with the ids left out: `ORG#12`/`JOB#video_job_…` → `ORG/JOB`. */
+function itemKind(key: unknown): string {
+  const record = (key ?? {}) as { pk?: unknown; sk?: unknown };
+  const kind = (value: unknown) =>
+    typeof value === 'string'
+      ? value
+          .split('#')
+          .filter((part) => /^[A-Z_]+$/.test(part))
+          .join('#')
+      : '?';
+  return `${kind(record.pk)}/${kind(record.sk)}`;
+}
+
+/** `DynamoDB GetItem APIKEY/APIKEY`, `DynamoDB TransactWriteItems [Update ORG/ORG, Put ORG/JOB]`, `SFN StartExecution`. */
+function callLabel(context: HandlerExecutionContext, input: unknown): string {
+  const service = (context.clientName ?? '?').replace(/Client$/, '');
+  const operation = (context.commandName ?? '?').replace(/Command$/, '');
+  const label = `${service} ${operation}`;
+  if (service !== 'DynamoDB' || typeof input !== 'object' || input === null) return label;
+  const request = input as {
+    Key?: unknown;
+    Item?: unknown;
+    TransactItems?: Record<string, { Key?: unknown; Item?: unknown }>[];
+  };
+  if (request.TransactItems) {
+    const parts = request.TransactItems.map((item) => {
+      const [action, body] = Object.entries(item)[0] ?? ['?', {}];
+      return `${action} ${itemKind(body.Key ?? body.Item)}`;
+    });
+    return `${label} [${parts.join(', ')}]`;
+  }
+  if (request.Key || request.Item) return `${label} ${itemKind(request.Key ?? request.Item)}`;
+  return label;
+}
+
+function record(origin: Origin, label: string) {
+  const key = `${origin}${COUNT_SEPARATOR}${label}`;
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/**
+ * Counts each command once, when it is sent (the initialize step runs before the SDK's retry
+ * middleware, so an SDK-level retry is not a second call; an application-level retry is).
+ */
+export function callCounter<Input extends object, Output extends object>(): InitializeMiddleware<Input, Output> {
+  return (next, context) => async (args) => {
+    record(requestOrigin.getStore() ?? 'background', callLabel(context, (args as { input?: unknown }).input));
+    return next(args);
+  };
+}
+
+type Snapshot = Map<string, number>;
+export const snapshot = (): Snapshot => new Map(counts);
+
+/** Calls per label between two snapshots, for one origin, divided by `per`. */
+export function callsBetween(before: Snapshot, after: Snapshot, origin: Origin, per = 1): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [key, value] of after) {
+    const [keyOrigin, label] = key.split(COUNT_SEPARATOR) as [Origin, string];
+    const delta = value - (before.get(key) ?? 0);
+    if (keyOrigin === origin && delta > 0) result[label] = round(delta / per, 2);
+  }
+  return Object.fromEntries(Object.entries(result).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export const sum = (calls: Record<string, number>) =>
+  round(
+    Object.values(calls).reduce((total, value) => total + value, 0),
+    2,
+  );
+
+/** Folds labels to the SDK command only: `DynamoDB GetItem APIKEY/APIKEY` → `DynamoDB GetItem`. */
+export function byCommand(calls: Record<string, number>): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [label, value] of Object.entries(calls)) {
+    const command = label.split(' ').slice(0, 2).join(' ');
+    result[command] = round((result[command] ?? 0) + value, 2);
+  }
+  return result;
+}
+
+/** What `calls` has beyond `base`, label by label. */
+export function beyond(calls: Record<string, number>, base: Record<string, number>): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [label, value] of Object.entries(calls)) {
+    const extra = round(value - (base[label] ?? 0), 2);
+    if (extra > 0) result[label] = extra;
+  }
+  return result;
+}

@@ -1,0 +1,275 @@
+import type { measureSplitJob } from './split-jobs';
+import { megabytes, round } from './statistics';
+import type { measureWebhooks } from './webhooks';
+
+/** Every run's figures; the phases before the webhooks are left out by `--phase webhooks`. */
+export type Figures = Record<string, unknown> & {
+  machine: { cpus: number; cpu_model: string; node: string; platform: string };
+  cold_start_ms: number;
+  first_get_me_ms: number;
+  rss_mb: { before: number; after: number; child_processes_after: Record<string, number> };
+  webhooks: WebhookFigures;
+} & Partial<PhasesBeforeWebhooksFigures>;
+
+export interface PhasesBeforeWebhooksFigures {
+  get_me: LatencyFigures;
+  create_video_job: LatencyFigures & {
+    authentication_and_rate_limit_calls_per_request: number;
+    create_calls_per_request: number;
+    create_sdk_calls: Record<string, number>;
+  };
+  get_video_job: LatencyFigures;
+  list_jobs: {
+    jobs: number;
+    page_size: number;
+    unfiltered: ListFigures;
+    status_failed: ListFigures;
+  };
+  confirm_large_upload: {
+    size_bytes: number;
+    upload_ms: number;
+    upload_mib_per_s: number;
+    copy_parts: number;
+    confirm_ms: number;
+    download_ms: number;
+    download_sha256_equals_upload: boolean;
+    rss_mb_before: number;
+    rss_mb_peak: number;
+    sdk_calls_per_request: number;
+    sdk_calls_by_command: Record<string, number>;
+    confirm_calls_per_request: number;
+    confirm_sdk_calls: Record<string, number>;
+  };
+  split_jobs: { ffmpeg: string; poll_interval_ms: number; reference_encode_s: number; runs: SplitJobFigures[] };
+  render: {
+    video_seconds: number;
+    poll_interval_ms: number;
+    create_to_completed_s: number[];
+    median_s: number;
+    polls_per_run: number[];
+    worker_sdk_calls_per_render: number;
+    worker_sdk_calls: Record<string, number>;
+  };
+}
+
+const ranPhasesBeforeWebhooks = (figures: Figures): figures is Figures & PhasesBeforeWebhooksFigures =>
+  figures.get_me !== undefined;
+
+type WebhookFigures = Awaited<ReturnType<typeof measureWebhooks>>;
+
+type SplitJobFigures = Awaited<ReturnType<typeof measureSplitJob>>;
+
+type ListFigures = LatencyFigures & { list_calls_per_page: number; list_sdk_calls_by_command: Record<string, number> };
+
+interface LatencyFigures {
+  requests: number;
+  concurrency: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  throughput_rps: number;
+  sdk_calls_per_request: number;
+  sdk_calls_by_command: Record<string, number>;
+  sdk_calls: Record<string, number>;
+  background_sdk_calls?: number;
+}
+
+export function report(figures: Figures, jsonOnly: boolean): string {
+  const json = JSON.stringify({ bench: figures });
+  if (jsonOnly) return `${json}\n`;
+  const lines: string[] = [];
+  const { machine } = figures;
+  lines.push(
+    `Local stack benchmark — ${machine.cpus} CPUs (${machine.cpu_model}), Node ${machine.node}, ${machine.platform}`,
+  );
+  lines.push('Local emulators, not AWS: compare versions of our code on one machine, not clouds.');
+  lines.push('');
+  if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
+  reportWebhooks(figures.webhooks, lines);
+  lines.push(
+    `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
+  );
+  const children = Object.entries(figures.rss_mb.child_processes_after)
+    .map(([name, mb]) => `${name} ${mb} MB`)
+    .join(', ');
+  lines.push(
+    `RSS of this process: ${figures.rss_mb.before} MB before, ${figures.rss_mb.after} MB after${children ? `; children after: ${children}` : ''}`,
+  );
+  lines.push('');
+  return `${lines.join('\n')}\n${json}\n`;
+}
+
+function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines: string[]) {
+  const header = ['operation', 'requests', 'conc.', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'req/s', 'SDK calls/req'];
+  const rows = (
+    [
+      ['GET /me', figures.get_me],
+      ['POST /video-jobs [fault:stall]', figures.create_video_job],
+      ['GET /video-jobs/{id}', figures.get_video_job],
+      [`GET /jobs (${figures.list_jobs.jobs} jobs)`, figures.list_jobs.unfiltered],
+      ['GET /jobs?status=failed (1 %)', figures.list_jobs.status_failed],
+    ] as [string, LatencyFigures][]
+  ).map(([name, f]) =>
+    [
+      name,
+      f.requests,
+      f.concurrency,
+      f.p50_ms,
+      f.p90_ms,
+      f.p99_ms,
+      f.max_ms,
+      f.throughput_rps,
+      f.sdk_calls_per_request,
+    ].map(String),
+  );
+  lines.push(...table(header, rows));
+  lines.push('');
+  const breakdown = (title: string, calls: Record<string, number>) => lines.push(...breakdownLines(title, calls));
+  const commands = (calls: Record<string, number>) =>
+    Object.entries(calls)
+      .map(([command, value]) => `${command.replace(/^\S+ /, '')} ×${value}`)
+      .join(', ');
+  lines.push(`By command: GET /me ${commands(figures.get_me.sdk_calls_by_command)}`);
+  lines.push(`            POST /video-jobs ${commands(figures.create_video_job.sdk_calls_by_command)}`);
+  lines.push(`            GET /video-jobs/{id} ${commands(figures.get_video_job.sdk_calls_by_command)}`);
+  lines.push(
+    `GET /jobs beyond authentication and rate limiting, per page: unfiltered ${commands(figures.list_jobs.unfiltered.list_sdk_calls_by_command)}; status=failed ${commands(figures.list_jobs.status_failed.list_sdk_calls_by_command)}`,
+  );
+  lines.push('');
+  breakdown(
+    `SDK calls per GET /me (${figures.get_me.sdk_calls_per_request}; all authentication and rate limiting):`,
+    figures.get_me.sdk_calls,
+  );
+  const create = figures.create_video_job;
+  breakdown(
+    `SDK calls per POST /video-jobs (${create.sdk_calls_per_request} = ${create.authentication_and_rate_limit_calls_per_request} authentication/rate limiting as for GET /me + ${create.create_calls_per_request} the create itself):`,
+    create.create_sdk_calls,
+  );
+  breakdown(
+    `SDK calls per GET /video-jobs/{id} (${figures.get_video_job.sdk_calls_per_request}):`,
+    figures.get_video_job.sdk_calls,
+  );
+  lines.push(
+    `  (DynamoDB commands by item kind: APIKEY/APIKEY the key, ORG/ORG the organization, RATE#KEY/MINUTE and RATE#ORG/DAY the rate-limit windows, ORG/JOB a job)`,
+  );
+  lines.push('');
+  const render = figures.render;
+  lines.push(
+    `Render of a ${render.video_seconds} s video, create to completed (poll every ${render.poll_interval_ms} ms): ${render.create_to_completed_s.map((s) => `${s} s`).join(', ')}; median ${render.median_s} s`,
+  );
+  breakdown(
+    `  worker SDK calls per render (state machine tasks, median ${render.worker_sdk_calls_per_render}):`,
+    render.worker_sdk_calls,
+  );
+  lines.push('');
+  const confirm = figures.confirm_large_upload;
+  lines.push(
+    `A ${megabytes(confirm.size_bytes)} MiB upload: PUT to its upload URL ${confirm.upload_ms} ms (${confirm.upload_mib_per_s} MiB/s); confirm (${confirm.copy_parts} parts copied at once) ${confirm.confirm_ms} ms; download ${confirm.download_ms} ms, SHA-256 equal to the upload's: ${confirm.download_sha256_equals_upload ? 'yes' : 'no'}`,
+  );
+  lines.push(
+    `  memory of the process running the stack and its S3 emulator: ${confirm.rss_mb_before} MiB before, ${confirm.rss_mb_peak} MiB at most meanwhile`,
+  );
+  breakdown(
+    `  SDK calls (${confirm.sdk_calls_per_request} = ${round(confirm.sdk_calls_per_request - confirm.confirm_calls_per_request, 2)} authentication/rate limiting + ${confirm.confirm_calls_per_request} the confirmation):`,
+    confirm.confirm_sdk_calls,
+  );
+  lines.push('');
+  const split = figures.split_jobs;
+  lines.push(
+    `Split jobs, default options (9:16, at most 5 clips, auto lengths), one after another, create to completed polled every ${split.poll_interval_ms} ms (${split.ffmpeg}):`,
+  );
+  lines.push(
+    ...table(
+      [
+        'source s',
+        'MB',
+        'wall s',
+        'wall/source',
+        'clips',
+        'clip s',
+        'to 45 % s',
+        'after s',
+        'analysis ffmpeg s',
+        'clip renders s',
+        'no ffmpeg s',
+        'worker calls',
+      ],
+      split.runs.map((run) =>
+        [
+          run.source_seconds,
+          run.source_mb,
+          run.wall_s,
+          run.wall_per_source_second,
+          run.clips,
+          run.clip_seconds,
+          run.to_chosen_s,
+          run.after_chosen_s,
+          run.analysis_ffmpeg_s,
+          run.clip_renders_s,
+          run.no_media_tool_running_s,
+          run.worker_sdk_calls_per_job,
+        ].map(String),
+      ),
+    ),
+  );
+  lines.push(
+    '  (to 45 %: until a poll sees the clips chosen, after the analysis; clip renders: first clip encode to last thumbnail; no ffmpeg: wall time with no ffmpeg or ffprobe running)',
+  );
+  for (const run of split.runs) {
+    lines.push(`  ${run.source_seconds} s source, clip encodes in parallel: ${run.clip_encode_s.join(', ')} s`);
+  }
+  lines.push(
+    `  Reference encode (30 s cropped to 720x1280, x264 veryfast; 5.4 s when the target was set): ${split.reference_encode_s} s`,
+  );
+  lines.push('');
+}
+
+function reportWebhooks(webhooks: WebhookFigures, lines: string[]) {
+  const jobEnds = webhooks.job_end_to_receipt;
+  const burst = webhooks.test_burst;
+  const checks = (figures: { duplicates: number; signature_failures: number }) =>
+    `duplicates ${figures.duplicates}, signature failures ${figures.signature_failures}`;
+  lines.push('Webhooks, to a receiver in this process answering 204 (stream, relay, queue, delivery worker):');
+  lines.push(
+    `  Job end to receipt, ${jobEnds.jobs} video jobs failing at once (one created every ${jobEnds.interval_ms} ms): p50 ${jobEnds.p50_ms} ms, p90 ${jobEnds.p90_ms} ms, p99 ${jobEnds.p99_ms} ms (target ≤ ${jobEnds.target_p99_ms} ms: ${jobEnds.p99_within_target ? 'met' : 'NOT met'}), max ${jobEnds.max_ms} ms; ${checks(jobEnds)}`,
+  );
+  lines.push(
+    `  Burst of ${burst.test_events} test events over ${burst.endpoints} endpoints (${burst.concurrency} requests at a time, ${burst.test_requests_per_second} req/s): ${burst.deliveries_per_second} deliveries/s, first request to last receipt ${burst.first_request_to_last_receipt_s} s`,
+  );
+  lines.push(
+    `    created_at to receipt: p50 ${burst.p50_ms} ms, p90 ${burst.p90_ms} ms, p99 ${burst.p99_ms} ms, max ${burst.max_ms} ms; ${checks(burst)}`,
+  );
+  lines.push(
+    ...breakdownLines(
+      `  background SDK calls per delivery (relay and delivery worker, ${burst.background_sdk_calls_per_delivery}):`,
+      burst.background_sdk_calls,
+    ),
+  );
+  lines.push('');
+}
+
+/** A title, then one line per call label: `      2 × DynamoDB GetItem APIKEY/APIKEY`. */
+function breakdownLines(title: string, calls: Record<string, number>): string[] {
+  return [title, ...Object.entries(calls).map(([label, value]) => `  ${String(value).padStart(5)} × ${label}`)];
+}
+
+/** Rows under a header, the first column left-aligned and the others right-aligned. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
+  return [format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(format)];
+}
+
+/** Written in full before exit: stdout to a pipe is asynchronous, and process.exit does not wait for it. */
+export function write(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdout.once('error', () => resolve()); // e.g. EPIPE when piped into head
+    process.stdout.write(text, () => resolve());
+  });
+}
