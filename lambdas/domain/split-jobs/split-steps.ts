@@ -77,21 +77,69 @@ export interface TranscriptionState {
   deadline_at: number;
 }
 
-export interface SplitState extends JobExecutionInput {
-  /** `unreadable`: the analysis's ffmpeg could not decode the source (the state machine's Catch sets it). */
-  outcome?: 'ready' | 'chosen' | 'finished' | 'failed' | 'unreadable' | 'crashed' | 'completed';
-  source?: SplitSource;
-  segments?: AnalysisSegment[];
-  transcription?: TranscriptionState;
-  clips?: { clip_id: string }[];
-  /** How many clips render: each one's share of the progress bar. */
-  clip_count?: number;
-  /** Whether the clips get captions: a transcript was made. */
-  has_transcript?: boolean;
-  /** How long the source really is, as its analysis decoded it: the finish prices the job by it. */
-  decoded_seconds?: number;
-  error?: JobError;
+/** Prepare's answer when the work can start: what the analysis, the wait for the transcript and the choice read. */
+export interface SplitReady extends JobExecutionInput {
+  outcome: 'ready';
+  source: SplitSource;
+  segments: AnalysisSegment[];
+  transcription: TranscriptionState;
 }
+
+/** Prepare's, ChooseClips' or the finish's answer when the job has already ended: nothing is left to do. */
+export interface SplitFinished extends JobExecutionInput {
+  outcome: 'finished';
+}
+
+/** Prepare's answer when the source is gone or cannot be probed: the finish fails the job with `error`. */
+export interface SplitFailed extends JobExecutionInput {
+  outcome: 'failed';
+  error: JobError;
+}
+
+/**
+ * The source holds nothing to cut: ChooseClips' answer when less than MIN_DECODED_SECONDS of it
+ * decodes, or what the state machine's SourceUnreadable writes when the analysis's ffmpeg cannot
+ * decode it at all.
+ */
+export interface SplitUnreadable extends JobExecutionInput {
+  outcome: 'unreadable';
+}
+
+/** ChooseClips' answer: the clips written as pending, each rendered by one Map item, then the finish. */
+export interface SplitChosen extends JobExecutionInput {
+  outcome: 'chosen';
+  source: SplitSource;
+  clips: { clip_id: string }[];
+  /** How many clips render: each one's share of the progress bar. */
+  clip_count: number;
+  /** Whether the clips get captions: a transcript was made. */
+  has_transcript: boolean;
+  /** How long the source really is, as its analysis decoded it: the finish prices the job by it. */
+  decoded_seconds: number;
+}
+
+/** What the state machine's FinishCrashed hands the finish when a step failed past its retries. */
+export interface SplitCrashed extends JobExecutionInput {
+  outcome: 'crashed';
+}
+
+/** The finish's answer: how it ended the job. */
+export interface SplitEnded extends JobExecutionInput {
+  outcome: 'completed' | 'failed';
+}
+
+/** What reaches the finish (FinishJob or FinishCrashed): every way the work on a job can stop. */
+export type SplitEnding = SplitChosen | SplitFailed | SplitUnreadable | SplitCrashed;
+
+/**
+ * Every state an execution of the split job state machine carries from one state to the next, one
+ * shape per outcome: the Choice states route on the outcome, and it says which fields come with
+ * it, so a step answers only what its outcome carries and a reader narrows by it. The workflow's
+ * entry in lambdas/workflows.ts lists the outcomes, and refuses an ASL file that compares
+ * `$.outcome` to any other value.
+ */
+export type SplitState =
+  SplitReady | SplitFinished | SplitFailed | SplitUnreadable | SplitChosen | SplitCrashed | SplitEnded;
 
 /** What each analysis invocation gets: one Map item. */
 export interface SegmentTask extends JobExecutionInput {
@@ -138,9 +186,9 @@ async function splitJob(state: JobExecutionInput): Promise<JobOf<'split'> | unde
 /** Prepare: queued → processing, the source probed (once per asset), the analysis planned, a transcription started. */
 export async function prepareSplit(
   transcription: TranscriptionProvider,
-  state: SplitState,
+  state: JobExecutionInput,
   now = Date.now(),
-): Promise<SplitState> {
+): Promise<SplitReady | SplitFailed | SplitFinished> {
   const job = await startJobWork(state.organization_id, state.job_id, 'split');
   if (!job) return { ...base(state), outcome: 'finished' };
   const asset = await findAsset(job.organizationId, job.input.source_asset_id);
@@ -226,11 +274,11 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
 /** Waits on the transcription: its words kept under work/ when done; given up on failure or past the deadline. */
 export async function pollTranscription(
   transcription: TranscriptionProvider,
-  state: SplitState,
+  state: SplitReady,
   now = Date.now(),
-): Promise<SplitState> {
+): Promise<SplitReady> {
   const current = state.transcription;
-  if (!current || current.state !== 'in_progress' || !current.transcription_id) return state;
+  if (current.state !== 'in_progress' || !current.transcription_id) return state;
   const status = await transcription.poll(current.transcription_id);
   if (status.state === 'completed') {
     await putJson(transcriptKey(state), status.transcript);
@@ -251,14 +299,14 @@ async function transcriptOf(state: JobExecutionInput, hasTranscript: boolean): P
 }
 
 /** Choose: the analyses merged, the clips chosen and written as pending, one render task each. */
-export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
+export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen | SplitUnreadable | SplitFinished> {
   const job = await splitJob(state);
   if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
   const segments = await Promise.all(
-    (state.segments ?? []).map((segment) => getJson<SegmentAnalysis>(analysisKey(state, segment.index))),
+    state.segments.map((segment) => getJson<SegmentAnalysis>(analysisKey(state, segment.index))),
   );
   const analysis = mergeSegmentAnalyses(segments);
-  const claimedSeconds = state.source?.duration_seconds ?? analysis.durationSeconds;
+  const claimedSeconds = state.source.duration_seconds;
   if (analysis.durationSeconds < MIN_DECODED_SECONDS) {
     log('warn', 'The split source decodes to nothing', { claimed_seconds: claimedSeconds });
     return { ...base(state), outcome: 'unreadable' };
@@ -269,7 +317,7 @@ export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
       decoded_seconds: analysis.durationSeconds,
     });
   }
-  const transcript = await transcriptOf(state, state.transcription?.state === 'completed');
+  const transcript = await transcriptOf(state, state.transcription.state === 'completed');
   const { clips } = chooseClips(analysis, transcript, {
     preset: job.input.clip_length_preset,
     clipStyle: job.input.clip_style,
@@ -279,9 +327,9 @@ export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
   const written = await putChosenClips(job.organizationId, job.jobId, clips);
   await recordProgress(job.organizationId, job.jobId, PROGRESS.chosen);
   return {
-    ...state,
+    ...base(state),
     outcome: 'chosen',
-    segments: undefined,
+    source: state.source,
     clips: written.map((clip) => ({ clip_id: clip.clipId })),
     clip_count: written.length,
     has_transcript: transcript !== null,
@@ -358,7 +406,7 @@ export async function failSplitClip(task: ClipTask & { failure?: CaughtFailure }
  * failure before that, failed with its error. Clips left unfinished are failed first. Safe to run
  * again for the same job.
  */
-export async function finishSplitJob(state: SplitState): Promise<SplitState> {
+export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | SplitFinished> {
   const { organization_id: organizationId, job_id: jobId } = state;
   const job = await splitJob(state);
   if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
@@ -383,15 +431,15 @@ export async function finishSplitJob(state: SplitState): Promise<SplitState> {
 }
 
 /** Why a job that rendered no clip failed: what the step that stopped it said. */
-function failureOf(state: SplitState): JobError {
+function failureOf(state: SplitEnding): JobError {
   switch (state.outcome) {
     case 'chosen':
       return SPLIT_ERRORS.noClipRendered;
     case 'unreadable':
       return SPLIT_ERRORS.sourceUnreadable;
     case 'failed':
-      return state.error ?? JOB_ERRORS.internal;
-    default:
+      return state.error;
+    case 'crashed':
       return JOB_ERRORS.internal;
   }
 }
