@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobType } from '#contract/types';
+import { jobExecutionInput, type JobExecutionInput } from '#domain/jobs/job-execution';
 import type { SplitState } from '#domain/split-jobs/split-steps';
 import type { RenderState } from '#domain/video-jobs/render-steps';
 import type { Grant, TableAccess } from '#grants';
@@ -12,12 +13,6 @@ import type { SettingName } from '#platform/settings';
  * on. The CDK app, the create path and the local stack all read it here. In an ASL file,
  * `${Substitution}` stands for the worker's function (its ARN in AWS, its module locally).
  */
-
-/** What every job execution starts with; each worker's state carries it on. */
-export interface JobExecutionInput {
-  organization_id: number;
-  job_id: string;
-}
 
 /**
  * Groups of settings a worker reads (their variables are the entries of lambdas/platform/settings.ts
@@ -77,11 +72,6 @@ function outcomesOf<State extends { outcome: string }>() {
         : { unlisted: Exclude<State['outcome'], Listed[number]> }),
   ): readonly string[] => listed;
 }
-
-const jobExecutionInput = (job: { organizationId: number; jobId: string }): JobExecutionInput => ({
-  organization_id: job.organizationId,
-  job_id: job.jobId,
-});
 
 export const WORKFLOWS: readonly Workflow[] = [
   {

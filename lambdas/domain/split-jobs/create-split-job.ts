@@ -2,7 +2,7 @@ import type { Operations, SplitJobInput } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import { maxClipsPerSplitJob, TEAM_MAX_CLIPS_PER_SPLIT_JOB } from '#domain/access/organizations';
 import { findAsset, type Asset } from '#domain/assets/asset-store';
-import { submitJob } from '#domain/jobs/executions';
+import { submitJob } from '#domain/jobs/submit-job';
 import type { JobOf } from '#domain/jobs/job';
 import { ApiError } from '#platform/errors';
 import { idempotencyClaim } from '#platform/idempotency';

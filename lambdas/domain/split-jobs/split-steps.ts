@@ -5,6 +5,7 @@ import { findAsset } from '#domain/assets/asset-store';
 import { getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/media';
 import { clipObjectKey, workObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError, type JobOf } from '#domain/jobs/job';
+import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { advanceProgress, findJob, recordProgress } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
@@ -12,7 +13,6 @@ import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
 import { describeCaughtFailure, retryableOnTransientFailure, type CaughtFailure } from '#platform/task-failures';
 import { mediaToolPath } from '#platform/media-tools';
-import type { JobExecutionInput } from '#workflows';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
 import { clipCaptions } from './captions';
 import { chooseClips } from './clip-selection';
@@ -175,8 +175,6 @@ const transcriptOutputKey = (state: JobExecutionInput) =>
 const transcriptKey = (state: JobExecutionInput) =>
   workObjectKey(state.organization_id, state.job_id, 'transcript.json');
 
-const base = (state: JobExecutionInput) => ({ organization_id: state.organization_id, job_id: state.job_id });
-
 async function splitJob(state: JobExecutionInput): Promise<JobOf<'split'> | undefined> {
   const job = await findJob(state.organization_id, state.job_id);
   if (job && job.type !== 'split') throw new Error(`Job ${job.jobId} is a ${job.type} job, not a split job`);
@@ -190,16 +188,16 @@ export async function prepareSplit(
   now = Date.now(),
 ): Promise<SplitReady | SplitFailed | SplitFinished> {
   const job = await startJobWork(state.organization_id, state.job_id, 'split');
-  if (!job) return { ...base(state), outcome: 'finished' };
+  if (!job) return { ...executionInputOf(state), outcome: 'finished' };
   const asset = await findAsset(job.organizationId, job.input.source_asset_id);
   if (!asset || asset.status !== 'uploaded') {
-    return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
+    return { ...executionInputOf(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
   }
   const probe = await probedSource(asset).catch((error: unknown) => {
     log('warn', 'The split source could not be probed', { job_id: job.jobId, error });
     return undefined;
   });
-  if (!probe) return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnreadable };
+  if (!probe) return { ...executionInputOf(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnreadable };
   const started = probe.hasAudio
     ? await transcription.start({
         jobId: job.jobId,
@@ -210,7 +208,7 @@ export async function prepareSplit(
     : ({ state: 'unavailable' } as const);
   await recordProgress(job.organizationId, job.jobId, PROGRESS.prepared);
   return {
-    ...base(state),
+    ...executionInputOf(state),
     outcome: 'ready',
     source: {
       object_key: asset.objectKey,
@@ -301,7 +299,7 @@ async function transcriptOf(state: JobExecutionInput, hasTranscript: boolean): P
 /** Choose: the analyses merged, the clips chosen and written as pending, one render task each. */
 export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen | SplitUnreadable | SplitFinished> {
   const job = await splitJob(state);
-  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const segments = await Promise.all(
     state.segments.map((segment) => getJson<SegmentAnalysis>(analysisKey(state, segment.index))),
   );
@@ -309,7 +307,7 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
   const claimedSeconds = state.source.duration_seconds;
   if (analysis.durationSeconds < MIN_DECODED_SECONDS) {
     log('warn', 'The split source decodes to nothing', { claimed_seconds: claimedSeconds });
-    return { ...base(state), outcome: 'unreadable' };
+    return { ...executionInputOf(state), outcome: 'unreadable' };
   }
   if (analysis.durationSeconds < claimedSeconds - ANALYSIS_WINDOW_SECONDS) {
     log('warn', 'The split source decodes shorter than its header says', {
@@ -327,7 +325,7 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
   const written = await putChosenClips(job.organizationId, job.jobId, clips);
   await recordProgress(job.organizationId, job.jobId, PROGRESS.chosen);
   return {
-    ...base(state),
+    ...executionInputOf(state),
     outcome: 'chosen',
     source: state.source,
     clips: written.map((clip) => ({ clip_id: clip.clipId })),
@@ -409,7 +407,7 @@ export async function failSplitClip(task: ClipTask & { failure?: CaughtFailure }
 export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | SplitFinished> {
   const { organization_id: organizationId, job_id: jobId } = state;
   const job = await splitJob(state);
-  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const clips = await findClips(organizationId, jobId);
   const unfinishedError = state.outcome === 'chosen' ? SPLIT_ERRORS.clipRenderFailed : JOB_ERRORS.internal;
   for (const clip of clips) {
@@ -424,10 +422,10 @@ export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | S
       clipsCount: completed,
       refund: completedJobRefund(job.credits.charged, state.decoded_seconds, clips.length - completed, clips.length),
     });
-    return { ...base(state), outcome: 'completed' };
+    return { ...executionInputOf(state), outcome: 'completed' };
   }
   await finishJob(organizationId, jobId, { status: 'failed', error: failureOf(state) });
-  return { ...base(state), outcome: 'failed' };
+  return { ...executionInputOf(state), outcome: 'failed' };
 }
 
 /** Why a job that rendered no clip failed: what the step that stopped it said. */

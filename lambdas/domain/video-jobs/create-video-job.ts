@@ -1,7 +1,7 @@
 import type { Operations } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import { findAsset, type Asset } from '#domain/assets/asset-store';
-import { submitJob } from '#domain/jobs/executions';
+import { submitJob } from '#domain/jobs/submit-job';
 import type { JobOf } from '#domain/jobs/job';
 import { ApiError } from '#platform/errors';
 import { idempotencyClaim } from '#platform/idempotency';

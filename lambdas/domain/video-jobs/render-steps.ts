@@ -5,6 +5,7 @@ import { findAsset, generatedAssetPut } from '#domain/assets/asset-store';
 import { copyObject, presignMediaToolRead, putFile } from '#domain/assets/media';
 import { finishedRenderObjectKey, renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
 import { isActive, jobOfType, type JobError } from '#domain/jobs/job';
+import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { findJob, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
@@ -13,7 +14,6 @@ import { log } from '#platform/log';
 import { MediaToolError, mediaToolPath } from '#platform/media-tools';
 import { retryableOnTransientFailure } from '#platform/task-failures';
 import { sortableId } from '#platform/ids';
-import type { JobExecutionInput } from '#workflows';
 import { RENDER_FAILURE_MESSAGES, type RenderedVideo, type RenderRequest, type VideoProvider } from './providers/port';
 import { finishVideo } from './video-finishing';
 import type { RenderSchedule } from './render-schedule';
@@ -81,8 +81,6 @@ export type RenderEnding = RenderCompleted | RenderFailed | RenderExpired | Rend
 export type RenderState =
   RenderInProgress | RenderCompleted | RenderFailed | RenderExpired | RenderFinished | RenderCrashed | RenderEnded;
 
-const base = (state: JobExecutionInput) => ({ organization_id: state.organization_id, job_id: state.job_id });
-
 /** StartRender: queued → processing, and the render handed to the provider (once, even if retried). */
 export async function startRender(
   provider: VideoProvider,
@@ -91,9 +89,9 @@ export async function startRender(
   now = Date.now(),
 ): Promise<RenderInProgress | RenderFailed | RenderFinished> {
   const job = await startJobWork(state.organization_id, state.job_id, 'video');
-  if (!job) return { ...base(state), outcome: 'finished' };
+  if (!job) return { ...executionInputOf(state), outcome: 'finished' };
   const polling = {
-    ...base(state),
+    ...executionInputOf(state),
     deadline_at: now + schedule.deadlineSeconds * 1000,
     poll_interval_seconds: schedule.pollIntervalSeconds,
   };
@@ -119,7 +117,7 @@ export async function startRender(
     const source = await findAsset(job.organizationId, input.source_asset_id);
     if (!source || source.status !== 'uploaded') {
       return {
-        ...base(state),
+        ...executionInputOf(state),
         outcome: 'failed',
         error: { code: 'SOURCE_UNAVAILABLE', message: 'The source image is no longer available.' },
       };
@@ -128,7 +126,7 @@ export async function startRender(
   }
   const started = await provider.start(request);
   if (started.state === 'failed') {
-    return { ...base(state), outcome: 'failed', error: { code: started.code, message: started.message } };
+    return { ...executionInputOf(state), outcome: 'failed', error: { code: started.code, message: started.message } };
   }
   await recordProviderJob(job.organizationId, job.jobId, started.providerJobId, outputAssetId);
   return { ...polling, outcome: 'in_progress', provider_job_id: started.providerJobId, output_asset_id: outputAssetId };
@@ -141,17 +139,22 @@ export async function pollRender(
   now = Date.now(),
 ): Promise<RenderInProgress | RenderCompleted | RenderFailed | RenderExpired | RenderFinished> {
   const job = await findJob(state.organization_id, state.job_id);
-  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const status = await provider.poll(state.provider_job_id);
   switch (status.state) {
     case 'completed':
-      return { ...base(state), outcome: 'completed', output_asset_id: state.output_asset_id, output: status.output };
+      return {
+        ...executionInputOf(state),
+        outcome: 'completed',
+        output_asset_id: state.output_asset_id,
+        output: status.output,
+      };
     case 'failed':
-      return { ...base(state), outcome: 'failed', error: { code: status.code, message: status.message } };
+      return { ...executionInputOf(state), outcome: 'failed', error: { code: status.code, message: status.message } };
     case 'in_progress':
       if (now >= state.deadline_at) {
         return {
-          ...base(state),
+          ...executionInputOf(state),
           outcome: 'expired',
           error: {
             code: 'RENDER_DEADLINE_EXCEEDED',
@@ -176,7 +179,7 @@ export async function finishRenderedVideo(
   state: RenderCompleted,
 ): Promise<RenderCompleted | RenderFailed | RenderFinished> {
   const job = jobOfType(await findJob(state.organization_id, state.job_id), 'video');
-  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const directory = await mkdtemp(join(tmpdir(), 'finish-'));
   try {
     const finished = await finishVideo({
@@ -202,7 +205,7 @@ export async function finishRenderedVideo(
     if (!(error instanceof MediaToolError)) throw error;
     log('warn', 'A rendered video could not be finished', { error });
     return {
-      ...base(state),
+      ...executionInputOf(state),
       outcome: 'failed',
       error: { code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED },
     };
