@@ -1,21 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobType } from '#contract/types';
+import { jobExecutionInput, type JobExecutionInput } from '#domain/jobs/job-execution';
+import type { SplitState } from '#domain/split-jobs/split-steps';
+import type { RenderState } from '#domain/video-jobs/render-steps';
 import type { Grant, TableAccess } from '#grants';
 import type { SettingName } from '#platform/settings';
 
 /**
  * The workflow table: for each job type, the state machine that runs its jobs, how an execution
- * of it starts, and the worker Lambdas its ASL file names. The CDK app, the create path and the
- * local stack all read it here. In an ASL file, `${Substitution}` stands for the worker's
- * function (its ARN in AWS, its module locally).
+ * of it starts, the worker Lambdas its ASL file names and the outcomes its Choice states route
+ * on. The CDK app, the create path and the local stack all read it here. In an ASL file,
+ * `${Substitution}` stands for the worker's function (its ARN in AWS, its module locally).
  */
-
-/** What every job execution starts with; each worker's state carries it on. */
-export interface JobExecutionInput {
-  organization_id: number;
-  job_id: string;
-}
 
 /**
  * Groups of settings a worker reads (their variables are the entries of lambdas/platform/settings.ts
@@ -54,12 +51,27 @@ export interface Workflow {
   /** The execution's input for one job; its name is always the job id. */
   executionInput(job: { organizationId: number; jobId: string }): JobExecutionInput;
   readonly workers: Readonly<Record<string, Worker>>;
+  /**
+   * Every value the execution state's `outcome` can take: what the workers' steps answer and what
+   * the ASL file writes itself (FinishCrashed's `crashed`, SourceUnreadable's `unreadable`).
+   * Checked when the definition is read: a Choice comparing `$.outcome` to another value, or a
+   * state writing one, is an error.
+   */
+  readonly outcomes: readonly string[];
 }
 
-const jobExecutionInput = (job: { organizationId: number; jobId: string }): JobExecutionInput => ({
-  organization_id: job.organizationId,
-  job_id: job.jobId,
-});
+/**
+ * The outcomes of a workflow's execution state (`State['outcome']`), listed: a list that leaves
+ * one out, or names one the state cannot carry, does not compile.
+ */
+function outcomesOf<State extends { outcome: string }>() {
+  return <const Listed extends readonly State['outcome'][]>(
+    listed: Listed &
+      ([Exclude<State['outcome'], Listed[number]>] extends [never]
+        ? unknown
+        : { unlisted: Exclude<State['outcome'], Listed[number]> }),
+  ): readonly string[] => listed;
+}
 
 export const WORKFLOWS: readonly Workflow[] = [
   {
@@ -71,6 +83,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     // Throttled starts (minutes), the 30-minute render deadline, and the finish's own retries.
     executionTimeoutSeconds: 3600,
     executionInput: jobExecutionInput,
+    outcomes: outcomesOf<RenderState>()(['in_progress', 'completed', 'failed', 'expired', 'finished', 'crashed']),
     workers: {
       StartRenderFunction: {
         handler: 'video-jobs/start-render',
@@ -126,6 +139,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     // given up after an hour, rendering, and the retries of each: well inside four hours.
     executionTimeoutSeconds: 14400,
     executionInput: jobExecutionInput,
+    outcomes: outcomesOf<SplitState>()(['ready', 'chosen', 'unreadable', 'failed', 'finished', 'crashed', 'completed']),
     workers: {
       PrepareSplitFunction: {
         handler: 'split-jobs/prepare',
@@ -213,16 +227,93 @@ export function workflowOfJobType(jobType: JobType): Workflow {
 /** `${Name}` in an ASL file: where the worker named Name goes. */
 const SUBSTITUTION = /\$\{([A-Za-z0-9_]+)\}/g;
 
+/** What the checks below read of an ASL file. */
+interface Definition {
+  TimeoutSeconds?: unknown;
+  States?: Readonly<Record<string, DefinitionState>>;
+}
+
+/** What the checks read of one state: its Choice rules, the states it holds, and the JSON it builds. */
+interface DefinitionState {
+  Choices?: readonly ChoiceRule[];
+  /** A Map's states (Iterator is the older name of ItemProcessor). */
+  ItemProcessor?: Definition;
+  Iterator?: Definition;
+  /** A Parallel's states. */
+  Branches?: readonly Definition[];
+  Parameters?: unknown;
+  ItemSelector?: unknown;
+  ResultSelector?: unknown;
+  /** A Pass state's output. */
+  Result?: unknown;
+}
+
+/** A comparison of one variable, or rules combined. */
+interface ChoiceRule {
+  Variable?: string;
+  StringEquals?: unknown;
+  And?: readonly ChoiceRule[];
+  Or?: readonly ChoiceRule[];
+  Not?: ChoiceRule;
+}
+
+/** Where the execution state keeps the outcome of the step before, which the Choice states route on. */
+const OUTCOME_VARIABLE = '$.outcome';
+
+/** Every state of the definition by name, those inside a Map or a Parallel too. */
+function statesOf(definition: Definition): [string, DefinitionState][] {
+  return Object.entries(definition.States ?? {}).flatMap(([name, state]): [string, DefinitionState][] => [
+    [name, state],
+    ...[state.ItemProcessor, state.Iterator, ...(state.Branches ?? [])].flatMap((nested) =>
+      nested ? statesOf(nested) : [],
+    ),
+  ]);
+}
+
+/** The values a Choice rule, and the rules it combines, compare the outcome to with StringEquals. */
+function comparedOutcomes(rule: ChoiceRule): unknown[] {
+  const combined = [...(rule.And ?? []), ...(rule.Or ?? []), ...(rule.Not ? [rule.Not] : [])];
+  return [
+    ...(rule.Variable === OUTCOME_VARIABLE && 'StringEquals' in rule ? [rule.StringEquals] : []),
+    ...combined.flatMap(comparedOutcomes),
+  ];
+}
+
+/** The outcomes a state writes itself: every `outcome` field of the JSON it builds (a Pass's, a Task's payload). */
+function writtenOutcomes(json: unknown): unknown[] {
+  if (typeof json !== 'object' || json === null) return [];
+  return Object.entries(json).flatMap(([key, value]) => (key === 'outcome' ? [value] : writtenOutcomes(value)));
+}
+
+/** Where the definition names an outcome the workflow's entry does not list, one phrase each. */
+function unlistedOutcomes(workflow: Workflow, definition: Definition): string[] {
+  const listed = (value: unknown) => typeof value === 'string' && workflow.outcomes.includes(value);
+  return statesOf(definition).flatMap(([name, state]) => [
+    ...(state.Choices ?? [])
+      .flatMap(comparedOutcomes)
+      .filter((value) => !listed(value))
+      .map(
+        (value) =>
+          `the Choice state ${name} compares ${OUTCOME_VARIABLE} to ${JSON.stringify(value)}, which no step produces`,
+      ),
+    ...[state.Parameters, state.ItemSelector, state.ResultSelector, state.Result]
+      .flatMap(writtenOutcomes)
+      .filter((value) => !listed(value))
+      .map((value) => `the state ${name} writes the outcome ${JSON.stringify(value)}, which is not listed`),
+  ]);
+}
+
 /**
  * The workflow's ASL file with every `${Name}` replaced by its target: the worker's function ARN
- * in the CDK app, its module in the local stack. A name without a worker, or a worker no state
- * uses, is an error here, so it fails the synth or the local start rather than an execution.
+ * in the CDK app, its module in the local stack. A name without a worker, a worker no state uses,
+ * or an outcome the workflow's entry does not list (compared by a Choice, or written by a state)
+ * is an error here, so it fails the synth or the local start rather than an execution.
  */
 export function definitionWithWorkers(workflow: Workflow, targets: Readonly<Record<string, string>>): string {
   const text = readFileSync(join(__dirname, '..', workflow.definitionFile), 'utf8');
-  let definition: { TimeoutSeconds?: unknown };
+  let definition: Definition;
   try {
-    definition = JSON.parse(text) as { TimeoutSeconds?: unknown };
+    definition = JSON.parse(text) as Definition;
   } catch (error) {
     throw new Error(`${workflow.definitionFile} is not valid JSON: ${(error as Error).message}`);
   }
@@ -230,6 +321,13 @@ export function definitionWithWorkers(workflow: Workflow, targets: Readonly<Reco
     throw new Error(
       `${workflow.definitionFile} has TimeoutSeconds ${String(definition.TimeoutSeconds)}, but lambdas/workflows.ts ` +
         `says the ${workflow.name} workflow times out after ${workflow.executionTimeoutSeconds} seconds.`,
+    );
+  }
+  const unlisted = unlistedOutcomes(workflow, definition);
+  if (unlisted.length > 0) {
+    throw new Error(
+      `${workflow.definitionFile}: ${unlisted.join('; ')} (lambdas/workflows.ts lists the outcomes of the ` +
+        `${workflow.name} workflow: ${workflow.outcomes.join(', ')}).`,
     );
   }
   const used = new Set([...text.matchAll(SUBSTITUTION)].map((match) => match[1] as string));

@@ -283,6 +283,48 @@ describe('ASL files and lambdas/workflows.ts must agree', () => {
   });
 
   test.each(WORKFLOWS.map((workflow) => [workflow.name, workflow] as const))(
+    'every outcome the %s ASL file compares $.outcome to, or writes itself, is one lambdas/workflows.ts lists',
+    (_, workflow) => {
+      expect(() => definitionWithWorkers(workflow, {})).not.toThrow();
+    },
+  );
+
+  test('a Choice on an outcome no step produces fails the synthesis, naming the file, the state and the value', () => {
+    const workflow: Workflow = {
+      ...videoJob,
+      outcomes: videoJob.outcomes.filter((outcome) => outcome !== 'in_progress'),
+    };
+    expect(() => definitionWithWorkers(workflow, arns)).toThrow(
+      'state-machines/video-job.asl.json: the Choice state RenderOutcome compares $.outcome to "in_progress", which no step produces',
+    );
+  });
+
+  test('an outcome the ASL file writes itself must be listed too', () => {
+    const splitJob = WORKFLOWS.find(({ name }) => name === 'split-job')!;
+    const workflow: Workflow = {
+      ...splitJob,
+      outcomes: splitJob.outcomes.filter((outcome) => outcome !== 'unreadable'),
+    };
+    expect(() => definitionWithWorkers(workflow, {})).toThrow(
+      'state-machines/split-job.asl.json: the state SourceUnreadable writes the outcome "unreadable", which is not listed',
+    );
+  });
+
+  test('Choices inside a Map, and rules inside And and Not, are read too', () => {
+    const workflow: Workflow = {
+      ...videoJob,
+      definitionFile: 'test/infra/state-machines/nested-outcome-choice.asl.json',
+      executionTimeoutSeconds: 60,
+      outcomes: ['done'],
+      workers: { StepFunction: videoJob.workers.FinishJobFunction! },
+    };
+    expect(() => definitionWithWorkers(workflow, {})).toThrow(
+      /nested-outcome-choice.asl.json: the Choice state ItemOutcome compares \$.outcome to "skipped", which no step produces \(lambdas\/workflows.ts lists the outcomes of the video-job workflow: done\)/,
+    );
+    expect(() => definitionWithWorkers({ ...workflow, outcomes: ['done', 'skipped'] }, {})).not.toThrow();
+  });
+
+  test.each(WORKFLOWS.map((workflow) => [workflow.name, workflow] as const))(
     'the deployed %s state machine times out as lambdas/workflows.ts says',
     (_, workflow) => {
       const definition = JSON.parse(definitionWithWorkers(workflow, {})) as { TimeoutSeconds: number };

@@ -2,7 +2,7 @@ import { ExecutionAlreadyExists, SFNClient, SFNServiceException, StartExecutionC
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { endJobOfExecution } from '#domain/jobs/execution-endings';
-import { submitJob } from '#domain/jobs/executions';
+import { submitJob } from '#domain/jobs/submit-job';
 import { ACTIVE_JOB_SHARDS } from '#domain/jobs/job-store';
 import { longestActiveSeconds, RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { reconcileJobs } from '#domain/jobs/reconciler';

@@ -7,7 +7,15 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { chooseSplitClips, failSplitClip, finishSplitJob, SPLIT_ERRORS } from '#domain/split-jobs/split-steps';
+import {
+  chooseSplitClips,
+  failSplitClip,
+  finishSplitJob,
+  SPLIT_ERRORS,
+  type SplitChosen,
+  type SplitReady,
+  type SplitSource,
+} from '#domain/split-jobs/split-steps';
 import type { SegmentAnalysis } from '#domain/split-jobs/source-analysis';
 import { SPLIT_INPUT } from './support/new-job';
 import { itemAt } from './support/transactions';
@@ -22,6 +30,29 @@ const s3 = mockClient(S3Client);
 const JOB_ID = 'split_job_01J0000000000000000000000A';
 const JOB_KEY = { pk: 'ORG#7', sk: `JOB#${JOB_ID}` };
 const ORGANIZATION_KEY = { pk: 'ORG#7', sk: 'ORG' };
+const SOURCE: SplitSource = {
+  object_key: 'assets/7/a',
+  width: 1280,
+  height: 720,
+  has_audio: true,
+  duration_seconds: 60,
+};
+
+/** What ChooseClips hands on: `clipCount` clips chosen from a source of which `decodedSeconds` decoded. */
+function chosenState(clipCount: number, sourceSeconds = 600, decodedSeconds = sourceSeconds): SplitChosen {
+  return {
+    organization_id: 7,
+    job_id: JOB_ID,
+    outcome: 'chosen',
+    source: { ...SOURCE, duration_seconds: sourceSeconds },
+    clips: Array.from({ length: clipCount }, (_, index) => ({
+      clip_id: `clip_01J0000000000000000000000A_0${index + 1}`,
+    })),
+    clip_count: clipCount,
+    has_transcript: false,
+    decoded_seconds: decodedSeconds,
+  };
+}
 
 function jobItem(overrides: Record<string, unknown> = {}) {
   return {
@@ -79,7 +110,7 @@ describe('the finish of a split job', () => {
   it("completes with the completed clips counted and the failed clips' share refunded", async () => {
     givenJobAndClips(jobItem(), [clipItem(1, 'completed'), clipItem(2, 'failed'), clipItem(3, 'completed')]);
 
-    const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen' });
+    const state = await finishSplitJob(chosenState(3));
 
     expect(state.outcome).toBe('completed');
     const items = finishTransaction();
@@ -107,7 +138,7 @@ describe('the finish of a split job', () => {
   it('fails and refunds everything when no clip rendered, failing the clips left unfinished first', async () => {
     givenJobAndClips(jobItem(), [clipItem(1, 'failed'), clipItem(2, 'processing')]);
 
-    const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen' });
+    const state = await finishSplitJob(chosenState(2));
 
     expect(state.outcome).toBe('failed');
     const clipUpdates = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
@@ -157,7 +188,7 @@ describe('the finish of a split job', () => {
   it('leaves a job that already ended as it is', async () => {
     givenJobAndClips(jobItem({ status: 'expired' }), [clipItem(1, 'processing')]);
 
-    const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen' });
+    const state = await finishSplitJob(chosenState(1));
 
     expect(state.outcome).toBe('finished');
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
@@ -181,7 +212,7 @@ describe('a clip that could not be rendered', () => {
         job_id: JOB_ID,
         clip_id: 'clip_01J0000000000000000000000A_01',
         clip_count: 3,
-        source: { object_key: 'assets/7/a', width: 1280, height: 720, has_audio: true, duration_seconds: 60 },
+        source: SOURCE,
         has_transcript: false,
         failure: { Error: 'MediaToolError', Cause: cause },
       });
@@ -226,11 +257,13 @@ describe('choosing the clips of a source that holds less than its header claims'
     dynamo.on(TransactWriteCommand).resolves({});
     dynamo.on(UpdateCommand).resolves({});
   }
-  const state = {
+  const state: SplitReady = {
     organization_id: 7,
     job_id: JOB_ID,
-    source: { object_key: 'assets/7/a', width: 1280, height: 720, has_audio: true, duration_seconds: 60 },
+    outcome: 'ready',
+    source: SOURCE,
     segments: [{ index: 0, start_seconds: 0, end_seconds: 60 }],
+    transcription: { state: 'none', poll_seconds: 15, deadline_at: 0 },
   };
 
   it('chooses clips only within the decoded picture, and carries its length to the finish', async () => {
@@ -263,7 +296,7 @@ describe('choosing the clips of a source that holds less than its header claims'
       clipItem(2, 'failed'),
     ]);
 
-    await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'chosen', decoded_seconds: 22.3 });
+    await finishSplitJob(chosenState(2, 120, 22.3));
 
     const job = itemAt(finishTransaction(), JOB_KEY).Update!;
     expect(job.ExpressionAttributeValues).toMatchObject({ ':status': 'completed', ':refund': 7 });

@@ -5,7 +5,7 @@ import { randomToken } from '#platform/ids';
 import { organizationPartition, TABLE_DESIGN } from '#platform/table-design';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { SCOPES, type Scope } from './scopes';
-import { apiKeySlotRelease, apiKeySlotUpdate, effectiveLimits, getOrganization } from './organizations';
+import { effectiveLimits, getOrganization, slotReleaseUpdate, slotTakeUpdate } from './organizations';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -175,7 +175,7 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
   const limit = effectiveLimits(organization).active_api_keys_per_organization;
   try {
     await writeTransaction({
-      organization: apiKeySlotUpdate(input.organizationId, limit),
+      organization: slotTakeUpdate(input.organizationId, 'api-key', limit),
       key: {
         Put: {
           TableName: tableName(),
@@ -209,7 +209,7 @@ export async function revokeApiKey(prefix: string, now = new Date()): Promise<Ap
         ExpressionAttributeValues: { ':revoked': 'revoked', ':active': 'active', ':at': revokedAt },
       },
     },
-    organization: apiKeySlotRelease(item.organization_id),
+    organization: slotReleaseUpdate(item.organization_id, 'api-key'),
   });
   return fromItem({ ...item, status: 'revoked', revoked_at: revokedAt });
 }

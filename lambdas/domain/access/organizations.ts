@@ -90,12 +90,6 @@ export function maxClipsPerSplitJob(organization: Pick<Organization, 'plan' | 'n
     : TEAM_MAX_CLIPS_PER_SPLIT_JOB;
 }
 
-/** The organization item's count of its active (queued or processing) jobs of each type. */
-const ACTIVE_JOBS_COUNTER = { video: 'active_video_jobs', split: 'active_split_jobs' } as const satisfies Record<
-  JobType,
-  keyof OrganizationItem
->;
-
 interface OrganizationItem {
   organization_id: number;
   plan: Plan;
@@ -268,25 +262,51 @@ async function updateExisting(
 }
 
 /**
- * For the transaction that creates a job: charges its price and takes one of its type's
- * concurrency slots, refused (with the organization as it was) when the balance is short or
- * every slot is taken, so neither can ever be overdrawn.
+ * What the organization holds a limited number of: active (queued or processing) jobs of each
+ * type, active API keys, webhook endpoints. Each one takes a slot in the transaction that creates
+ * it and gives it back in the one that ends it.
  */
-export function jobChargeUpdate(organizationId: number, jobType: JobType, price: number, cap: number): TransactionItem {
-  const counter = ACTIVE_JOBS_COUNTER[jobType];
+export type Slot = JobType | 'api-key' | 'webhook-endpoint';
+
+/**
+ * Each slot's count on the organization item, and the name its take gives the bound on it: the
+ * concurrency cap of a job type, the limit on keys and on endpoints.
+ */
+const SLOT_COUNTERS = {
+  video: { counter: 'active_video_jobs', bound: ':cap' },
+  split: { counter: 'active_split_jobs', bound: ':cap' },
+  'api-key': { counter: 'active_api_keys', bound: ':limit' },
+  'webhook-endpoint': { counter: 'webhook_endpoints_count', bound: ':limit' },
+} as const satisfies Record<Slot, { counter: string; bound: string }>;
+
+/**
+ * For the transaction that creates what the slot is for: takes one, refused (with the
+ * organization as it was) when `bound` slots are taken or the organization does not exist. A
+ * job's create charges its `price` in the same update, refused too when the balance is short (a
+ * missing organization has none), so neither can ever be overdrawn.
+ */
+export function slotTakeUpdate(organizationId: number, slot: Slot, bound: number, price?: number): TransactionItem {
+  const { counter, bound: boundName } = SLOT_COUNTERS[slot];
+  const take = `${counter} = if_not_exists(${counter}, :zero) + :one`;
+  const free = `(attribute_not_exists(${counter}) OR ${counter} < ${boundName})`;
   return {
     Update: {
       TableName: tableName(),
       Key: organizationKey(organizationId),
-      UpdateExpression: `SET credits_balance = credits_balance - :price, ${counter} = if_not_exists(${counter}, :zero) + :one`,
-      ConditionExpression: `credits_balance >= :price AND (attribute_not_exists(${counter}) OR ${counter} < :cap)`,
-      ExpressionAttributeValues: { ':price': price, ':zero': 0, ':one': 1, ':cap': cap },
+      UpdateExpression: price === undefined ? `SET ${take}` : `SET credits_balance = credits_balance - :price, ${take}`,
+      ConditionExpression: `${price === undefined ? 'attribute_exists(pk)' : 'credits_balance >= :price'} AND ${free}`,
+      ExpressionAttributeValues: {
+        ...(price === undefined ? {} : { ':price': price }),
+        ':zero': 0,
+        ':one': 1,
+        [boundName]: bound,
+      },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }
 
-/** Which condition of a refused jobChargeUpdate failed, from the organization the refusal returned. */
+/** Which condition of a refused charging slotTakeUpdate failed, from the organization the refusal returned. */
 export function refusedCharge(
   organization: Record<string, unknown> | undefined,
   price: number,
@@ -295,9 +315,12 @@ export function refusedCharge(
   return balance < price ? { limit: 'credits', balance } : { limit: 'concurrency' };
 }
 
-/** For the transaction that ends a job: gives back its concurrency slot, and `refund` credits. */
-export function jobReleaseUpdate(organizationId: number, jobType: JobType, refund: number): TransactionItem {
-  const counter = ACTIVE_JOBS_COUNTER[jobType];
+/**
+ * For the transaction that ends what the slot was for: gives it back, and with it `refund`
+ * credits (what a job that ended gives back).
+ */
+export function slotReleaseUpdate(organizationId: number, slot: Slot, refund = 0): TransactionItem {
+  const { counter } = SLOT_COUNTERS[slot];
   return {
     Update: {
       TableName: tableName(),
@@ -309,52 +332,4 @@ export function jobReleaseUpdate(organizationId: number, jobType: JobType, refun
       ExpressionAttributeValues: refund > 0 ? { ':one': 1, ':refund': refund } : { ':one': 1 },
     },
   };
-}
-
-/** The organization item's counts of taken slots that a limit caps, apart from the active jobs. */
-type SlotCounter = 'active_api_keys' | 'webhook_endpoints_count';
-
-/** Takes one slot of `counter`, refused when the organization is missing or `limit` slots are taken. */
-function slotUpdate(organizationId: number, counter: SlotCounter, limit: number): TransactionItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: organizationKey(organizationId),
-      UpdateExpression: `ADD ${counter} :one`,
-      ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(${counter}) OR ${counter} < :limit)`,
-      ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-    },
-  };
-}
-
-/** Gives one slot of `counter` back. */
-function slotRelease(organizationId: number, counter: SlotCounter): TransactionItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: organizationKey(organizationId),
-      UpdateExpression: `ADD ${counter} :minus_one`,
-      ExpressionAttributeValues: { ':minus_one': -1 },
-    },
-  };
-}
-
-/** For the transaction that creates an API key: takes one of the organization's active key slots. */
-export function apiKeySlotUpdate(organizationId: number, limit: number): TransactionItem {
-  return slotUpdate(organizationId, 'active_api_keys', limit);
-}
-
-/** For the transaction that revokes an API key: gives its slot back. */
-export function apiKeySlotRelease(organizationId: number): TransactionItem {
-  return slotRelease(organizationId, 'active_api_keys');
-}
-
-/** For the transaction that creates a webhook endpoint: takes one of the organization's endpoint slots. */
-export function webhookEndpointSlotUpdate(organizationId: number, limit: number): TransactionItem {
-  return slotUpdate(organizationId, 'webhook_endpoints_count', limit);
-}
-
-/** For the transaction that deletes a webhook endpoint: gives its slot back. */
-export function webhookEndpointSlotRelease(organizationId: number): TransactionItem {
-  return slotRelease(organizationId, 'webhook_endpoints_count');
 }

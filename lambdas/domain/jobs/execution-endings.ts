@@ -1,4 +1,4 @@
-import type { JobExecutionInput } from '#workflows';
+import type { JobExecutionInput } from './job-execution';
 import { JOB_ERRORS } from './job-errors';
 import { finishJob } from './lifecycle';
 

@@ -1,10 +1,12 @@
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { log } from '#platform/log';
 import { requiredSetting } from '#platform/settings';
 import { workflowOfJobType } from '#workflows';
-import type { AnyJob, JobOf, JobType } from './job';
-import { JOB_ERRORS } from './job-errors';
-import { createJob, finishJob, type NewJob } from './lifecycle';
+import type { AnyJob } from './job';
+
+/**
+ * Starting a job's execution, and nothing else: the create path (submit-job.ts) and the reconciler
+ * call it, and decide themselves what becomes of a job whose start is refused.
+ */
 
 let client: SFNClient | undefined;
 
@@ -33,36 +35,4 @@ export async function startJobExecution(job: Pick<AnyJob, 'organizationId' | 'jo
   } catch (error) {
     if (!(error instanceof ExecutionAlreadyExists)) throw error;
   }
-}
-
-/**
- * Starts the job, or, if Step Functions refuses, ends it failed at once (refunded, slot released)
- * rather than leaving it queued. If that fails too, the job stays queued for the reconciler.
- */
-async function startOrEnd(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<void> {
-  try {
-    await startJobExecution(job);
-  } catch (startError) {
-    await finishJob(job.organizationId, job.jobId, {
-      status: 'failed',
-      error: JOB_ERRORS.startFailed,
-    }).catch((finishError: unknown) =>
-      log('warn', 'A job that could not be started could not be ended either; the reconciler will', {
-        job_id: job.jobId,
-        error: finishError,
-      }),
-    );
-    throw startError;
-  }
-}
-
-/**
- * Creates the job (or finds the one its Idempotency-Key already created) and starts it. A replay
- * whose job is still queued starts it again: the first request may have ended between its commit
- * and its start.
- */
-export async function submitJob<T extends JobType>(request: NewJob<T>): Promise<JobOf<T>> {
-  const { job, replayed } = await createJob(request);
-  if (!replayed || job.status === 'queued') await startOrEnd(job);
-  return job;
 }

@@ -1,4 +1,4 @@
-import { jobChargeUpdate, jobReleaseUpdate, refusedCharge, type Limits } from '#domain/access/organizations';
+import { refusedCharge, slotReleaseUpdate, slotTakeUpdate, type Limits } from '#domain/access/organizations';
 import { eventPut, newEvent, type EventBody } from '#domain/events/events';
 import { ApiError } from '#platform/errors';
 import { findIdempotencyRecord, idempotencyRecordPut, type IdempotencyClaim } from '#platform/idempotency';
@@ -83,7 +83,7 @@ export async function createJob<T extends JobType>(
     tracked: true,
   };
   const items: Record<string, TransactionItem> = {
-    organization: jobChargeUpdate(request.organizationId, request.type, request.price, concurrencyCap),
+    organization: slotTakeUpdate(request.organizationId, request.type, concurrencyCap, request.price),
     job: newJobPut(job),
     ...newJobListEntries(listedJob(job), job.status),
     ...jobUsageUpdates(job, { created: true, charged: request.price, to: job.status }),
@@ -276,7 +276,7 @@ export async function finishJob(
     );
     const items: Record<string, TransactionItem> = {
       job: jobEndingUpdate(job, outcome, refund, now),
-      organization: jobReleaseUpdate(organizationId, job.type, refund),
+      organization: slotReleaseUpdate(organizationId, job.type, refund),
       event: eventPut(newEvent(organizationId, endingEvent(job, outcome), now)),
       ...statusChangeWrites(job, outcome.status, { refunded: refund }),
     };

@@ -1,8 +1,8 @@
 import type { Operations, SplitJobInput } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import { maxClipsPerSplitJob, TEAM_MAX_CLIPS_PER_SPLIT_JOB } from '#domain/access/organizations';
-import { findAsset, type Asset } from '#domain/assets/asset-store';
-import { submitJob } from '#domain/jobs/executions';
+import { jobSourceAsset, type JobSourceNeeds } from '#domain/assets/assets';
+import { submitJob } from '#domain/jobs/submit-job';
 import type { JobOf } from '#domain/jobs/job';
 import { ApiError } from '#platform/errors';
 import { idempotencyClaim } from '#platform/idempotency';
@@ -21,21 +21,8 @@ export const SPLIT_JOB_DEFAULTS = {
   clip_style: 'balanced',
 } as const satisfies Partial<SplitJobInput>;
 
-/** A confirmed `split_source` asset of this organization, or the error that says why not. */
-async function splitSource(organizationId: number, assetId: string): Promise<Asset> {
-  const asset = await findAsset(organizationId, assetId);
-  if (!asset) throw new ApiError('ASSET_NOT_FOUND', `source_asset_id ${assetId} does not exist.`);
-  if (asset.purpose !== 'split_source') {
-    throw new ApiError(
-      'ASSET_NOT_READY',
-      `source_asset_id must be an asset with purpose split_source; ${assetId} has purpose ${asset.purpose}.`,
-    );
-  }
-  if (asset.status !== 'uploaded') {
-    throw new ApiError('ASSET_NOT_READY', `source_asset_id ${assetId} is ${asset.status}; confirm its upload first.`);
-  }
-  return asset;
-}
+/** A split job cuts a confirmed `split_source` asset, which only a video can be. */
+export const SPLIT_SOURCE: JobSourceNeeds = { purposes: ['split_source'] };
 
 export const CREATE_SPLIT_JOB_OPERATION = 'createSplitJob';
 
@@ -53,7 +40,7 @@ export async function createSplitJob(
     );
   }
   const organizationId = caller.organization.organizationId;
-  const source = await splitSource(organizationId, request.source_asset_id);
+  const source = await jobSourceAsset(organizationId, request.source_asset_id, SPLIT_SOURCE);
   const probe = await probedSource(source);
   const { metadata, ...accepted } = request;
   return submitJob({

@@ -5,6 +5,7 @@ import { findAsset } from '#domain/assets/asset-store';
 import { getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/media';
 import { clipObjectKey, workObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError, type JobOf } from '#domain/jobs/job';
+import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { advanceProgress, findJob, recordProgress } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
@@ -12,7 +13,6 @@ import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
 import { describeCaughtFailure, retryableOnTransientFailure, type CaughtFailure } from '#platform/task-failures';
 import { mediaToolPath } from '#platform/media-tools';
-import type { JobExecutionInput } from '#workflows';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
 import { clipCaptions } from './captions';
 import { chooseClips } from './clip-selection';
@@ -77,21 +77,69 @@ export interface TranscriptionState {
   deadline_at: number;
 }
 
-export interface SplitState extends JobExecutionInput {
-  /** `unreadable`: the analysis's ffmpeg could not decode the source (the state machine's Catch sets it). */
-  outcome?: 'ready' | 'chosen' | 'finished' | 'failed' | 'unreadable' | 'crashed' | 'completed';
-  source?: SplitSource;
-  segments?: AnalysisSegment[];
-  transcription?: TranscriptionState;
-  clips?: { clip_id: string }[];
-  /** How many clips render: each one's share of the progress bar. */
-  clip_count?: number;
-  /** Whether the clips get captions: a transcript was made. */
-  has_transcript?: boolean;
-  /** How long the source really is, as its analysis decoded it: the finish prices the job by it. */
-  decoded_seconds?: number;
-  error?: JobError;
+/** Prepare's answer when the work can start: what the analysis, the wait for the transcript and the choice read. */
+export interface SplitReady extends JobExecutionInput {
+  outcome: 'ready';
+  source: SplitSource;
+  segments: AnalysisSegment[];
+  transcription: TranscriptionState;
 }
+
+/** Prepare's, ChooseClips' or the finish's answer when the job has already ended: nothing is left to do. */
+export interface SplitFinished extends JobExecutionInput {
+  outcome: 'finished';
+}
+
+/** Prepare's answer when the source is gone or cannot be probed: the finish fails the job with `error`. */
+export interface SplitFailed extends JobExecutionInput {
+  outcome: 'failed';
+  error: JobError;
+}
+
+/**
+ * The source holds nothing to cut: ChooseClips' answer when less than MIN_DECODED_SECONDS of it
+ * decodes, or what the state machine's SourceUnreadable writes when the analysis's ffmpeg cannot
+ * decode it at all.
+ */
+export interface SplitUnreadable extends JobExecutionInput {
+  outcome: 'unreadable';
+}
+
+/** ChooseClips' answer: the clips written as pending, each rendered by one Map item, then the finish. */
+export interface SplitChosen extends JobExecutionInput {
+  outcome: 'chosen';
+  source: SplitSource;
+  clips: { clip_id: string }[];
+  /** How many clips render: each one's share of the progress bar. */
+  clip_count: number;
+  /** Whether the clips get captions: a transcript was made. */
+  has_transcript: boolean;
+  /** How long the source really is, as its analysis decoded it: the finish prices the job by it. */
+  decoded_seconds: number;
+}
+
+/** What the state machine's FinishCrashed hands the finish when a step failed past its retries. */
+export interface SplitCrashed extends JobExecutionInput {
+  outcome: 'crashed';
+}
+
+/** The finish's answer: how it ended the job. */
+export interface SplitEnded extends JobExecutionInput {
+  outcome: 'completed' | 'failed';
+}
+
+/** What reaches the finish (FinishJob or FinishCrashed): every way the work on a job can stop. */
+export type SplitEnding = SplitChosen | SplitFailed | SplitUnreadable | SplitCrashed;
+
+/**
+ * Every state an execution of the split job state machine carries from one state to the next, one
+ * shape per outcome: the Choice states route on the outcome, and it says which fields come with
+ * it, so a step answers only what its outcome carries and a reader narrows by it. The workflow's
+ * entry in lambdas/workflows.ts lists the outcomes, and refuses an ASL file that compares
+ * `$.outcome` to any other value.
+ */
+export type SplitState =
+  SplitReady | SplitFinished | SplitFailed | SplitUnreadable | SplitChosen | SplitCrashed | SplitEnded;
 
 /** What each analysis invocation gets: one Map item. */
 export interface SegmentTask extends JobExecutionInput {
@@ -127,8 +175,6 @@ const transcriptOutputKey = (state: JobExecutionInput) =>
 const transcriptKey = (state: JobExecutionInput) =>
   workObjectKey(state.organization_id, state.job_id, 'transcript.json');
 
-const base = (state: JobExecutionInput) => ({ organization_id: state.organization_id, job_id: state.job_id });
-
 async function splitJob(state: JobExecutionInput): Promise<JobOf<'split'> | undefined> {
   const job = await findJob(state.organization_id, state.job_id);
   if (job && job.type !== 'split') throw new Error(`Job ${job.jobId} is a ${job.type} job, not a split job`);
@@ -138,20 +184,20 @@ async function splitJob(state: JobExecutionInput): Promise<JobOf<'split'> | unde
 /** Prepare: queued → processing, the source probed (once per asset), the analysis planned, a transcription started. */
 export async function prepareSplit(
   transcription: TranscriptionProvider,
-  state: SplitState,
+  state: JobExecutionInput,
   now = Date.now(),
-): Promise<SplitState> {
+): Promise<SplitReady | SplitFailed | SplitFinished> {
   const job = await startJobWork(state.organization_id, state.job_id, 'split');
-  if (!job) return { ...base(state), outcome: 'finished' };
+  if (!job) return { ...executionInputOf(state), outcome: 'finished' };
   const asset = await findAsset(job.organizationId, job.input.source_asset_id);
   if (!asset || asset.status !== 'uploaded') {
-    return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
+    return { ...executionInputOf(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
   }
   const probe = await probedSource(asset).catch((error: unknown) => {
     log('warn', 'The split source could not be probed', { job_id: job.jobId, error });
     return undefined;
   });
-  if (!probe) return { ...base(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnreadable };
+  if (!probe) return { ...executionInputOf(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnreadable };
   const started = probe.hasAudio
     ? await transcription.start({
         jobId: job.jobId,
@@ -162,7 +208,7 @@ export async function prepareSplit(
     : ({ state: 'unavailable' } as const);
   await recordProgress(job.organizationId, job.jobId, PROGRESS.prepared);
   return {
-    ...base(state),
+    ...executionInputOf(state),
     outcome: 'ready',
     source: {
       object_key: asset.objectKey,
@@ -226,11 +272,11 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
 /** Waits on the transcription: its words kept under work/ when done; given up on failure or past the deadline. */
 export async function pollTranscription(
   transcription: TranscriptionProvider,
-  state: SplitState,
+  state: SplitReady,
   now = Date.now(),
-): Promise<SplitState> {
+): Promise<SplitReady> {
   const current = state.transcription;
-  if (!current || current.state !== 'in_progress' || !current.transcription_id) return state;
+  if (current.state !== 'in_progress' || !current.transcription_id) return state;
   const status = await transcription.poll(current.transcription_id);
   if (status.state === 'completed') {
     await putJson(transcriptKey(state), status.transcript);
@@ -251,17 +297,17 @@ async function transcriptOf(state: JobExecutionInput, hasTranscript: boolean): P
 }
 
 /** Choose: the analyses merged, the clips chosen and written as pending, one render task each. */
-export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
+export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen | SplitUnreadable | SplitFinished> {
   const job = await splitJob(state);
-  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const segments = await Promise.all(
-    (state.segments ?? []).map((segment) => getJson<SegmentAnalysis>(analysisKey(state, segment.index))),
+    state.segments.map((segment) => getJson<SegmentAnalysis>(analysisKey(state, segment.index))),
   );
   const analysis = mergeSegmentAnalyses(segments);
-  const claimedSeconds = state.source?.duration_seconds ?? analysis.durationSeconds;
+  const claimedSeconds = state.source.duration_seconds;
   if (analysis.durationSeconds < MIN_DECODED_SECONDS) {
     log('warn', 'The split source decodes to nothing', { claimed_seconds: claimedSeconds });
-    return { ...base(state), outcome: 'unreadable' };
+    return { ...executionInputOf(state), outcome: 'unreadable' };
   }
   if (analysis.durationSeconds < claimedSeconds - ANALYSIS_WINDOW_SECONDS) {
     log('warn', 'The split source decodes shorter than its header says', {
@@ -269,7 +315,7 @@ export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
       decoded_seconds: analysis.durationSeconds,
     });
   }
-  const transcript = await transcriptOf(state, state.transcription?.state === 'completed');
+  const transcript = await transcriptOf(state, state.transcription.state === 'completed');
   const { clips } = chooseClips(analysis, transcript, {
     preset: job.input.clip_length_preset,
     clipStyle: job.input.clip_style,
@@ -279,9 +325,9 @@ export async function chooseSplitClips(state: SplitState): Promise<SplitState> {
   const written = await putChosenClips(job.organizationId, job.jobId, clips);
   await recordProgress(job.organizationId, job.jobId, PROGRESS.chosen);
   return {
-    ...state,
+    ...executionInputOf(state),
     outcome: 'chosen',
-    segments: undefined,
+    source: state.source,
     clips: written.map((clip) => ({ clip_id: clip.clipId })),
     clip_count: written.length,
     has_transcript: transcript !== null,
@@ -358,10 +404,10 @@ export async function failSplitClip(task: ClipTask & { failure?: CaughtFailure }
  * failure before that, failed with its error. Clips left unfinished are failed first. Safe to run
  * again for the same job.
  */
-export async function finishSplitJob(state: SplitState): Promise<SplitState> {
+export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | SplitFinished> {
   const { organization_id: organizationId, job_id: jobId } = state;
   const job = await splitJob(state);
-  if (!job || !isActive(job)) return { ...base(state), outcome: 'finished' };
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const clips = await findClips(organizationId, jobId);
   const unfinishedError = state.outcome === 'chosen' ? SPLIT_ERRORS.clipRenderFailed : JOB_ERRORS.internal;
   for (const clip of clips) {
@@ -376,22 +422,22 @@ export async function finishSplitJob(state: SplitState): Promise<SplitState> {
       clipsCount: completed,
       refund: completedJobRefund(job.credits.charged, state.decoded_seconds, clips.length - completed, clips.length),
     });
-    return { ...base(state), outcome: 'completed' };
+    return { ...executionInputOf(state), outcome: 'completed' };
   }
   await finishJob(organizationId, jobId, { status: 'failed', error: failureOf(state) });
-  return { ...base(state), outcome: 'failed' };
+  return { ...executionInputOf(state), outcome: 'failed' };
 }
 
 /** Why a job that rendered no clip failed: what the step that stopped it said. */
-function failureOf(state: SplitState): JobError {
+function failureOf(state: SplitEnding): JobError {
   switch (state.outcome) {
     case 'chosen':
       return SPLIT_ERRORS.noClipRendered;
     case 'unreadable':
       return SPLIT_ERRORS.sourceUnreadable;
     case 'failed':
-      return state.error ?? JOB_ERRORS.internal;
-    default:
+      return state.error;
+    case 'crashed':
       return JOB_ERRORS.internal;
   }
 }

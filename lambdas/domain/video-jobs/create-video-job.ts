@@ -1,9 +1,8 @@
 import type { Operations } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
-import { findAsset, type Asset } from '#domain/assets/asset-store';
-import { submitJob } from '#domain/jobs/executions';
+import { jobSourceAsset, type JobSourceNeeds } from '#domain/assets/assets';
+import { submitJob } from '#domain/jobs/submit-job';
 import type { JobOf } from '#domain/jobs/job';
-import { ApiError } from '#platform/errors';
 import { idempotencyClaim } from '#platform/idempotency';
 import { checkMetadataSize } from '#platform/metadata';
 
@@ -17,8 +16,6 @@ export function videoJobPrice(request: Pick<CreateVideoJobRequest, 'duration_sec
   return request.duration_seconds * VIDEO_CREDITS_PER_SECOND[mode];
 }
 
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-
 /**
  * The largest source image a video job takes: Amazon Nova Reel reads an input image of at most
  * 25 MB, and the start-render worker holds the whole image and its base64 text in memory, while an
@@ -28,31 +25,15 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 export const MAX_SOURCE_IMAGE_BYTES = 25_000_000;
 
 /**
- * An image-to-video source must be this organization's, confirmed, an image, and no larger than
- * the video model reads. Purpose `image_source` is the intended one; `general` images are accepted
- * too, since `general` explicitly allows every type. The size is the declared one, which
- * confirmation holds the bytes to, so a pending asset too large is refused before it is confirmed.
+ * An image-to-video source: a confirmed image of this organization, no larger than the video model
+ * reads. Purpose `image_source` is the intended one; `general` images are accepted too, since
+ * `general` explicitly allows every type.
  */
-async function checkSourceImage(organizationId: number, assetId: string): Promise<Asset> {
-  const asset = await findAsset(organizationId, assetId);
-  if (!asset) throw new ApiError('ASSET_NOT_FOUND', `source_asset_id ${assetId} does not exist.`);
-  if (!IMAGE_TYPES.includes(asset.contentType) || !['image_source', 'general'].includes(asset.purpose)) {
-    throw new ApiError(
-      'ASSET_NOT_READY',
-      `source_asset_id must be an image asset with purpose image_source; ${assetId} is ${asset.contentType} with purpose ${asset.purpose}.`,
-    );
-  }
-  if (asset.sizeBytes > MAX_SOURCE_IMAGE_BYTES) {
-    throw new ApiError(
-      'VALIDATION_FAILED',
-      `source_asset_id ${assetId} is an image of ${asset.sizeBytes} bytes; a source image may have at most ${MAX_SOURCE_IMAGE_BYTES} bytes (25 MB).`,
-    );
-  }
-  if (asset.status !== 'uploaded') {
-    throw new ApiError('ASSET_NOT_READY', `source_asset_id ${assetId} is ${asset.status}; confirm its upload first.`);
-  }
-  return asset;
-}
+export const SOURCE_IMAGE: JobSourceNeeds = {
+  purposes: ['image_source', 'general'],
+  kind: 'image',
+  maxBytes: MAX_SOURCE_IMAGE_BYTES,
+};
 
 export const CREATE_VIDEO_JOB_OPERATION = 'createVideoJob';
 
@@ -63,7 +44,7 @@ export async function createVideoJob(
 ): Promise<JobOf<'video'>> {
   checkMetadataSize(request.metadata);
   const organizationId = caller.organization.organizationId;
-  if (request.source_asset_id) await checkSourceImage(organizationId, request.source_asset_id);
+  if (request.source_asset_id) await jobSourceAsset(organizationId, request.source_asset_id, SOURCE_IMAGE);
   const { metadata, ...accepted } = request;
   return submitJob({
     organizationId,

@@ -5,6 +5,7 @@ import { findAsset, generatedAssetPut } from '#domain/assets/asset-store';
 import { copyObject, presignMediaToolRead, putFile } from '#domain/assets/media';
 import { finishedRenderObjectKey, renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
 import { isActive, jobOfType, type JobError } from '#domain/jobs/job';
+import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { findJob, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
@@ -13,43 +14,94 @@ import { log } from '#platform/log';
 import { MediaToolError, mediaToolPath } from '#platform/media-tools';
 import { retryableOnTransientFailure } from '#platform/task-failures';
 import { sortableId } from '#platform/ids';
-import type { JobExecutionInput } from '#workflows';
 import { RENDER_FAILURE_MESSAGES, type RenderedVideo, type RenderRequest, type VideoProvider } from './providers/port';
 import { finishVideo } from './video-finishing';
 import type { RenderSchedule } from './render-schedule';
 
 /**
  * The steps of the video job state machine (state-machines/video-job.asl.json), one per worker.
- * Each takes and returns the execution state below; the state machine only routes on `outcome`.
+ * Each takes and returns one of the execution states below; the state machine only routes on
+ * `outcome`.
  */
-export interface RenderState extends JobExecutionInput {
-  outcome?: 'in_progress' | 'completed' | 'failed' | 'expired' | 'finished' | 'crashed';
-  provider_job_id?: string;
-  output_asset_id?: string;
+
+/** StartRender's and PollRender's answer while the provider renders: what the next poll needs. */
+export interface RenderInProgress extends JobExecutionInput {
+  outcome: 'in_progress';
+  provider_job_id: string;
+  output_asset_id: string;
   /** Unix milliseconds after which a render still running makes the job `expired`. */
-  deadline_at?: number;
-  poll_interval_seconds?: number;
-  output?: RenderedVideo;
-  error?: JobError;
+  deadline_at: number;
+  poll_interval_seconds: number;
 }
+
+/** PollRender's answer for a delivered render, and FinishVideo's once it has finished it: what the finish stores. */
+export interface RenderCompleted extends JobExecutionInput {
+  outcome: 'completed';
+  output_asset_id: string;
+  output: RenderedVideo;
+}
+
+/** A render that could not start, that the provider failed, or that FinishVideo could not finish. */
+export interface RenderFailed extends JobExecutionInput {
+  outcome: 'failed';
+  error: JobError;
+}
+
+/** PollRender's answer for a render still running past its deadline. */
+export interface RenderExpired extends JobExecutionInput {
+  outcome: 'expired';
+  error: JobError;
+}
+
+/** A step's answer when the job has already ended: nothing is left to do. */
+export interface RenderFinished extends JobExecutionInput {
+  outcome: 'finished';
+}
+
+/** What the state machine's FinishCrashed hands FinishJob when a step failed past its retries. */
+export interface RenderCrashed extends JobExecutionInput {
+  outcome: 'crashed';
+}
+
+/** FinishJob's answer: how it ended the job. */
+export interface RenderEnded extends JobExecutionInput {
+  outcome: 'completed' | 'failed' | 'expired';
+}
+
+/** What reaches FinishJob (or FinishCrashed): every way the work on a job can stop. */
+export type RenderEnding = RenderCompleted | RenderFailed | RenderExpired | RenderFinished | RenderCrashed;
+
+/**
+ * Every state an execution of the video job state machine carries from one state to the next, one
+ * shape per outcome: the Choice states route on the outcome, and it says which fields come with
+ * it, so a step answers only what its outcome carries and a reader narrows by it. The workflow's
+ * entry in lambdas/workflows.ts lists the outcomes, and refuses an ASL file that compares
+ * `$.outcome` to any other value.
+ */
+export type RenderState =
+  RenderInProgress | RenderCompleted | RenderFailed | RenderExpired | RenderFinished | RenderCrashed | RenderEnded;
 
 /** StartRender: queued → processing, and the render handed to the provider (once, even if retried). */
 export async function startRender(
   provider: VideoProvider,
-  state: RenderState,
+  state: JobExecutionInput,
   schedule: RenderSchedule,
   now = Date.now(),
-): Promise<RenderState> {
+): Promise<RenderInProgress | RenderFailed | RenderFinished> {
   const job = await startJobWork(state.organization_id, state.job_id, 'video');
-  if (!job) return { ...state, outcome: 'finished' };
-  const base = {
-    organization_id: state.organization_id,
-    job_id: state.job_id,
+  if (!job) return { ...executionInputOf(state), outcome: 'finished' };
+  const polling = {
+    ...executionInputOf(state),
     deadline_at: now + schedule.deadlineSeconds * 1000,
     poll_interval_seconds: schedule.pollIntervalSeconds,
   };
   if (job.providerJobId && job.outputAssetId) {
-    return { ...base, outcome: 'in_progress', provider_job_id: job.providerJobId, output_asset_id: job.outputAssetId };
+    return {
+      ...polling,
+      outcome: 'in_progress',
+      provider_job_id: job.providerJobId,
+      output_asset_id: job.outputAssetId,
+    };
   }
   const { input } = job;
   const outputAssetId = sortableId('asset_', now);
@@ -65,7 +117,7 @@ export async function startRender(
     const source = await findAsset(job.organizationId, input.source_asset_id);
     if (!source || source.status !== 'uploaded') {
       return {
-        ...base,
+        ...executionInputOf(state),
         outcome: 'failed',
         error: { code: 'SOURCE_UNAVAILABLE', message: 'The source image is no longer available.' },
       };
@@ -74,27 +126,35 @@ export async function startRender(
   }
   const started = await provider.start(request);
   if (started.state === 'failed') {
-    return { ...base, outcome: 'failed', error: { code: started.code, message: started.message } };
+    return { ...executionInputOf(state), outcome: 'failed', error: { code: started.code, message: started.message } };
   }
   await recordProviderJob(job.organizationId, job.jobId, started.providerJobId, outputAssetId);
-  return { ...base, outcome: 'in_progress', provider_job_id: started.providerJobId, output_asset_id: outputAssetId };
+  return { ...polling, outcome: 'in_progress', provider_job_id: started.providerJobId, output_asset_id: outputAssetId };
 }
 
 /** PollRender: the render's status, its progress recorded, or `expired` past the deadline. */
-export async function pollRender(provider: VideoProvider, state: RenderState, now = Date.now()): Promise<RenderState> {
+export async function pollRender(
+  provider: VideoProvider,
+  state: RenderInProgress,
+  now = Date.now(),
+): Promise<RenderInProgress | RenderCompleted | RenderFailed | RenderExpired | RenderFinished> {
   const job = await findJob(state.organization_id, state.job_id);
-  if (!job || !isActive(job)) return { ...state, outcome: 'finished' };
-  if (!state.provider_job_id) throw new Error(`Job ${state.job_id} is polled before its render started`);
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const status = await provider.poll(state.provider_job_id);
   switch (status.state) {
     case 'completed':
-      return { ...state, outcome: 'completed', output: status.output };
+      return {
+        ...executionInputOf(state),
+        outcome: 'completed',
+        output_asset_id: state.output_asset_id,
+        output: status.output,
+      };
     case 'failed':
-      return { ...state, outcome: 'failed', error: { code: status.code, message: status.message } };
+      return { ...executionInputOf(state), outcome: 'failed', error: { code: status.code, message: status.message } };
     case 'in_progress':
-      if (now >= (state.deadline_at ?? Infinity)) {
+      if (now >= state.deadline_at) {
         return {
-          ...state,
+          ...executionInputOf(state),
           outcome: 'expired',
           error: {
             code: 'RENDER_DEADLINE_EXCEEDED',
@@ -103,7 +163,7 @@ export async function pollRender(provider: VideoProvider, state: RenderState, no
         };
       }
       await recordProgress(state.organization_id, state.job_id, Math.min(99, Math.floor(status.progress)));
-      return { ...state, outcome: 'in_progress' };
+      return state;
   }
 }
 
@@ -115,10 +175,11 @@ const FINISHING_TIMEOUT_MS = 240_000;
  * stored beside it; the output then names the finished file. A render ffmpeg cannot make into that
  * fails the job with RENDER_FAILED (refunded), its cause logged.
  */
-export async function finishRenderedVideo(state: RenderState): Promise<RenderState> {
-  if (state.outcome !== 'completed' || !state.output) return state;
+export async function finishRenderedVideo(
+  state: RenderCompleted,
+): Promise<RenderCompleted | RenderFailed | RenderFinished> {
   const job = jobOfType(await findJob(state.organization_id, state.job_id), 'video');
-  if (!job || !isActive(job)) return { ...state, outcome: 'finished' };
+  if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const directory = await mkdtemp(join(tmpdir(), 'finish-'));
   try {
     const finished = await finishVideo({
@@ -144,7 +205,7 @@ export async function finishRenderedVideo(state: RenderState): Promise<RenderSta
     if (!(error instanceof MediaToolError)) throw error;
     log('warn', 'A rendered video could not be finished', { error });
     return {
-      ...state,
+      ...executionInputOf(state),
       outcome: 'failed',
       error: { code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED },
     };
@@ -157,9 +218,9 @@ export async function finishRenderedVideo(state: RenderState): Promise<RenderSta
  * FinishJob (and FinishCrashed): ends the job whichever way the render went, the finished video
  * copied under assets/ and recorded as the job's output asset. Safe to run again for the same job.
  */
-export async function finishVideoJob(state: RenderState, now = new Date()): Promise<RenderState> {
+export async function finishVideoJob(state: RenderEnding, now = new Date()): Promise<RenderEnded> {
   const { organization_id: organizationId, job_id: jobId } = state;
-  if (state.outcome === 'completed' && state.output && state.output_asset_id) {
+  if (state.outcome === 'completed') {
     const assetId = state.output_asset_id;
     const objectKey = storedObjectKey(organizationId, assetId);
     await copyObject(state.output, objectKey, 'video/mp4');
@@ -193,7 +254,7 @@ export async function finishVideoJob(state: RenderState, now = new Date()): Prom
   const status = state.outcome === 'expired' ? 'expired' : 'failed';
   await finishJob(organizationId, jobId, {
     status,
-    error: state.outcome === 'crashed' || !state.error ? JOB_ERRORS.internal : state.error,
+    error: state.outcome === 'failed' || state.outcome === 'expired' ? state.error : JOB_ERRORS.internal,
   });
   return { organization_id: organizationId, job_id: jobId, outcome: status };
 }

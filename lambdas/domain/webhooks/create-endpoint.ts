@@ -1,6 +1,6 @@
 import type { CreatedWebhookEndpoint, CreateWebhookRequest } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
-import { webhookEndpointSlotUpdate } from '#domain/access/organizations';
+import { slotTakeUpdate } from '#domain/access/organizations';
 import { ApiError } from '#platform/errors';
 import { sortableId } from '#platform/ids';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
@@ -36,7 +36,7 @@ export async function createWebhookEndpoint(
   try {
     await writeTransaction({
       endpoint: endpointPut(endpoint),
-      organization: webhookEndpointSlotUpdate(organizationId, limit),
+      organization: slotTakeUpdate(organizationId, 'webhook-endpoint', limit),
     });
   } catch (error) {
     if (error instanceof TransactionRefused && error.failed('organization')) {

@@ -1,6 +1,6 @@
 import type { UpdateWebhookRequest, WebhookEndpoint, WebhookTestResponse } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
-import { webhookEndpointSlotRelease } from '#domain/access/organizations';
+import { slotReleaseUpdate } from '#domain/access/organizations';
 import { eventPut, newEvent } from '#domain/events/events';
 import { ApiError } from '#platform/errors';
 import { flagSetting } from '#platform/settings';
@@ -73,7 +73,7 @@ export async function deleteWebhookEndpoint(caller: Caller, webhookId: string, n
   try {
     await writeTransaction({
       endpoint: endpointDeletion(organizationId, webhookId, now),
-      organization: webhookEndpointSlotRelease(organizationId),
+      organization: slotReleaseUpdate(organizationId, 'webhook-endpoint'),
     });
   } catch (error) {
     if (error instanceof TransactionRefused && error.failed('endpoint')) throw notFound(webhookId);

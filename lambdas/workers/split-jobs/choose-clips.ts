@@ -1,4 +1,4 @@
-import { chooseSplitClips, type SplitState } from '#domain/split-jobs/split-steps';
+import { chooseSplitClips, type SplitReady } from '#domain/split-jobs/split-steps';
 import { workerHandler } from '#platform/invocation';
 
-export const handler = workerHandler('split-jobs/choose-clips', (state: SplitState) => chooseSplitClips(state));
+export const handler = workerHandler('split-jobs/choose-clips', (state: SplitReady) => chooseSplitClips(state));

@@ -1,4 +1,4 @@
-import { finishSplitJob, type SplitState } from '#domain/split-jobs/split-steps';
+import { finishSplitJob, type SplitEnding } from '#domain/split-jobs/split-steps';
 import { workerHandler } from '#platform/invocation';
 
-export const handler = workerHandler('split-jobs/finish', (state: SplitState) => finishSplitJob(state));
+export const handler = workerHandler('split-jobs/finish', (state: SplitEnding) => finishSplitJob(state));

@@ -1,8 +1,11 @@
-import { prepareSplit, type SplitState } from '#domain/split-jobs/split-steps';
+import type { JobExecutionInput } from '#domain/jobs/job-execution';
+import { prepareSplit } from '#domain/split-jobs/split-steps';
 import { createTranscriptionProvider } from '#domain/split-jobs/transcription/factory';
 import { s3 } from '#platform/clients/s3';
 import { workerHandler } from '#platform/invocation';
 
 const transcription = createTranscriptionProvider(s3());
 
-export const handler = workerHandler('split-jobs/prepare', (state: SplitState) => prepareSplit(transcription, state));
+export const handler = workerHandler('split-jobs/prepare', (input: JobExecutionInput) =>
+  prepareSplit(transcription, input),
+);

@@ -1,4 +1,4 @@
-import { finishVideoJob, type RenderState } from '#domain/video-jobs/render-steps';
+import { finishVideoJob, type RenderEnding } from '#domain/video-jobs/render-steps';
 import { workerHandler } from '#platform/invocation';
 
-export const handler = workerHandler('video-jobs/finish-job', (state: RenderState) => finishVideoJob(state));
+export const handler = workerHandler('video-jobs/finish-job', (state: RenderEnding) => finishVideoJob(state));

@@ -1,4 +1,4 @@
 import { workerHandler } from '#platform/invocation';
-import { finishRenderedVideo, type RenderState } from '#domain/video-jobs/render-steps';
+import { finishRenderedVideo, type RenderCompleted } from '#domain/video-jobs/render-steps';
 
-export const handler = workerHandler('video-jobs/finish-video', (state: RenderState) => finishRenderedVideo(state));
+export const handler = workerHandler('video-jobs/finish-video', (state: RenderCompleted) => finishRenderedVideo(state));
