@@ -2,8 +2,6 @@
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
-  // @middy/core ships ES modules only; transform it like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
 

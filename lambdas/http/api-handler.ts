@@ -1,4 +1,3 @@
-import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { OperationContract, OperationId, Operations } from '#contract/types';
 import { authenticate, type Caller } from '#domain/access/authentication';
@@ -56,41 +55,25 @@ export interface UnroutedRequest {
   path: string;
 }
 
-/** Per-request state the middlewares share, on the Lambda context of the invocation (set before the chain runs). */
+/** What the pipeline knows of the request before the operation runs. */
 interface RequestState {
   requestId: string;
   startedAt: number;
+  /** The request's headers, names lower-cased. */
   headers: Record<string, string>;
+  /** Set once the request is counted, so that every later response carries the rate-limit headers, errors included. */
   rateLimit?: RateLimitState;
-  caller?: Caller;
 }
 
-type ApiContext = Context & { request?: RequestState };
-type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
-
-function stateOf(context: ApiContext): RequestState {
-  if (!context.request) throw new Error('The chain ran outside its invocation wrapper');
-  return context.request;
+/** An operation's answer before the pipeline adds the common headers. */
+interface OperationResult {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body: string;
 }
 
-function callerOf(context: ApiContext): { state: RequestState; caller: Caller } {
-  const state = stateOf(context);
-  if (!state.caller) throw new Error('The operation ran without an authenticated caller');
-  return { state, caller: state.caller };
-}
-
-function baseHeaders(state: RequestState): Record<string, string> {
-  return {
-    'Content-Type': 'application/json',
-    'Cache-Control': 'no-store',
-    'X-Request-Id': state.requestId,
-    ...(state.rateLimit ? rateLimitHeaders(state.rateLimit) : {}),
-  };
-}
-
-export function errorBody(code: string, message: string, requestId: string) {
-  return { error: { code, message, request_id: requestId } };
-}
+/** What an API function does once its caller is authenticated and counted. */
+type Answer = (event: ApiEvent, state: RequestState, caller: Caller) => Promise<OperationResult>;
 
 function newRequestState(event: ApiEvent): RequestState {
   const headers: Record<string, string> = {};
@@ -98,60 +81,6 @@ function newRequestState(event: ApiEvent): RequestState {
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
   return { requestId: newRequestId(), startedAt: Date.now(), headers };
-}
-
-/**
- * Shapes every response (success or error) with the common headers, maps errors to the envelope,
- * and writes one structured log line per request.
- */
-function httpLifecycle(): ApiMiddleware {
-  return {
-    after: (request) => {
-      const state = stateOf(request.context);
-      request.response = {
-        ...request.response,
-        headers: { ...baseHeaders(state), ...request.response?.headers },
-      };
-      writeAccessLog(state, request.response.statusCode ?? 200);
-    },
-    onError: (request) => {
-      const state = stateOf(request.context);
-      const error = request.error;
-      const apiError = isApiError(error)
-        ? error
-        : new ApiError(
-            'INTERNAL_ERROR',
-            `An unexpected error occurred. Quote request id ${state.requestId} when you contact support.`,
-          );
-      if (!isApiError(error)) log('error', 'unhandled error', { error });
-      request.response = {
-        statusCode: apiError.status,
-        headers: { ...baseHeaders(state), ...apiError.headers },
-        body: JSON.stringify(errorBody(apiError.code, apiError.message, state.requestId)),
-      };
-      writeAccessLog(state, apiError.status, apiError.code);
-    },
-  };
-}
-
-/** The request's line; its ids, operation and organization come from the log context. */
-function writeAccessLog(state: RequestState, status: number, errorCode?: string) {
-  log(status >= 500 ? 'error' : 'info', 'request', {
-    status,
-    error_code: errorCode,
-    duration_ms: Date.now() - state.startedAt,
-  });
-}
-
-function authenticateCaller(scope: Scope | null): ApiMiddleware {
-  return {
-    before: async ({ context }) => {
-      const state = stateOf(context);
-      state.caller = await authenticate(state.headers.authorization, scope, (rateLimit) => {
-        state.rateLimit = rateLimit;
-      });
-    },
-  };
 }
 
 /** How deeply objects and arrays nest in a JSON text, counted without recursion. */
@@ -198,67 +127,114 @@ function parseJsonBody({ body, isBase64Encoded }: ApiEvent): unknown {
   return parsed;
 }
 
-function chain(scope: Scope | null) {
-  return middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
-    .use(httpLifecycle())
-    .use(authenticateCaller(scope));
+function commonHeaders(state: RequestState): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    'X-Request-Id': state.requestId,
+    ...(state.rateLimit ? rateLimitHeaders(state.rateLimit) : {}),
+  };
+}
+
+export function errorBody(code: string, message: string, requestId: string) {
+  return { error: { code, message, request_id: requestId } };
+}
+
+/** The request's line; its ids, operation and organization come from the log context. */
+function writeAccessLog(state: RequestState, status: number, errorCode?: string) {
+  log(status >= 500 ? 'error' : 'info', 'request', {
+    status,
+    error_code: errorCode,
+    duration_ms: Date.now() - state.startedAt,
+  });
+}
+
+/** The operation's answer with the common headers; the operation's own headers win. */
+function successResponse(state: RequestState, result: OperationResult): ApiResult {
+  const response = { ...result, headers: { ...commonHeaders(state), ...result.headers } };
+  writeAccessLog(state, response.statusCode);
+  return response;
+}
+
+/** An error the application did not expect: logged in full, answered without its internals. */
+function internalError(error: unknown, requestId: string): ApiError {
+  log('error', 'unhandled error', { error });
+  return new ApiError(
+    'INTERNAL_ERROR',
+    `An unexpected error occurred. Quote request id ${requestId} when you contact support.`,
+  );
+}
+
+/** The error envelope of the contract, with the status and extra headers the error carries. */
+function errorResponse(state: RequestState, error: unknown): ApiResult {
+  const apiError = isApiError(error) ? error : internalError(error, state.requestId);
+  writeAccessLog(state, apiError.status, apiError.code);
+  return {
+    statusCode: apiError.status,
+    headers: { ...commonHeaders(state), ...apiError.headers },
+    body: JSON.stringify(errorBody(apiError.code, apiError.message, state.requestId)),
+  };
 }
 
 /**
- * One invocation of the chain: the request gets its id and state, and everything logged while
- * it runs carries the request's ids (ours, API Gateway's, Lambda's), its trace and its operation.
+ * The request pipeline every API function runs, in request order: the request gets its id, and
+ * everything logged from then on carries the request's ids (ours, API Gateway's, Lambda's), its
+ * trace and its operation; the caller is authenticated and counted against its rate limits; the
+ * function answers; the response gets the common headers, or, for any error on the way, the
+ * error envelope; and the request writes its one access log line.
  */
-function invocation(operationId: string, handler: (event: ApiEvent, context: ApiContext) => Promise<ApiResult>) {
+function requestPipeline(operationId: string, scope: Scope | null, answer: Answer) {
   return (event: ApiEvent, context: Context): Promise<ApiResult> => {
-    const request = newRequestState(event);
-    return withLogContext(
-      {
-        request_id: request.requestId,
-        api_gateway_request_id: event.requestContext?.requestId,
-        ...invocationFields(context),
-        operation: operationId,
-      },
-      () => handler(event, Object.assign(context, { request })),
-    );
+    const state = newRequestState(event);
+    const logContext = {
+      request_id: state.requestId,
+      api_gateway_request_id: event.requestContext?.requestId,
+      ...invocationFields(context),
+      operation: operationId,
+    };
+    return withLogContext(logContext, async () => {
+      try {
+        const caller = await authenticate(state.headers.authorization, scope, (rateLimit) => {
+          state.rateLimit = rateLimit;
+        });
+        return successResponse(state, await answer(event, state, caller));
+      } catch (error) {
+        return errorResponse(state, error);
+      }
+    });
   };
 }
 
 /**
  * Builds the Lambda handler of one operation of the route table from the operation's contract
- * module (`#contract/operations/<operationId>`). The chain reads in request order: the
- * invocation (request id, log context) → lifecycle (headers, envelope, log line) → authenticate
- * and rate-limit → parse and validate → the operation, which gets its typed request and must
- * answer one of its documented responses.
+ * module (`#contract/operations/<operationId>`). Within the request pipeline, after the caller is
+ * authenticated, the JSON body is parsed and the request validated against the contract; the
+ * operation gets its typed request and must answer one of its documented responses.
  */
 export function apiHandler<Id extends OperationId>(
   operation: OperationContract<Id>,
   run: NoInfer<(request: ApiRequest<Id>) => Promise<ApiResponse<Id>>>,
 ) {
-  const handler = chain(routeByOperationId(operation.operationId).scope).handler(
-    async (event, context): Promise<ApiResult> => {
-      const { state, caller } = callerOf(context);
-      const request = validateRequest(operation, {
-        body: operation.hasBody ? parseJsonBody(event) : undefined,
-        query: event.queryStringParameters,
-        headers: state.headers,
-      });
-      const pathParameters = pathParametersOf(operation, event.pathParameters);
-      const response = await run({ requestId: state.requestId, caller, pathParameters, ...request });
-      return {
-        statusCode: response.status,
-        headers: response.headers,
-        body: response.body === undefined ? '' : JSON.stringify(response.body),
-      };
-    },
-  );
-  return invocation(operation.operationId, handler);
+  const { scope } = routeByOperationId(operation.operationId);
+  return requestPipeline(operation.operationId, scope, async (event, state, caller) => {
+    const request = validateRequest(operation, {
+      body: operation.hasBody ? parseJsonBody(event) : undefined,
+      query: event.queryStringParameters,
+      headers: state.headers,
+    });
+    const pathParameters = pathParametersOf(operation, event.pathParameters);
+    const response = await run({ requestId: state.requestId, caller, pathParameters, ...request });
+    return {
+      statusCode: response.status,
+      headers: response.headers,
+      body: response.body === undefined ? '' : JSON.stringify(response.body),
+    };
+  });
 }
 
 /** The handler for requests that match no route: authenticated like any other, never validated. */
 export function fallbackHandler(run: (request: UnroutedRequest) => Promise<never>) {
-  const handler = chain(null).handler(async (event, context): Promise<ApiResult> => {
-    const { state, caller } = callerOf(context);
-    return run({ requestId: state.requestId, caller, method: event.requestContext.http.method, path: event.rawPath });
-  });
-  return invocation('fallback', handler);
+  return requestPipeline('fallback', null, (event, state, caller) =>
+    run({ requestId: state.requestId, caller, method: event.requestContext.http.method, path: event.rawPath }),
+  );
 }

@@ -104,8 +104,7 @@ export class NodeFunction extends NodejsFunction {
         // The map only needs line mappings; embedding the sources would double the bundle size.
         sourcesContent: false,
         target: 'node24',
-        // CommonJS: @middy/core is ESM-only, but esbuild rewrites it into the CJS bundle, and CJS
-        // avoids the createRequire banner that ESM bundles of the AWS SDK need.
+        // CommonJS avoids the createRequire banner that ESM bundles of the AWS SDK need.
         format: OutputFormat.CJS,
         // Bundle the exact @aws-sdk/* versions package-lock.json pins instead of the runtime's copy:
         // the code that was tested is the code that runs, whatever SDK version Lambda ships today.

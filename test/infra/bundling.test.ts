@@ -35,7 +35,7 @@ test('a handler bundles into one minified CommonJS file with a source map and th
   expect(bundle.includes('com.amazonaws.dynamodb')).toBe(true);
 
   // Run from the asset directory under the OS temp dir, where no node_modules can be resolved:
-  // the bundle must be self-contained, and @middy/core (ESM-only) must work inside a CJS bundle.
+  // the bundle must be self-contained, and the ES module builds it takes must run as CommonJS.
   const script = `
     const { handler } = require(${JSON.stringify(path.join(assetDir, 'index.js'))});
     const event = { version: '2.0', rawPath: '/api/v1/developer/nowhere', headers: {},
