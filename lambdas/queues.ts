@@ -1,5 +1,5 @@
 import type { Grant } from '#grants';
-import type { SettingName } from '#platform/settings';
+import { WEBHOOK_DELIVERIES_QUEUE_URL, type Setting } from '#platform/settings';
 
 /**
  * The queue table: each SQS queue of the service, the task that consumes it (lambdas/tasks.ts)
@@ -19,7 +19,7 @@ export const DEAD_LETTER_RETENTION_DAYS = 14;
 export interface Queue {
   readonly name: string;
   /** The setting through which senders find the queue's URL. */
-  readonly urlSetting: SettingName;
+  readonly urlSetting: Setting;
   /** The grant a function needs to send to it (SendMessage, and the URL in its environment). */
   readonly sendGrant: Grant;
   /** Receives of one message before it moves to the dead-letter queue: a poison message, not a retry schedule. */
@@ -29,7 +29,7 @@ export interface Queue {
 export const QUEUES = [
   {
     name: 'webhook-deliveries',
-    urlSetting: 'webhookDeliveriesQueueUrl',
+    urlSetting: WEBHOOK_DELIVERIES_QUEUE_URL,
     sendGrant: 'queue.webhook-deliveries:send',
     maxReceiveCount: 5,
   },

@@ -5,7 +5,7 @@ import { jobExecutionInput, type JobExecutionInput } from '#domain/jobs/job-exec
 import type { SplitState } from '#domain/split-jobs/split-steps';
 import type { RenderState } from '#domain/video-jobs/render-steps';
 import type { Grant, TableAccess } from '#grants';
-import type { SettingName } from '#platform/settings';
+import { SPLIT_JOB_STATE_MACHINE_ARN, VIDEO_JOB_STATE_MACHINE_ARN, type Setting } from '#platform/settings';
 
 /**
  * The workflow table: for each job type, the state machine that runs its jobs, how an execution
@@ -40,7 +40,7 @@ export interface Workflow {
   /** Path of the ASL file from the repository root. */
   readonly definitionFile: string;
   /** The setting through which the functions granted to start it find the state machine's ARN. */
-  readonly arnSetting: SettingName;
+  readonly arnSetting: Setting;
   /** The grant a route needs to start it. */
   readonly startGrant: Grant;
   /**
@@ -78,7 +78,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     name: 'video-job',
     jobType: 'video',
     definitionFile: 'state-machines/video-job.asl.json',
-    arnSetting: 'videoJobStateMachineArn',
+    arnSetting: VIDEO_JOB_STATE_MACHINE_ARN,
     startGrant: 'states.video-job:start',
     // Throttled starts (minutes), the 30-minute render deadline, and the finish's own retries.
     executionTimeoutSeconds: 3600,
@@ -133,7 +133,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     name: 'split-job',
     jobType: 'split',
     definitionFile: 'state-machines/split-job.asl.json',
-    arnSetting: 'splitJobStateMachineArn',
+    arnSetting: SPLIT_JOB_STATE_MACHINE_ARN,
     startGrant: 'states.split-job:start',
     // Analysis of a 3-hour source in parallel segments (each under 15 minutes), a transcription
     // given up after an hour, rendering, and the retries of each: well inside four hours.

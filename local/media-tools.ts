@@ -3,7 +3,6 @@ import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { MEDIA_TOOL_SETTINGS, type MediaTool } from '#platform/media-tools';
-import { variableOf } from '#platform/settings';
 
 /**
  * Which ffmpeg and ffprobe the local stack hands its functions (through FFMPEG_PATH and
@@ -56,7 +55,7 @@ export function resolveMediaTool(tool: MediaTool): Promise<ResolvedMediaTool> {
   let result = resolved.get(tool);
   if (!result) {
     result = (async () => {
-      const named = process.env[variableOf(MEDIA_TOOL_SETTINGS[tool])];
+      const named = process.env[MEDIA_TOOL_SETTINGS[tool].variable];
       const onThisPath = named ? undefined : await onPath(tool);
       const found: Omit<ResolvedMediaTool, 'version'> = named
         ? { path: named, source: 'environment' }
@@ -74,7 +73,7 @@ export function resolveMediaTool(tool: MediaTool): Promise<ResolvedMediaTool> {
 export async function mediaToolEnvironment(): Promise<Record<string, string>> {
   const [ffmpeg, ffprobe] = await Promise.all([resolveMediaTool('ffmpeg'), resolveMediaTool('ffprobe')]);
   return {
-    [variableOf(MEDIA_TOOL_SETTINGS.ffmpeg)]: ffmpeg.path,
-    [variableOf(MEDIA_TOOL_SETTINGS.ffprobe)]: ffprobe.path,
+    [MEDIA_TOOL_SETTINGS.ffmpeg.variable]: ffmpeg.path,
+    [MEDIA_TOOL_SETTINGS.ffprobe.variable]: ffprobe.path,
   };
 }

@@ -29,7 +29,21 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { variableOf, type SettingName } from '#platform/settings';
+import {
+  CURSOR_KEY_LOCAL,
+  DEVELOPER_WEBHOOK_DELIVERY_ENABLED,
+  MEDIA_BUCKET_NAME,
+  S3_FORCE_PATH_STYLE,
+  TABLE_NAME,
+  TRANSCRIPTION_PROVIDER,
+  VIDEO_PROVIDER,
+  VIDEO_RENDER_DEADLINE_SECONDS,
+  VIDEO_RENDER_POLL_SECONDS,
+  WEBHOOK_LOOPBACK_ALLOWED,
+  WEBHOOK_RETRY_SCALE,
+  WEBHOOK_SECRETS_LOCAL_KEY,
+  type Setting,
+} from '#platform/settings';
 import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { mediaToolEnvironment } from './media-tools';
@@ -55,7 +69,7 @@ const localStateMachineArn = (workflowName: string) =>
   `arn:aws:states:us-east-1:000000000000:stateMachine:${workflowName}`;
 
 /** A setting the operator gave `npm start` in its environment, which the stack passes on to the functions. */
-const fromOperator = (name: SettingName): string | undefined => process.env[variableOf(name)];
+const fromOperator = (name: Setting): string | undefined => process.env[name.variable];
 
 /** The environment the deployed Lambdas get from CDK, pointed at the emulators instead of AWS. */
 function handlerEnvironment(
@@ -76,28 +90,28 @@ function handlerEnvironment(
     AWS_ENDPOINT_URL_S3: endpoints.s3,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
     AWS_ENDPOINT_URL_SFN: endpoints.sfn,
-    [variableOf('s3ForcePathStyle')]: 'true',
-    [variableOf('tableName')]: LOCAL_TABLE_NAME,
-    [variableOf('mediaBucketName')]: LOCAL_BUCKET_NAME,
-    [variableOf('cursorKeyLocal')]: keys.cursorKey,
-    [variableOf('videoProvider')]: 'local',
+    [S3_FORCE_PATH_STYLE.variable]: 'true',
+    [TABLE_NAME.variable]: LOCAL_TABLE_NAME,
+    [MEDIA_BUCKET_NAME.variable]: LOCAL_BUCKET_NAME,
+    [CURSOR_KEY_LOCAL.variable]: keys.cursorKey,
+    [VIDEO_PROVIDER.variable]: 'local',
     // No speech-to-text service runs here: split jobs' clips get no captions or titles.
-    [variableOf('transcriptionProvider')]: 'none',
+    [TRANSCRIPTION_PROVIDER.variable]: 'none',
     // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
-    [variableOf('renderPollIntervalSeconds')]: fromOperator('renderPollIntervalSeconds') ?? '2',
-    [variableOf('renderDeadlineSeconds')]: fromOperator('renderDeadlineSeconds') ?? '300',
+    [VIDEO_RENDER_POLL_SECONDS.variable]: fromOperator(VIDEO_RENDER_POLL_SECONDS) ?? '2',
+    [VIDEO_RENDER_DEADLINE_SECONDS.variable]: fromOperator(VIDEO_RENDER_DEADLINE_SECONDS) ?? '300',
     ...Object.fromEntries(
-      WORKFLOWS.map((workflow) => [variableOf(workflow.arnSetting), localStateMachineArn(workflow.name)]),
+      WORKFLOWS.map((workflow) => [workflow.arnSetting.variable, localStateMachineArn(workflow.name)]),
     ),
-    ...Object.fromEntries(QUEUES.map((queue) => [variableOf(queue.urlSetting), queueUrls[queue.name]!])),
+    ...Object.fromEntries(QUEUES.map((queue) => [queue.urlSetting.variable, queueUrls[queue.name]!])),
     // The `webhook-delivery` setting (lambdas/tasks.ts), which the CDK app gives the tasks that have it.
-    [variableOf('webhookDeliveryEnabled')]: fromOperator('webhookDeliveryEnabled') ?? 'true',
+    [DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable]: fromOperator(DEVELOPER_WEBHOOK_DELIVERY_ENABLED) ?? 'true',
     // Six attempts in seconds rather than a day and a half.
-    [variableOf('webhookRetryScale')]: fromOperator('webhookRetryScale') ?? '0.001',
+    [WEBHOOK_RETRY_SCALE.variable]: fromOperator(WEBHOOK_RETRY_SCALE) ?? '0.001',
     // Receivers run on this machine.
-    [variableOf('webhookLoopbackAllowed')]: 'true',
+    [WEBHOOK_LOOPBACK_ALLOWED.variable]: 'true',
     // In AWS: the KMS key's ARN (the webhookSecretsKeyArn setting) instead.
-    [variableOf('webhookSecretsLocalKey')]: keys.webhookSecretsKey,
+    [WEBHOOK_SECRETS_LOCAL_KEY.variable]: keys.webhookSecretsKey,
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { localDataDir, type StackInfo } from '../local/stack-info';
 import { SCOPES, type Scope } from '#domain/access/scopes';
-import { optionalSetting } from '#platform/settings';
+import { optionalSetting, flagSetting, DEVELOPER_WEBHOOK_DELIVERY_ENABLED, TABLE_NAME } from '#platform/settings';
 // Types only: the modules themselves load after connect(), because their AWS clients read the
 // endpoints from the environment when they are created.
 import type { Environment } from '#domain/access/api-keys';
@@ -39,7 +39,7 @@ type Stack = { kind: 'local'; dataDir: string; info: StackInfo } | { kind: 'depl
 
 /** Points this process at the local stack, which must be running; a deployed stack (TABLE_NAME set) needs nothing. */
 async function connect(): Promise<Stack> {
-  const deployedTable = optionalSetting('tableName');
+  const deployedTable = optionalSetting(TABLE_NAME);
   if (deployedTable) return { kind: 'deployed', tableName: deployedTable };
   const dataDir = localDataDir();
   const info = await findRunningLocalStack(dataDir);
@@ -276,10 +276,9 @@ async function run(command: CommandName, options: OptionValues): Promise<Output>
     }
     case 'webhooks retry': {
       await connect();
-      const { flagSetting, variableOf } = await import('#platform/settings');
-      if (!flagSetting('webhookDeliveryEnabled')) {
+      if (!flagSetting(DEVELOPER_WEBHOOK_DELIVERY_ENABLED)) {
         throw new Error(
-          `Webhook delivery is switched off (${variableOf('webhookDeliveryEnabled')} is not true): nothing would be sent.`,
+          `Webhook delivery is switched off (${DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable} is not true): nothing would be sent.`,
         );
       }
       const { sweepOutbox } = await import('#domain/webhooks/outbox');

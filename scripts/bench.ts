@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { startLocalStack, type LocalStack } from '../local/stack';
 import { setMetricWriter } from '#platform/metrics';
-import { variableOf } from '#platform/settings';
+import { LOCAL_RENDERER_FAULT, LOG_LEVEL, VIDEO_RENDER_POLL_SECONDS } from '#platform/settings';
 import { callCounter, callsBetween, countGatewayRequestsAsApi, snapshot, sum } from './bench/call-counter';
 import { agent, call, expectStatus } from './bench/http';
 import { childProcessesRss } from './bench/memory';
@@ -54,11 +54,11 @@ const progress = (message: string) => {
 };
 
 async function main(): Promise<Figures> {
-  process.env[variableOf('logLevel')] = 'silent';
+  process.env[LOG_LEVEL.variable] = 'silent';
   // The handlers' metric documents would bury the report on stdout: the bench measures, it does not publish.
   setMetricWriter(() => {});
-  process.env[variableOf('renderPollIntervalSeconds')] = '1';
-  delete process.env[variableOf('localRendererFault')];
+  process.env[VIDEO_RENDER_POLL_SECONDS.variable] = '1';
+  delete process.env[LOCAL_RENDERER_FAULT.variable];
   const rssBefore = process.memoryUsage().rss;
   const dataDir = await mkdtemp(join(tmpdir(), 'video-api-bench-'));
   process.env.LOCAL_DATA_DIR = dataDir;

@@ -3,7 +3,7 @@ import {
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { optionalSetting, variableOf } from './settings';
+import { optionalSetting, CURSOR_KEY_LOCAL, CURSOR_KEY_SECRET_ARN } from './settings';
 
 /**
  * The keys that sign list cursors. In AWS they are the versions of one Secrets Manager secret:
@@ -48,12 +48,12 @@ async function secretVersion(secretArn: string, stage: 'AWSCURRENT' | 'AWSPREVIO
 
 function localKey(value: string): CursorKey {
   const separator = value.indexOf(':');
-  if (separator < 1) throw new Error(`${variableOf('cursorKeyLocal')} must be <id>:<base64 secret>`);
+  if (separator < 1) throw new Error(`${CURSOR_KEY_LOCAL.variable} must be <id>:<base64 secret>`);
   return { id: value.slice(0, separator), secret: Buffer.from(value.slice(separator + 1), 'base64') };
 }
 
 async function fetchRing(): Promise<CursorKeyRing> {
-  const secretArn = optionalSetting('cursorKeySecretArn');
+  const secretArn = optionalSetting(CURSOR_KEY_SECRET_ARN);
   if (secretArn) {
     const [current, previous] = await Promise.all([
       secretVersion(secretArn, 'AWSCURRENT'),
@@ -62,8 +62,8 @@ async function fetchRing(): Promise<CursorKeyRing> {
     if (!current) throw new Error('The cursor key secret has no current version');
     return { signing: current, verifying: previous ? [current, previous] : [current] };
   }
-  const local = optionalSetting('cursorKeyLocal');
-  if (!local) throw new Error(`Neither ${variableOf('cursorKeySecretArn')} nor ${variableOf('cursorKeyLocal')} is set`);
+  const local = optionalSetting(CURSOR_KEY_LOCAL);
+  if (!local) throw new Error(`Neither ${CURSOR_KEY_SECRET_ARN.variable} nor ${CURSOR_KEY_LOCAL.variable} is set`);
   const key = localKey(local);
   return { signing: key, verifying: [key] };
 }

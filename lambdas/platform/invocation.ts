@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { withLogContext, type LogFields } from './log';
-import { optionalSetting } from './settings';
+import { optionalSetting, _X_AMZN_TRACE_ID } from './settings';
 
 /**
  * The log context of one Lambda invocation: what joins its lines to each other, to Lambda's own
@@ -13,7 +13,7 @@ import { optionalSetting } from './settings';
  * for each invocation when tracing is active. Absent in the local stack.
  */
 export function currentTraceId(): string | undefined {
-  return /(?:^|;)Root=([^;]+)/.exec(optionalSetting('traceHeader') ?? '')?.[1];
+  return /(?:^|;)Root=([^;]+)/.exec(optionalSetting(_X_AMZN_TRACE_ID) ?? '')?.[1];
 }
 
 /** The fields every line of an invocation carries. The local stack passes no context to workers and tasks. */

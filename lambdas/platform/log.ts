@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { redactText, redactValue } from './redaction';
-import { optionalSetting } from './settings';
+import { optionalSetting, LOG_LEVEL } from './settings';
 
 /**
  * Structured JSON log lines (one object per line), which CloudWatch Logs Insights queries by
@@ -16,7 +16,7 @@ const SEVERITY: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, erro
 
 /** The least severe level written: the `logLevel` setting (debug, info, warn, error, or silent for none), else info. */
 function threshold(): number {
-  const setting = optionalSetting('logLevel')?.toLowerCase();
+  const setting = optionalSetting(LOG_LEVEL)?.toLowerCase();
   if (setting === 'silent') return Infinity;
   return SEVERITY[setting as LogLevel] ?? SEVERITY.info;
 }

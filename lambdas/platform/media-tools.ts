@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { requiredSetting, type SettingName } from './settings';
+import { requiredSetting, FFMPEG_PATH, FFPROBE_PATH, type Setting } from './settings';
 
 /**
  * ffmpeg and ffprobe: where they are and how to run them. Their paths come from the environment:
@@ -10,9 +10,9 @@ import { requiredSetting, type SettingName } from './settings';
 export type MediaTool = 'ffmpeg' | 'ffprobe';
 
 /** The setting that holds each tool's path. */
-export const MEDIA_TOOL_SETTINGS: Readonly<Record<MediaTool, SettingName>> = {
-  ffmpeg: 'ffmpegPath',
-  ffprobe: 'ffprobePath',
+export const MEDIA_TOOL_SETTINGS: Readonly<Record<MediaTool, Setting>> = {
+  ffmpeg: FFMPEG_PATH,
+  ffprobe: FFPROBE_PATH,
 };
 
 export function mediaToolPath(tool: MediaTool): string {

@@ -1,5 +1,5 @@
 import { DEFAULT_METRICS_NAMESPACE, METRICS, type DimensionsOf, type MetricName } from '#metrics';
-import { optionalSetting } from './settings';
+import { optionalSetting, METRICS_NAMESPACE } from './settings';
 
 /**
  * Business metrics as CloudWatch embedded metric format (EMF) documents: one JSON object per line
@@ -23,7 +23,7 @@ export function setMetricWriter(writer: MetricWriter | undefined): void {
 }
 
 function namespace(): string {
-  return optionalSetting('metricsNamespace') ?? DEFAULT_METRICS_NAMESPACE;
+  return optionalSetting(METRICS_NAMESPACE) ?? DEFAULT_METRICS_NAMESPACE;
 }
 
 /** The EMF document of one value of a metric of lambdas/metrics.ts, with its dimension values. */

@@ -5,7 +5,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import type { Grant } from '#grants';
-import { variableOf } from '#platform/settings';
+import { CURSOR_KEY_SECRET_ARN, WEBHOOK_SECRETS_KEY_ARN } from '#platform/settings';
 import { queueNamed, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 import type { MediaBucket } from './media-bucket';
@@ -53,7 +53,7 @@ function readsCursorKey({ fn, who, cursorKey }: GrantTarget): void {
     actions: ['secretsmanager:GetSecretValue'],
     resourceArns: [cursorKey.secretArn],
   });
-  fn.addEnvironment(variableOf('cursorKeySecretArn'), cursorKey.secretArn);
+  fn.addEnvironment(CURSOR_KEY_SECRET_ARN.variable, cursorKey.secretArn);
 }
 
 /**
@@ -70,7 +70,7 @@ function startsWorkflow(grant: Grant) {
       throw new Error(`${who} needs the grant ${grant}, but the state machines given have no ${workflow.name}.`);
     }
     stateMachine.grantStartExecution(fn);
-    fn.addEnvironment(variableOf(workflow.arnSetting), stateMachine.stateMachineArn);
+    fn.addEnvironment(workflow.arnSetting.variable, stateMachine.stateMachineArn);
   };
 }
 
@@ -87,7 +87,7 @@ function sendsTo(name: QueueName) {
     if (!queue)
       throw new Error(`${who} needs the grant ${definition.sendGrant}, but the queues given have no ${name}.`);
     iam.Grant.addToPrincipal({ grantee: fn, actions: ['sqs:SendMessage'], resourceArns: [queue.queueArn] });
-    fn.addEnvironment(variableOf(definition.urlSetting), queue.queueUrl);
+    fn.addEnvironment(definition.urlSetting.variable, queue.queueUrl);
   };
 }
 
@@ -101,7 +101,7 @@ function usesWebhookSecretsKey(grant: Grant, use: 'generate-data-key' | 'decrypt
     if (!webhookSecretsKey) throw new Error(`${who} needs the grant ${grant}, but no webhook secrets key was given.`);
     if (use === 'generate-data-key') webhookSecretsKey.grantGenerateDataKey(fn);
     else webhookSecretsKey.grantDecrypt(fn);
-    fn.addEnvironment(variableOf('webhookSecretsKeyArn'), webhookSecretsKey.keyArn);
+    fn.addEnvironment(WEBHOOK_SECRETS_KEY_ARN.variable, webhookSecretsKey.keyArn);
   };
 }
 

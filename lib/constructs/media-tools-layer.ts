@@ -4,7 +4,6 @@ import { Annotations, AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { MEDIA_TOOL_SETTINGS, type MediaTool } from '#platform/media-tools';
-import { variableOf } from '#platform/settings';
 
 /**
  * ffmpeg and ffprobe for the functions that run them, as a layer (`/opt/bin`). By default the
@@ -111,7 +110,7 @@ export class MediaToolsLayer extends Construct {
   attachTo(fn: lambda.Function): void {
     fn.addLayers(this.layer);
     for (const tool of ['ffmpeg', 'ffprobe'] as const)
-      fn.addEnvironment(variableOf(MEDIA_TOOL_SETTINGS[tool]), LAYER_PATHS[tool]);
+      fn.addEnvironment(MEDIA_TOOL_SETTINGS[tool].variable, LAYER_PATHS[tool]);
     Annotations.of(fn).addInfo(`Runs ${this.description}`);
   }
 }

@@ -6,7 +6,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { variableOf } from '#platform/settings';
+import { LOG_LEVEL, MEDIA_BUCKET_NAME, METRICS_NAMESPACE, TABLE_NAME } from '#platform/settings';
 import { metricsNamespaceOf } from './business-metrics';
 import type { MediaToolsLayer } from './media-tools-layer';
 
@@ -90,10 +90,10 @@ export class NodeFunction extends NodejsFunction {
       environment: {
         // Stack traces point at lambdas/**/*.ts lines instead of the minified bundle.
         NODE_OPTIONS: '--enable-source-maps',
-        [variableOf('tableName')]: props.tableName,
-        [variableOf('mediaBucketName')]: props.mediaBucketName,
-        [variableOf('logLevel')]: props.logLevel ?? 'info',
-        [variableOf('metricsNamespace')]: metricsNamespaceOf(scope),
+        [TABLE_NAME.variable]: props.tableName,
+        [MEDIA_BUCKET_NAME.variable]: props.mediaBucketName,
+        [LOG_LEVEL.variable]: props.logLevel ?? 'info',
+        [METRICS_NAMESPACE.variable]: metricsNamespaceOf(scope),
         ...props.environment,
       },
       bundling: {

@@ -8,7 +8,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { variableOf } from '#platform/settings';
+import { DEVELOPER_WEBHOOK_DELIVERY_ENABLED } from '#platform/settings';
 import { TASKS, type Task, type TaskSetting } from '#tasks';
 import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
@@ -183,7 +183,7 @@ export class TaskFunctions extends Construct {
         if (!webhookDelivery) {
           throw new Error(`Task ${task.name} needs the setting webhook-delivery, but no webhookDelivery was given.`);
         }
-        return { [variableOf('webhookDeliveryEnabled')]: String(webhookDelivery.enabled) };
+        return { [DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable]: String(webhookDelivery.enabled) };
       }
     }
   }

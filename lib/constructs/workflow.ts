@@ -7,7 +7,14 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { TranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
 import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
-import { variableOf } from '#platform/settings';
+import {
+  BEDROCK_REGION,
+  BEDROCK_VIDEO_MODEL_ID,
+  TRANSCRIPTION_PROVIDER,
+  VIDEO_PROVIDER,
+  VIDEO_RENDER_DEADLINE_SECONDS,
+  VIDEO_RENDER_POLL_SECONDS,
+} from '#platform/settings';
 import { definitionWithWorkers, type Workflow, type WorkerSetting } from '#workflows';
 import { applyGrants, type VideoModel } from './grants';
 import type { DataTable } from './data-table';
@@ -68,17 +75,17 @@ function settingEnvironment(
   switch (setting) {
     case 'video-provider':
       return {
-        [variableOf('videoProvider')]: 'bedrock',
-        [variableOf('bedrockRegion')]: videoModel.region,
-        [variableOf('bedrockVideoModelId')]: videoModel.modelId,
+        [VIDEO_PROVIDER.variable]: 'bedrock',
+        [BEDROCK_REGION.variable]: videoModel.region,
+        [BEDROCK_VIDEO_MODEL_ID.variable]: videoModel.modelId,
       };
     case 'render-schedule':
       return {
-        [variableOf('renderPollIntervalSeconds')]: String(RENDER_SCHEDULE.pollIntervalSeconds),
-        [variableOf('renderDeadlineSeconds')]: String(RENDER_SCHEDULE.deadlineSeconds),
+        [VIDEO_RENDER_POLL_SECONDS.variable]: String(RENDER_SCHEDULE.pollIntervalSeconds),
+        [VIDEO_RENDER_DEADLINE_SECONDS.variable]: String(RENDER_SCHEDULE.deadlineSeconds),
       };
     case 'transcription':
-      return { [variableOf('transcriptionProvider')]: transcription };
+      return { [TRANSCRIPTION_PROVIDER.variable]: transcription };
   }
 }
 

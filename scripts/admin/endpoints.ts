@@ -1,5 +1,5 @@
 import type { StackInfo } from '../../local/stack-info';
-import { variableOf } from '#platform/settings';
+import { MEDIA_BUCKET_NAME, TABLE_NAME } from '#platform/settings';
 import { QUEUES } from '#queues';
 import { WORKFLOWS } from '#workflows';
 import { formatTable } from './text-output';
@@ -45,20 +45,20 @@ export function describeLocalEndpoints(info: StackInfo, dataDir: string): LocalE
     secret_access_key: setting('AWS_SECRET_ACCESS_KEY'),
   };
   const services = {
-    dynamodb: { endpoint: setting('AWS_ENDPOINT_URL_DYNAMODB'), table_name: setting(variableOf('tableName')) },
+    dynamodb: { endpoint: setting('AWS_ENDPOINT_URL_DYNAMODB'), table_name: setting(TABLE_NAME.variable) },
     s3: {
       endpoint: setting('AWS_ENDPOINT_URL_S3'),
-      bucket_name: setting(variableOf('mediaBucketName')),
+      bucket_name: setting(MEDIA_BUCKET_NAME.variable),
       path_style: true,
     },
     sqs: {
       endpoint: setting('AWS_ENDPOINT_URL_SQS'),
-      queue_urls: Object.fromEntries(QUEUES.map((queue) => [queue.name, setting(variableOf(queue.urlSetting))])),
+      queue_urls: Object.fromEntries(QUEUES.map((queue) => [queue.name, setting(queue.urlSetting.variable)])),
     },
     stepfunctions: {
       endpoint: setting('AWS_ENDPOINT_URL_SFN'),
       state_machine_arns: Object.fromEntries(
-        WORKFLOWS.map((workflow) => [workflow.name, setting(variableOf(workflow.arnSetting))]),
+        WORKFLOWS.map((workflow) => [workflow.name, setting(workflow.arnSetting.variable)]),
       ),
     },
   } as const;

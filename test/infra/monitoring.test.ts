@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { variableOf } from '#platform/settings';
+import { METRICS_NAMESPACE } from '#platform/settings';
 import { WORKFLOWS } from '#workflows';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { appWithoutBundling, logicalIdIn, synthesizedStack } from './fixtures';
@@ -291,7 +291,7 @@ describe('the metrics namespace', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     expect(functions.length).toBeGreaterThan(40);
     for (const [id, resource] of functions) {
-      expect({ id, namespace: resource.Properties.Environment.Variables[variableOf('metricsNamespace')] }).toEqual({
+      expect({ id, namespace: resource.Properties.Environment.Variables[METRICS_NAMESPACE.variable] }).toEqual({
         id,
         namespace: NAMESPACE,
       });
@@ -304,7 +304,7 @@ describe('the metrics namespace', () => {
       [...JSON.stringify(resources).matchAll(/VideoAutomationApi[\w/-]*/g)].map(([namespace]) => namespace);
     const namespaces = new Set([
       ...Object.values(devTemplate.findResources('AWS::Lambda::Function'))
-        .map((resource) => resource.Properties.Environment?.Variables?.[variableOf('metricsNamespace')])
+        .map((resource) => resource.Properties.Environment?.Variables?.[METRICS_NAMESPACE.variable])
         // CDK's own function that empties the buckets publishes nothing.
         .filter((namespace) => namespace !== undefined),
       ...namespacesIn(devTemplate.findResources('AWS::CloudWatch::Alarm')),

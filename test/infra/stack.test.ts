@@ -5,7 +5,7 @@ import { ACCESS_LOG_FIELDS } from '../../lib/constructs/http-api';
 import type { OperationId } from '#contract/types';
 import type { Grant } from '#grants';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
-import { SETTINGS, variableOf } from '#platform/settings';
+import { SETTINGS, WEBHOOK_SECRETS_KEY_ARN } from '#platform/settings';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { QUEUES } from '#queues';
 import { TASKS } from '#tasks';
@@ -22,7 +22,7 @@ import {
   type Statement,
 } from './fixtures';
 
-const VIDEO_JOB_STATE_MACHINE_ARN_ENV = variableOf(workflowOfJobType('video').arnSetting);
+const VIDEO_JOB_STATE_MACHINE_ARN_ENV = workflowOfJobType('video').arnSetting.variable;
 
 // One synthesized stack for the whole file: synthesis is the slow part.
 const { stack, template, logicalIdOf } = synthesizedStack();
@@ -85,7 +85,7 @@ describe('Lambda functions', () => {
         METRICS_NAMESPACE: 'VideoAutomationApi/VideoApiStack',
         ...Object.fromEntries(
           machines.map(({ workflow, stateMachine }) => [
-            variableOf(workflow.arnSetting),
+            workflow.arnSetting.variable,
             { Ref: logicalIdOf(stateMachine) },
           ]),
         ),
@@ -95,12 +95,12 @@ describe('Lambda functions', () => {
           : {}),
         ...(holds('kms.webhook-secrets:encrypt') || holds('kms.webhook-secrets:decrypt')
           ? {
-              [variableOf('webhookSecretsKeyArn')]: { 'Fn::GetAtt': [logicalIdOf(stack.webhookSecretsKey.key), 'Arn'] },
+              [WEBHOOK_SECRETS_KEY_ARN.variable]: { 'Fn::GetAtt': [logicalIdOf(stack.webhookSecretsKey.key), 'Arn'] },
             }
           : {}),
         ...Object.fromEntries(
           QUEUES.filter((queue) => holds(queue.sendGrant)).map((queue) => [
-            variableOf(queue.urlSetting),
+            queue.urlSetting.variable,
             { Ref: logicalIdOf(stack.queues.queues.get(queue.name)!.queue) },
           ]),
         ),
@@ -113,7 +113,7 @@ describe('Lambda functions', () => {
       apiFunctions.get('createSplitJob')!.Properties.Environment.Variables.SPLIT_JOB_STATE_MACHINE_ARN,
     ).toBeDefined();
     expect(
-      apiFunctions.get('createWebhook')!.Properties.Environment.Variables[variableOf('webhookSecretsKeyArn')],
+      apiFunctions.get('createWebhook')!.Properties.Environment.Variables[WEBHOOK_SECRETS_KEY_ARN.variable],
     ).toBeDefined();
   });
 

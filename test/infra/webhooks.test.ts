@@ -12,7 +12,13 @@ import { VideoApiStack } from '../../lib/video-api-stack';
 import type { OperationId } from '#contract/types';
 import { EVENT_STREAM_FILTER } from '#domain/events/event-stream';
 import { openSecret, sealSecret } from '#domain/webhooks/secret-sealing';
-import { variableOf } from '#platform/settings';
+import {
+  DEVELOPER_WEBHOOK_DELIVERY_ENABLED,
+  WEBHOOK_LOOPBACK_ALLOWED,
+  WEBHOOK_RETRY_SCALE,
+  WEBHOOK_SECRETS_KEY_ARN,
+  WEBHOOK_SECRETS_LOCAL_KEY,
+} from '#platform/settings';
 import type { Grant } from '#grants';
 import { queueNamed, VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT } from '#queues';
 import type { Route } from '#routes';
@@ -213,11 +219,11 @@ describe('the webhook secrets key', () => {
     kms.on(GenerateDataKeyCommand).resolves({ Plaintext: dataKey, CiphertextBlob: new Uint8Array([1, 2, 3]) });
     kms.on(DecryptCommand).resolves({ Plaintext: new Uint8Array(32).fill(7) });
     const saved = {
-      arn: process.env[variableOf('webhookSecretsKeyArn')],
-      local: process.env[variableOf('webhookSecretsLocalKey')],
+      arn: process.env[WEBHOOK_SECRETS_KEY_ARN.variable],
+      local: process.env[WEBHOOK_SECRETS_LOCAL_KEY.variable],
     };
-    process.env[variableOf('webhookSecretsKeyArn')] = 'arn:aws:kms:us-east-1:111111111111:key/test';
-    delete process.env[variableOf('webhookSecretsLocalKey')];
+    process.env[WEBHOOK_SECRETS_KEY_ARN.variable] = 'arn:aws:kms:us-east-1:111111111111:key/test';
+    delete process.env[WEBHOOK_SECRETS_LOCAL_KEY.variable];
     try {
       const owner = { organizationId: 42, webhookId: 'webhook_test' };
       const sealed = await sealSecret('whsec_test', owner);
@@ -234,8 +240,8 @@ describe('the webhook secrets key', () => {
     } finally {
       kms.restore();
       for (const [variable, value] of [
-        [variableOf('webhookSecretsKeyArn'), saved.arn],
-        [variableOf('webhookSecretsLocalKey'), saved.local],
+        [WEBHOOK_SECRETS_KEY_ARN.variable, saved.arn],
+        [WEBHOOK_SECRETS_LOCAL_KEY.variable, saved.local],
       ] as const) {
         if (value === undefined) delete process.env[variable];
         else process.env[variable] = value;
@@ -245,12 +251,12 @@ describe('the webhook secrets key', () => {
 
   test("only createWebhook and deliver-webhooks know the key's ARN", () => {
     const withArn = Object.entries(functions)
-      .filter(([, resource]) => resource.Properties.Environment?.Variables?.[variableOf('webhookSecretsKeyArn')])
+      .filter(([, resource]) => resource.Properties.Environment?.Variables?.[WEBHOOK_SECRETS_KEY_ARN.variable])
       .map(([id]) => id)
       .sort();
     expect(withArn).toEqual([logicalIdOf(createWebhook), logicalIdOf(deliver)].sort());
-    expect(environmentOf(createWebhook)[variableOf('webhookSecretsKeyArn')]).toEqual(arnOf(keyId));
-    expect(environmentOf(deliver)[variableOf('webhookSecretsKeyArn')]).toEqual(arnOf(keyId));
+    expect(environmentOf(createWebhook)[WEBHOOK_SECRETS_KEY_ARN.variable]).toEqual(arnOf(keyId));
+    expect(environmentOf(deliver)[WEBHOOK_SECRETS_KEY_ARN.variable]).toEqual(arnOf(keyId));
   });
 });
 
@@ -258,7 +264,7 @@ describe('least privilege of the webhook path', () => {
   test('only the relay, deliver-webhooks and the sweeper may send to the deliveries queue, and know its URL', () => {
     const senders = allowing('sqs:SendMessage').filter(on(arnOf(deliveriesId)));
     expect(rolesOf(senders)).toEqual([roleRef(relay), roleRef(deliver), roleRef(sweep)].sort());
-    const urlVariable = variableOf(queueNamed('webhook-deliveries').urlSetting);
+    const urlVariable = queueNamed('webhook-deliveries').urlSetting.variable;
     const withUrl = Object.entries(functions)
       .filter(([, resource]) => resource.Properties.Environment?.Variables?.[urlVariable])
       .map(([id]) => id)
@@ -292,7 +298,7 @@ describe('least privilege of the webhook path', () => {
 
 describe('the webhook delivery setting', () => {
   const withSetting = TASKS.filter((task) => task.settings?.includes('webhook-delivery')).map((task) => task.name);
-  const variable = variableOf('webhookDeliveryEnabled');
+  const variable = DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable;
 
   /** Every function of a stack holding the variable, by logical id, with its value. */
   const flagsOf = (someTemplate: Template) =>
@@ -330,9 +336,9 @@ describe('the webhook delivery setting', () => {
   test('the local-only variables (retry scale, loopback endpoints, local key) are set on no function', () => {
     for (const resource of Object.values(functions)) {
       const variables = resource.Properties.Environment?.Variables ?? {};
-      expect(variables).not.toHaveProperty(variableOf('webhookRetryScale'));
-      expect(variables).not.toHaveProperty(variableOf('webhookLoopbackAllowed'));
-      expect(variables).not.toHaveProperty(variableOf('webhookSecretsLocalKey'));
+      expect(variables).not.toHaveProperty(WEBHOOK_RETRY_SCALE.variable);
+      expect(variables).not.toHaveProperty(WEBHOOK_LOOPBACK_ALLOWED.variable);
+      expect(variables).not.toHaveProperty(WEBHOOK_SECRETS_LOCAL_KEY.variable);
     }
   });
 });

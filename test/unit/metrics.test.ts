@@ -1,5 +1,5 @@
 import { DEFAULT_METRICS_NAMESPACE, METRICS, type MetricName } from '#metrics';
-import { variableOf } from '#platform/settings';
+import { METRICS_NAMESPACE } from '#platform/settings';
 import { metricDocument, putMetric, setMetricWriter, timed } from '#platform/metrics';
 import { captureMetrics, publishedValues, type MetricDocument } from './support/metrics';
 
@@ -8,7 +8,7 @@ const TIMESTAMP = Date.parse('2026-03-01T12:00:00.000Z');
 let documents: MetricDocument[];
 
 beforeEach(() => {
-  delete process.env[variableOf('metricsNamespace')];
+  delete process.env[METRICS_NAMESPACE.variable];
   documents = captureMetrics();
 });
 
@@ -52,7 +52,7 @@ describe('an embedded metric format document', () => {
   });
 
   it('takes the namespace the stack sets in METRICS_NAMESPACE', () => {
-    process.env[variableOf('metricsNamespace')] = 'VideoApiStack-prod';
+    process.env[METRICS_NAMESPACE.variable] = 'VideoApiStack-prod';
     putMetric('creditsCharged', 10, { JobType: 'split' });
     expect(documents[0]!._aws.CloudWatchMetrics[0]!.Namespace).toBe('VideoApiStack-prod');
   });

@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import {
-  SETTINGS,
-  choiceSetting,
-  flagSetting,
-  optionalSetting,
-  positiveNumberSetting,
   requiredSetting,
-  variableOf,
-  type SettingName,
+  optionalSetting,
+  flagSetting,
+  positiveNumberSetting,
+  choiceSetting,
+  SETTINGS,
+  WEBHOOK_RETRY_SCALE,
+  type Setting,
 } from '#platform/settings';
 
-const NAME: SettingName = 'webhookRetryScale';
-const VARIABLE = variableOf(NAME);
+const NAME: Setting = WEBHOOK_RETRY_SCALE;
+const VARIABLE = NAME.variable;
 
 afterEach(() => {
   delete process.env[VARIABLE];

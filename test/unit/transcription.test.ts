@@ -20,7 +20,7 @@ import {
   transcriptionJobNameFor,
 } from '#domain/split-jobs/transcription/amazon-transcribe';
 import { createTranscriptionProvider } from '#domain/split-jobs/transcription/factory';
-import { variableOf } from '#platform/settings';
+import { TRANSCRIPTION_PROVIDER } from '#platform/settings';
 import { NoTranscription } from '#domain/split-jobs/transcription/no-transcription';
 import type { TranscriptionRequest, TranscriptionStart } from '#domain/split-jobs/transcription/port';
 import { ProviderBusy } from '#domain/video-jobs/providers/port';
@@ -444,7 +444,7 @@ describe('NoTranscription', () => {
 
 describe('createTranscriptionProvider', () => {
   const s3 = new S3Client({ region: 'us-east-1' });
-  const variable = variableOf('transcriptionProvider');
+  const variable = TRANSCRIPTION_PROVIDER.variable;
 
   afterEach(() => {
     delete process.env[variable];

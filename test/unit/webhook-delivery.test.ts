@@ -7,15 +7,19 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
 import { deliverOne, deliverQueuedMessages, DISABLE_AFTER_FAILING_MS } from '#domain/webhooks/delivery';
 import { sealSecret } from '#domain/webhooks/secret-sealing';
-import { variableOf } from '#platform/settings';
+import {
+  DEVELOPER_WEBHOOK_DELIVERY_ENABLED,
+  WEBHOOK_LOOPBACK_ALLOWED,
+  WEBHOOK_SECRETS_LOCAL_KEY,
+} from '#platform/settings';
 import { captureMetrics, publishedValues, type MetricDocument } from './support/metrics';
 import { refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
 process.env.WEBHOOK_DELIVERIES_QUEUE_URL = 'http://queue.local/000000000000/webhook-deliveries';
-process.env[variableOf('webhookSecretsLocalKey')] = randomBytes(32).toString('base64');
-process.env[variableOf('webhookLoopbackAllowed')] = 'true';
+process.env[WEBHOOK_SECRETS_LOCAL_KEY.variable] = randomBytes(32).toString('base64');
+process.env[WEBHOOK_LOOPBACK_ALLOWED.variable] = 'true';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -53,7 +57,7 @@ beforeEach(() => {
   sqs.reset();
   received.length = 0;
   answer = 204;
-  process.env[variableOf('webhookDeliveryEnabled')] = 'true';
+  process.env[DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable] = 'true';
   dynamo.on(UpdateCommand).resolves({});
   dynamo.on(TransactWriteCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({});
@@ -134,7 +138,7 @@ describe('one webhook delivery attempt', () => {
   });
 
   it('sends nothing while delivery is switched off, and leaves the delivery as it is', async () => {
-    process.env[variableOf('webhookDeliveryEnabled')] = 'false';
+    process.env[DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable] = 'false';
     given(delivery(), await endpoint());
     expect(await deliverOne(REF)).toBe('delivery-switched-off');
     expect(received).toHaveLength(0);

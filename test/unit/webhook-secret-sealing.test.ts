@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { openSecret, sealSecret } from '#domain/webhooks/secret-sealing';
-import { variableOf } from '#platform/settings';
+import { WEBHOOK_SECRETS_KEY_ARN, WEBHOOK_SECRETS_LOCAL_KEY } from '#platform/settings';
 
 process.env.AWS_REGION = 'us-east-1';
 const kms = mockClient(KMSClient);
@@ -11,13 +11,13 @@ const SECRET = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlYw';
 
 afterEach(() => {
   kms.reset();
-  delete process.env[variableOf('webhookSecretsLocalKey')];
-  delete process.env[variableOf('webhookSecretsKeyArn')];
+  delete process.env[WEBHOOK_SECRETS_LOCAL_KEY.variable];
+  delete process.env[WEBHOOK_SECRETS_KEY_ARN.variable];
 });
 
 describe('sealing webhook signing secrets', () => {
   it('seals under a local key: nothing of the secret in the clear, opened only for its own endpoint', async () => {
-    process.env[variableOf('webhookSecretsLocalKey')] = randomBytes(32).toString('base64');
+    process.env[WEBHOOK_SECRETS_LOCAL_KEY.variable] = randomBytes(32).toString('base64');
     const sealed = await sealSecret(SECRET, owner);
     expect(JSON.stringify(sealed)).not.toContain(SECRET.slice(6, 20));
     expect(sealed.key_source).toBe('local');
@@ -29,7 +29,7 @@ describe('sealing webhook signing secrets', () => {
   });
 
   it('wraps each data key with KMS under the endpoint as encryption context, and unwraps it once per few minutes', async () => {
-    process.env[variableOf('webhookSecretsKeyArn')] = 'arn:aws:kms:us-east-1:111122223333:key/k';
+    process.env[WEBHOOK_SECRETS_KEY_ARN.variable] = 'arn:aws:kms:us-east-1:111122223333:key/k';
     const dataKey = randomBytes(32);
     const wrapped = randomBytes(64);
     kms
@@ -55,6 +55,6 @@ describe('sealing webhook signing secrets', () => {
   });
 
   it('refuses to seal with no key configured', async () => {
-    await expect(sealSecret(SECRET, owner)).rejects.toThrow(variableOf('webhookSecretsKeyArn'));
+    await expect(sealSecret(SECRET, owner)).rejects.toThrow(WEBHOOK_SECRETS_KEY_ARN.variable);
   });
 });

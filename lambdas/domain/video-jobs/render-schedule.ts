@@ -1,4 +1,4 @@
-import { positiveNumberSetting } from '#platform/settings';
+import { positiveNumberSetting, VIDEO_RENDER_DEADLINE_SECONDS, VIDEO_RENDER_POLL_SECONDS } from '#platform/settings';
 
 /**
  * How the video job state machine paces a render: how often it polls the provider, and how long
@@ -20,7 +20,7 @@ export const RENDER_SCHEDULE: RenderSchedule = { pollIntervalSeconds: 15, deadli
 /** The schedule the settings give, RENDER_SCHEDULE for what they leave out. */
 export function renderScheduleFromSettings(): RenderSchedule {
   return {
-    pollIntervalSeconds: positiveNumberSetting('renderPollIntervalSeconds', RENDER_SCHEDULE.pollIntervalSeconds),
-    deadlineSeconds: positiveNumberSetting('renderDeadlineSeconds', RENDER_SCHEDULE.deadlineSeconds),
+    pollIntervalSeconds: positiveNumberSetting(VIDEO_RENDER_POLL_SECONDS, RENDER_SCHEDULE.pollIntervalSeconds),
+    deadlineSeconds: positiveNumberSetting(VIDEO_RENDER_DEADLINE_SECONDS, RENDER_SCHEDULE.deadlineSeconds),
   };
 }

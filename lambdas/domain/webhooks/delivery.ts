@@ -1,7 +1,13 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { log } from '#platform/log';
 import { putMetric } from '#platform/metrics';
-import { flagSetting, positiveNumberSetting } from '#platform/settings';
+import {
+  flagSetting,
+  positiveNumberSetting,
+  DEVELOPER_WEBHOOK_DELIVERY_ENABLED,
+  WEBHOOK_LOOPBACK_ALLOWED,
+  WEBHOOK_RETRY_SCALE,
+} from '#platform/settings';
 import { enqueueDeliveryLater, parseDeliveryMessage } from './delivery-queue';
 import { sendDelivery, type DeliveryResult } from './delivery-request';
 import {
@@ -105,7 +111,7 @@ async function attempt(delivery: Delivery, endpoint: SendableEndpoint, now: Date
     }),
     body: delivery.body,
     timeoutMs: RESPONSE_TIMEOUT_SECONDS * 1000,
-    loopbackAllowed: flagSetting('webhookLoopbackAllowed'),
+    loopbackAllowed: flagSetting(WEBHOOK_LOOPBACK_ALLOWED),
   });
 }
 
@@ -128,7 +134,7 @@ async function afterFailure(endpoint: Endpoint, result: DeliveryResult, now: Dat
 
 /** One queue message: what became of its delivery, if anything. */
 export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<DeliveryRun> {
-  if (!flagSetting('webhookDeliveryEnabled')) return 'delivery-switched-off';
+  if (!flagSetting(DEVELOPER_WEBHOOK_DELIVERY_ENABLED)) return 'delivery-switched-off';
   const delivery = await findDelivery(ref);
   if (!delivery || delivery.status !== 'pending') return 'not-pending';
   const waitMs = Date.parse(delivery.nextAttemptAt) - now.getTime();
@@ -155,7 +161,7 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<De
     const retryAfterSeconds =
       result.kind === 'response' && honoursRetryAfter(result.status) ? result.retryAfterSeconds : undefined;
     const { delaySeconds } = nextAttemptDelay(delivery.attempts + 1, {
-      scale: positiveNumberSetting('webhookRetryScale', 1),
+      scale: positiveNumberSetting(WEBHOOK_RETRY_SCALE, 1),
       retryAfterSeconds,
     });
     outcome =

@@ -3,7 +3,7 @@ import type { Caller } from '#domain/access/authentication';
 import { slotReleaseUpdate } from '#domain/access/organizations';
 import { eventPut, newEvent } from '#domain/events/events';
 import { ApiError } from '#platform/errors';
-import { flagSetting } from '#platform/settings';
+import { flagSetting, WEBHOOK_LOOPBACK_ALLOWED } from '#platform/settings';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { webhookUrlProblem } from './address-policy';
 import {
@@ -24,7 +24,7 @@ import { presentWebhookEndpoint } from './presentation';
 
 /** The URL when the endpoint rules allow it; else 400 naming the rule. */
 export function checkedUrl(url: string): string {
-  const problem = webhookUrlProblem(url, { loopbackAllowed: flagSetting('webhookLoopbackAllowed') });
+  const problem = webhookUrlProblem(url, { loopbackAllowed: flagSetting(WEBHOOK_LOOPBACK_ALLOWED) });
   if (problem) throw new ApiError('VALIDATION_FAILED', `url: ${problem}`);
   return url;
 }

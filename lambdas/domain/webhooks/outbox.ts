@@ -1,6 +1,6 @@
 import { awaitsRelay, eventIdOf, findEvent } from '#domain/events/events';
 import { entriesDueBefore } from '#domain/events/outbox-index';
-import { flagSetting } from '#platform/settings';
+import { flagSetting, DEVELOPER_WEBHOOK_DELIVERY_ENABLED } from '#platform/settings';
 import { enqueueDeliveries } from './delivery-queue';
 import { deliveryRefOf, makeDueNow, type DeliveryRef } from './delivery-store';
 import { relayEvent } from './relay';
@@ -36,7 +36,7 @@ export async function sweepOutbox({
   now = new Date(),
 }: SweepOptions): Promise<SweepResult> {
   const cutoff = retryNow ? END_OF_TIME : new Date(now.getTime() - overdueSeconds * 1000).toISOString();
-  const sendDeliveries = flagSetting('webhookDeliveryEnabled');
+  const sendDeliveries = flagSetting(DEVELOPER_WEBHOOK_DELIVERY_ENABLED);
   const result: SweepResult = { relayedEvents: 0, queuedDeliveries: 0 };
   const toQueue: DeliveryRef[] = [];
   for await (const entry of entriesDueBefore(cutoff)) {

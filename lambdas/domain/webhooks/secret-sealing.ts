@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { optionalSetting, variableOf } from '#platform/settings';
+import { optionalSetting, WEBHOOK_SECRETS_KEY_ARN, WEBHOOK_SECRETS_LOCAL_KEY } from '#platform/settings';
 
 /**
  * Envelope encryption of endpoints' signing secrets. Each secret is encrypted with AES-256-GCM
@@ -42,17 +42,17 @@ let client: KMSClient | undefined;
 const kms = () => (client ??= new KMSClient({}));
 
 function localKey(): Buffer | undefined {
-  const value = optionalSetting('webhookSecretsLocalKey');
+  const value = optionalSetting(WEBHOOK_SECRETS_LOCAL_KEY);
   if (!value) return undefined;
   const key = Buffer.from(value, 'base64');
-  if (key.length !== 32) throw new Error(`${variableOf('webhookSecretsLocalKey')} must be 32 bytes in base64`);
+  if (key.length !== 32) throw new Error(`${WEBHOOK_SECRETS_LOCAL_KEY.variable} must be 32 bytes in base64`);
   return key;
 }
 
 function kmsKeyArn(): string {
-  const arn = optionalSetting('webhookSecretsKeyArn');
+  const arn = optionalSetting(WEBHOOK_SECRETS_KEY_ARN);
   if (!arn) {
-    throw new Error(`Neither ${variableOf('webhookSecretsKeyArn')} nor ${variableOf('webhookSecretsLocalKey')} is set`);
+    throw new Error(`Neither ${WEBHOOK_SECRETS_KEY_ARN.variable} nor ${WEBHOOK_SECRETS_LOCAL_KEY.variable} is set`);
   }
   return arn;
 }
@@ -92,7 +92,7 @@ async function unwrapDataKey(sealed: SealedSecret, owner: SecretOwner): Promise<
   const wrapped = Buffer.from(sealed.wrapped_key, 'base64');
   if (sealed.key_source === 'local') {
     const local = localKey();
-    if (!local) throw new Error(`A locally sealed secret needs ${variableOf('webhookSecretsLocalKey')}`);
+    if (!local) throw new Error(`A locally sealed secret needs ${WEBHOOK_SECRETS_LOCAL_KEY.variable}`);
     return gcmOpen(
       local,
       { iv: wrapped.subarray(0, 12), tag: wrapped.subarray(12, 28), ciphertext: wrapped.subarray(28) },

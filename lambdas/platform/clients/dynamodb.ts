@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { requiredSetting } from '#platform/settings';
+import { requiredSetting, TABLE_NAME } from '#platform/settings';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -11,5 +11,5 @@ export function dynamo(): DynamoDBDocumentClient {
 }
 
 export function tableName(): string {
-  return requiredSetting('tableName');
+  return requiredSetting(TABLE_NAME);
 }

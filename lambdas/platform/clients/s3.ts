@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { flagSetting, requiredSetting } from '#platform/settings';
+import { requiredSetting, flagSetting, MEDIA_BUCKET_NAME, S3_FORCE_PATH_STYLE } from '#platform/settings';
 
 let client: S3Client | undefined;
 
@@ -11,11 +11,11 @@ export function s3(): S3Client {
   client ??= new S3Client({
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    forcePathStyle: flagSetting('s3ForcePathStyle'),
+    forcePathStyle: flagSetting(S3_FORCE_PATH_STYLE),
   });
   return client;
 }
 
 export function mediaBucket(): string {
-  return requiredSetting('mediaBucketName');
+  return requiredSetting(MEDIA_BUCKET_NAME);
 }

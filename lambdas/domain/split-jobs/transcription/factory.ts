@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { TranscribeClient } from '@aws-sdk/client-transcribe';
-import { choiceSetting } from '#platform/settings';
+import { choiceSetting, TRANSCRIPTION_PROVIDER } from '#platform/settings';
 import { AmazonTranscribe } from './amazon-transcribe';
 import { NoTranscription } from './no-transcription';
 import type { TranscriptionProvider } from './port';
@@ -13,7 +13,7 @@ export type TranscriptionProviderKind = (typeof TRANSCRIPTION_PROVIDER_KINDS)[nu
  * transcription only costs captions and titles, and the local stack has no speech-to-text service.
  */
 export function transcriptionProviderKind(): TranscriptionProviderKind {
-  return choiceSetting('transcriptionProvider', TRANSCRIPTION_PROVIDER_KINDS, 'none');
+  return choiceSetting(TRANSCRIPTION_PROVIDER, TRANSCRIPTION_PROVIDER_KINDS, 'none');
 }
 
 /**

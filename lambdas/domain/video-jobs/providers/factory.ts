@@ -3,7 +3,13 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { BedrockVideoProvider, NOVA_REEL_MODEL_ID } from './bedrock';
 import { LocalRenderer, type LocalRendererOptions } from './local-renderer';
 import type { VideoProvider } from './port';
-import { choiceSetting, optionalSetting } from '#platform/settings';
+import {
+  optionalSetting,
+  choiceSetting,
+  BEDROCK_REGION,
+  BEDROCK_VIDEO_MODEL_ID,
+  VIDEO_PROVIDER,
+} from '#platform/settings';
 
 export const VIDEO_PROVIDER_KINDS = ['local', 'bedrock'] as const;
 export type VideoProviderKind = (typeof VIDEO_PROVIDER_KINDS)[number];
@@ -22,13 +28,13 @@ export interface VideoProviderConfig {
 
 /** Call once per container, at module scope, like the SDK clients it creates. */
 export function createVideoProvider(config: VideoProviderConfig): VideoProvider {
-  const kind = config.kind ?? choiceSetting('videoProvider', VIDEO_PROVIDER_KINDS);
+  const kind = config.kind ?? choiceSetting(VIDEO_PROVIDER, VIDEO_PROVIDER_KINDS);
   const { s3 } = config;
   if (kind === 'local') return new LocalRenderer({ ...config.local, s3 });
-  const region = optionalSetting('bedrockRegion');
+  const region = optionalSetting(BEDROCK_REGION);
   return new BedrockVideoProvider({
     s3,
     bedrock: config.bedrock ?? new BedrockRuntimeClient(region ? { region } : {}),
-    modelId: config.bedrockModelId ?? optionalSetting('bedrockVideoModelId') ?? NOVA_REEL_MODEL_ID,
+    modelId: config.bedrockModelId ?? optionalSetting(BEDROCK_VIDEO_MODEL_ID) ?? NOVA_REEL_MODEL_ID,
   });
 }

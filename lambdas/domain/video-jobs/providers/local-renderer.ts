@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { log } from '#platform/log';
 import { timed } from '#platform/metrics';
-import { choiceSetting, optionalSetting } from '#platform/settings';
+import { optionalSetting, choiceSetting, LOCAL_RENDERER_FAULT } from '#platform/settings';
 import { mediaToolPath, progressSeconds, runMediaTool } from '#platform/media-tools';
 import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
 import { novaReelOutput } from './nova-reel';
@@ -72,9 +72,9 @@ const renders = new Map<string, LocalRender>();
 
 /** The `localRendererFault` setting: none unless set. */
 function faultOfSettings(): LocalRendererFault | undefined {
-  return optionalSetting('localRendererFault') === undefined
+  return optionalSetting(LOCAL_RENDERER_FAULT) === undefined
     ? undefined
-    : choiceSetting('localRendererFault', LOCAL_RENDERER_FAULTS);
+    : choiceSetting(LOCAL_RENDERER_FAULT, LOCAL_RENDERER_FAULTS);
 }
 
 function faultInPrompt(prompt: string): LocalRendererFault | undefined {
