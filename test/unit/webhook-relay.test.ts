@@ -10,7 +10,7 @@ import {
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { newEvent } from '#domain/events/events';
+import { eventPut, newEvent, type EventRecord } from '#domain/events/events';
 import { relayStreamRecords } from '#domain/webhooks/relay';
 
 process.env.TABLE_NAME = 'table';
@@ -55,10 +55,11 @@ function failedJobEvent(organizationId = 7) {
   });
 }
 
-function streamRecord(item: object, sequenceNumber: string): DynamoDBRecord {
+/** The stream record of the event's item, as the event's transaction writes it. */
+function streamRecord(event: EventRecord, sequenceNumber: string): DynamoDBRecord {
   return {
     eventName: 'INSERT',
-    dynamodb: { NewImage: marshall(item) as never, SequenceNumber: sequenceNumber },
+    dynamodb: { NewImage: marshall(eventPut(event).Put!.Item!) as never, SequenceNumber: sequenceNumber },
   };
 }
 
@@ -91,7 +92,7 @@ describe('the outbox relay', () => {
     expect(queued().map((message) => message.webhook_id)).toEqual([idOf('subscribed')]);
     const [removal] = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(removal).toMatchObject({
-      Key: { sk: `EVENT#${event.event_id}` },
+      Key: { sk: `EVENT#${event.eventId}` },
       UpdateExpression: 'REMOVE outbox_shard, outbox_due',
     });
     const put = dynamo.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems![0]!.Put!;

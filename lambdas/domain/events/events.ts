@@ -1,6 +1,7 @@
 import type { JobCompletedEvent, JobFailedEvent, WebhookTestEvent } from '#contract/types';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { sortableId } from '#platform/ids';
 import { DAY_MS } from '#platform/instants';
@@ -29,16 +30,59 @@ export function eventKey(organizationId: number, eventId: string) {
 }
 
 export interface EventRecord {
+  eventId: string;
+  organizationId: number;
+  type: EventType;
+  createdAt: string;
+  payload: EventPayload;
+  /** A `webhook.test` event goes to this endpoint only, whatever its subscriptions. */
+  targetWebhookId: string | null;
+  /** Whether the event still waits in the outbox for the relay to record its deliveries. */
+  awaitsRelay: boolean;
+}
+
+interface EventItem {
   event_id: string;
   organization_id: number;
   type: EventType;
   created_at: string;
   payload: EventPayload;
-  /** A `webhook.test` event goes to this endpoint only, whatever its subscriptions. */
   target_webhook_id?: string;
   outbox_shard?: string;
   outbox_due?: string;
   expires_at: number;
+}
+
+function fromItem(item: EventItem): EventRecord {
+  return {
+    eventId: item.event_id,
+    organizationId: item.organization_id,
+    type: item.type,
+    createdAt: item.created_at,
+    payload: item.payload,
+    targetWebhookId: item.target_webhook_id ?? null,
+    awaitsRelay: item[OUTBOX_ATTRIBUTES.shard] !== undefined,
+  };
+}
+
+/** A new event's item: in the outbox until relayed, and forgotten after the retention. */
+function newEventItem(event: EventRecord): Record<string, unknown> {
+  const item: EventItem = {
+    event_id: event.eventId,
+    organization_id: event.organizationId,
+    type: event.type,
+    created_at: event.createdAt,
+    payload: event.payload,
+    ...(event.targetWebhookId ? { target_webhook_id: event.targetWebhookId } : {}),
+    ...outboxEntry(event.eventId, event.createdAt),
+    expires_at: Math.floor((Date.parse(event.createdAt) + EVENT_RETENTION_DAYS * DAY_MS) / 1000),
+  };
+  return { ...eventKey(event.organizationId, event.eventId), ...item };
+}
+
+/** The event a stream record's new image holds: the stream hands the relay the item as written. */
+export function eventOfStreamImage(image: Record<string, AttributeValue>): EventRecord {
+  return fromItem(unmarshall(image) as EventItem);
 }
 
 export function newEvent(
@@ -56,14 +100,13 @@ export function newEvent(
     data: body.data,
   } as EventPayload;
   return {
-    event_id: eventId,
-    organization_id: organizationId,
+    eventId,
+    organizationId,
     type: body.type,
-    created_at: createdAt,
+    createdAt,
     payload,
-    ...(targetWebhookId ? { target_webhook_id: targetWebhookId } : {}),
-    ...outboxEntry(eventId, createdAt),
-    expires_at: Math.floor((now.getTime() + EVENT_RETENTION_DAYS * DAY_MS) / 1000),
+    targetWebhookId: targetWebhookId ?? null,
+    awaitsRelay: true,
   };
 }
 
@@ -72,15 +115,10 @@ export function eventPut(event: EventRecord): TransactionItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...eventKey(event.organization_id, event.event_id), ...event },
+      Item: newEventItem(event),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
-}
-
-/** Whether the event still waits in the outbox for the relay to record its deliveries. */
-export function awaitsRelay(event: EventRecord): boolean {
-  return event[OUTBOX_ATTRIBUTES.shard] !== undefined;
 }
 
 /** The event an event item's sort key names, or undefined for another item's key. */
@@ -92,16 +130,17 @@ export async function findEvent(organizationId: number, eventId: string): Promis
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: eventKey(organizationId, eventId), ConsistentRead: true }),
   );
-  return Item as EventRecord | undefined;
+  // The table holds what this module wrote; this is where the stored shape meets its type.
+  return Item ? fromItem(Item as EventItem) : undefined;
 }
 
 /** Takes a relayed event out of the outbox index; an event TTL already removed has nothing left to take out. */
-export async function markEventRelayed(event: Pick<EventRecord, 'organization_id' | 'event_id'>): Promise<void> {
+export async function markEventRelayed(event: Pick<EventRecord, 'organizationId' | 'eventId'>): Promise<void> {
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: eventKey(event.organization_id, event.event_id),
+        Key: eventKey(event.organizationId, event.eventId),
         UpdateExpression: LEAVE_OUTBOX,
         ConditionExpression: 'attribute_exists(pk)',
       }),

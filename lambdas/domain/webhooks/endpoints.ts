@@ -94,5 +94,5 @@ export async function testWebhookEndpoint(
   await liveEndpoint(organizationId, webhookId);
   const event = newEvent(organizationId, { type: 'webhook.test', data: { webhook_id: webhookId } }, now, webhookId);
   await writeTransaction({ event: eventPut(event) });
-  return { delivery: { id: event.event_id, event_type: 'webhook.test', status: 'pending' } };
+  return { delivery: { id: event.eventId, event_type: 'webhook.test', status: 'pending' } };
 }

@@ -1,4 +1,4 @@
-import { awaitsRelay, eventIdOf, findEvent } from '#domain/events/events';
+import { eventIdOf, findEvent } from '#domain/events/events';
 import { entriesDueBefore } from '#domain/events/outbox-index';
 import { flagSetting, DEVELOPER_WEBHOOK_DELIVERY_ENABLED } from '#platform/settings';
 import { enqueueDeliveries } from './delivery-queue';
@@ -43,7 +43,7 @@ export async function sweepOutbox({
     const eventId = eventIdOf(entry.sk);
     if (eventId !== undefined) {
       const event = await findEvent(entry.organization_id, eventId);
-      if (!event || !awaitsRelay(event)) continue;
+      if (!event?.awaitsRelay) continue;
       await relayEvent(event, now);
       result.relayedEvents += 1;
       continue;

@@ -1,7 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { markEventRelayed, type EventRecord } from '#domain/events/events';
+import { eventOfStreamImage, markEventRelayed, type EventRecord } from '#domain/events/events';
 import { log } from '#platform/log';
 import { enqueueDeliveries } from './delivery-queue';
 import { recordDelivery, type DeliveryRef } from './delivery-store';
@@ -17,9 +16,9 @@ import { endpointsOf, findEndpoint, type Endpoint } from './endpoint-store';
  */
 
 function recipients(event: EventRecord, endpoints: readonly Endpoint[]): Endpoint[] {
-  if (event.target_webhook_id) {
+  if (event.targetWebhookId) {
     return endpoints.filter(
-      (endpoint) => endpoint.webhookId === event.target_webhook_id && endpoint.status !== 'deleted',
+      (endpoint) => endpoint.webhookId === event.targetWebhookId && endpoint.status !== 'deleted',
     );
   }
   return endpoints.filter(
@@ -35,14 +34,14 @@ export async function relayEvent(
   now = new Date(),
   readEndpoints: EndpointsReader = endpointsOf,
 ): Promise<DeliveryRef[]> {
-  const organizationId = event.organization_id;
-  const endpoints = event.target_webhook_id
-    ? [await findEndpoint(organizationId, event.target_webhook_id)].filter((found) => found !== undefined)
+  const { organizationId } = event;
+  const endpoints = event.targetWebhookId
+    ? [await findEndpoint(organizationId, event.targetWebhookId)].filter((found) => found !== undefined)
     : await readEndpoints(organizationId);
   const body = JSON.stringify(event.payload);
   const refs: DeliveryRef[] = recipients(event, endpoints).map((endpoint) => ({
     organizationId,
-    eventId: event.event_id,
+    eventId: event.eventId,
     webhookId: endpoint.webhookId,
   }));
   await Promise.all(refs.map((ref) => recordDelivery(ref, { type: event.type, body }, now)));
@@ -71,8 +70,7 @@ export async function relayStreamRecords(records: readonly DynamoDBRecord[]): Pr
   const outcomes = await Promise.allSettled(
     records.map(async (record) => {
       const image = record.dynamodb?.NewImage;
-      if (image)
-        await relayEvent(unmarshall(image as Record<string, AttributeValue>) as EventRecord, now, readOncePerBatch);
+      if (image) await relayEvent(eventOfStreamImage(image as Record<string, AttributeValue>), now, readOncePerBatch);
     }),
   );
   const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
