@@ -4,9 +4,9 @@ import { slotTakeUpdate } from '#domain/access/organizations';
 import { ApiError } from '#platform/errors';
 import { sortableId } from '#platform/ids';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
-import { endpointPut, WEBHOOK_ID_PREFIX, type NewEndpoint } from './endpoint-store';
+import { endpointPut, newEndpoint, WEBHOOK_ID_PREFIX } from './endpoint-store';
 import { checkedUrl } from './endpoints';
-import { presentNewWebhookEndpoint } from './presentation';
+import { presentWebhookEndpoint } from './presentation';
 import { sealSecret } from './secret-sealing';
 import { newSigningSecret } from './signature';
 
@@ -23,7 +23,7 @@ export async function createWebhookEndpoint(
   const url = checkedUrl(request.url);
   const webhookId = sortableId(WEBHOOK_ID_PREFIX, now.getTime());
   const secret = newSigningSecret();
-  const endpoint: NewEndpoint = {
+  const endpoint = newEndpoint({
     webhookId,
     organizationId,
     url,
@@ -31,7 +31,7 @@ export async function createWebhookEndpoint(
     events: request.events,
     secretSealed: await sealSecret(secret, { organizationId, webhookId }),
     createdAt: now.toISOString(),
-  };
+  });
   const limit = caller.limits.webhook_endpoints;
   try {
     await writeTransaction({
@@ -47,5 +47,5 @@ export async function createWebhookEndpoint(
     }
     throw error;
   }
-  return { ...presentNewWebhookEndpoint(endpoint), secret };
+  return { ...presentWebhookEndpoint(endpoint), secret };
 }

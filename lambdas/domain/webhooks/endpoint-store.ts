@@ -77,19 +77,26 @@ function fromItem(item: EndpointItem): Endpoint {
   };
 }
 
-/** A new endpoint's item: what it has not got yet (successes, failures, a reason to be disabled) is left out. */
-function newEndpointItem(endpoint: NewEndpoint): EndpointItem {
+/** The endpoint's item; what it has not got (a description, a success, a failure, a reason to be disabled) is left out. */
+function toItem(endpoint: Endpoint): EndpointItem {
+  const optional = {
+    description: endpoint.description,
+    last_success_at: endpoint.lastSuccessAt,
+    last_failure_at: endpoint.lastFailureAt,
+    failing_since: endpoint.failingSince,
+    disabled_reason: endpoint.disabledReason,
+    secret_sealed: endpoint.secretSealed,
+  };
   return {
     webhook_id: endpoint.webhookId,
     organization_id: endpoint.organizationId,
     url: endpoint.url,
-    ...(endpoint.description !== null ? { description: endpoint.description } : {}),
     events: endpoint.events,
-    status: 'active',
-    failure_count: 0,
-    secret_sealed: endpoint.secretSealed,
+    status: endpoint.status,
+    failure_count: endpoint.failureCount,
     created_at: endpoint.createdAt,
-    updated_at: endpoint.createdAt,
+    updated_at: endpoint.updatedAt,
+    ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== null)),
   };
 }
 
@@ -145,17 +152,29 @@ export async function endpointCounts(organizationId: number): Promise<EndpointCo
   return { total: active + disabled, active, disabled };
 }
 
-/** A new endpoint: active, no failures yet, its secret sealed. */
-export type NewEndpoint = Pick<
-  Endpoint,
-  'webhookId' | 'organizationId' | 'url' | 'description' | 'events' | 'createdAt'
-> & { secretSealed: SealedSecret };
+/** A new endpoint: active, nothing sent to it yet, its secret sealed. */
+export function newEndpoint(
+  fields: Pick<Endpoint, 'webhookId' | 'organizationId' | 'url' | 'description' | 'events' | 'createdAt'> & {
+    secretSealed: SealedSecret;
+  },
+): Endpoint {
+  return {
+    ...fields,
+    status: 'active',
+    failureCount: 0,
+    lastSuccessAt: null,
+    lastFailureAt: null,
+    failingSince: null,
+    disabledReason: null,
+    updatedAt: fields.createdAt,
+  };
+}
 
-export function endpointPut(endpoint: NewEndpoint): TransactionItem {
+export function endpointPut(endpoint: Endpoint): TransactionItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...endpointKey(endpoint.organizationId, endpoint.webhookId), ...newEndpointItem(endpoint) },
+      Item: { ...endpointKey(endpoint.organizationId, endpoint.webhookId), ...toItem(endpoint) },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };

@@ -1,5 +1,5 @@
 import type { WebhookEndpoint } from '#contract/types';
-import type { Endpoint, NewEndpoint } from './endpoint-store';
+import type { Endpoint } from './endpoint-store';
 
 /** An endpoint as the API shows it: never its secret, sealed or not. */
 export function presentWebhookEndpoint(endpoint: Endpoint): WebhookEndpoint {
@@ -14,18 +14,4 @@ export function presentWebhookEndpoint(endpoint: Endpoint): WebhookEndpoint {
     last_failure_at: endpoint.lastFailureAt,
     created_at: endpoint.createdAt,
   };
-}
-
-/** An endpoint just created: active, and nothing sent to it yet. */
-export function presentNewWebhookEndpoint(endpoint: NewEndpoint): WebhookEndpoint {
-  return presentWebhookEndpoint({
-    ...endpoint,
-    status: 'active',
-    failureCount: 0,
-    lastSuccessAt: null,
-    lastFailureAt: null,
-    failingSince: null,
-    disabledReason: null,
-    updatedAt: endpoint.createdAt,
-  });
 }

@@ -12,7 +12,7 @@ export type TranscriptionProviderKind = (typeof TRANSCRIPTION_PROVIDER_KINDS)[nu
  * The `transcriptionProvider` setting. Unset means none: unlike a video provider, a missing
  * transcription only costs captions and titles, and the local stack has no speech-to-text service.
  */
-export function transcriptionProviderKind(): TranscriptionProviderKind {
+function transcriptionProviderKind(): TranscriptionProviderKind {
   return choiceSetting(TRANSCRIPTION_PROVIDER, TRANSCRIPTION_PROVIDER_KINDS, 'none');
 }
 
