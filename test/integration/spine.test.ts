@@ -5,6 +5,7 @@ import {
   createKey,
   createOrganization,
   revokeKey,
+  updateOrganization,
   RATE_LIMIT_HEADERS,
   type TestOrganization,
 } from './support/stack';
@@ -134,6 +135,48 @@ describe('authentication failures', () => {
     const response = await call('GET', '/me', { key: expired.key });
     expect(response.status).toBe(401);
     expectEnvelope(response.body, 'API_KEY_INVALID');
+  });
+
+  it('refuses a key on the first request after its expiry passes', async () => {
+    const expiresAt = Date.now() + 2000;
+    const expiring = await createKey(org.organizationId, { expiresAt: new Date(expiresAt).toISOString() });
+    expect((await call('GET', '/me', { key: expiring.key })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt + 1 - Date.now())));
+    const response = await call('GET', '/me', { key: expiring.key });
+    expect(response.status).toBe(401);
+    expectEnvelope(response.body, 'API_KEY_INVALID');
+  });
+});
+
+describe("an operator's change to the organization applies to the very next request", () => {
+  it.each([
+    ['a move to a plan without API access', { plan: 'pro' }],
+    ['API access switched off', { apiAccess: false }],
+  ] as const)('refuses the request after %s', async (_, changes) => {
+    const changing = await createOrganization();
+    expect((await call('GET', '/me', { key: changing.key })).status).toBe(200);
+    await updateOrganization(changing.organizationId, changes);
+    const response = await call('GET', '/me', { key: changing.key });
+    expect(response.status).toBe(403);
+    expectEnvelope(response.body, 'API_ACCESS_DENIED');
+  });
+
+  it('admits again the request after API access is switched back on', async () => {
+    const off = await createOrganization({ apiAccess: false });
+    expect((await call('GET', '/me', { key: off.key })).status).toBe(403);
+    await updateOrganization(off.organizationId, { apiAccess: true });
+    expect((await call('GET', '/me', { key: off.key })).status).toBe(200);
+  });
+
+  it('judges the request after a change of negotiated limits by the new limits', async () => {
+    const custom = await createOrganization({ plan: 'custom', limits: { requests_per_minute_per_key: 100 } });
+    const before = await call('GET', '/me', { key: custom.key });
+    expect(before.headers.get('x-ratelimit-limit')).toBe('100');
+    await updateOrganization(custom.organizationId, { negotiatedLimits: { requests_per_minute_per_key: 1 } });
+    const after = await call('GET', '/me', { key: custom.key });
+    expect(after.status).toBe(429);
+    expect(after.headers.get('x-ratelimit-limit')).toBe('1');
+    expectEnvelope(after.body, 'RATE_LIMIT_EXCEEDED');
   });
 });
 

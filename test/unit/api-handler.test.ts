@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ApiError } from '#platform/errors';
 import { operation as getMe } from '#contract/operations/getMe';
-import { callerEvent, tableKnowsCaller } from './support/api-caller';
+import { callerEvent, callerItems, tableKnowsCaller } from './support/api-caller';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -62,11 +62,38 @@ describe('the request pipeline', () => {
     });
   });
 
-  it('makes the four table calls authentication and rate limiting need, and no more', async () => {
-    await invoke(async () => {
+  it('makes the four table calls authentication and rate limiting need, in two round trips', async () => {
+    // Each call is held until the test releases every call in flight: one release is one round trip.
+    const rounds: string[][] = [[]];
+    const held: (() => void)[] = [];
+    const heldCall = (name: string, answer: unknown) => async () => {
+      rounds.at(-1)?.push(name);
+      await new Promise<void>((release) => held.push(release));
+      return answer;
+    };
+    const items = callerItems();
+    dynamo.reset();
+    for (const [name, item] of Object.entries(items)) {
+      dynamo.on(GetCommand, { Key: { pk: item.pk, sk: item.sk } }).callsFake(heldCall(name, { Item: item }));
+    }
+    dynamo.on(UpdateCommand).callsFake(heldCall('counter', { Attributes: { request_count: 1 } }));
+    let answered = false;
+    const response = invoke(async () => {
       throw new ApiError('JOB_NOT_READY', 'Not yet.');
-    });
-    expect(dynamo.commandCalls(GetCommand)).toHaveLength(2);
-    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(2);
+    }).finally(() => (answered = true));
+
+    while (!answered) {
+      await new Promise((settle) => setImmediate(settle));
+      if (held.length > 0 && rounds.at(-1)?.length === held.length) {
+        rounds.push([]);
+        for (const release of held.splice(0)) release();
+      }
+    }
+
+    expect((await response).statusCode).toBe(409);
+    expect(rounds.filter((round) => round.length > 0).map((round) => round.sort())).toEqual([
+      ['key'],
+      ['counter', 'counter', 'organization'],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import fc from 'fast-check';
 import {
   BatchGetCommand,
   DynamoDBDocumentClient,
@@ -9,7 +9,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { operation as getMe } from '#contract/operations/getMe';
-import { admitRequest, readRateLimitState, requestsInDays } from '#domain/access/rate-limits';
+import { admitCounted, countRequest, readRateLimitState, requestsInDays } from '#domain/access/rate-limits';
 import { callerEvent, tableKnowsCaller } from './support/api-caller';
 import { addedCounters } from './support/transactions';
 
@@ -23,35 +23,25 @@ const NOW_MS = Date.parse('2026-03-01T12:00:30.000Z');
 const MINUTE_COUNTER = { pk: 'RATE#KEY#abcdefghjkmnpqrs', sk: `MINUTE#${Math.floor(NOW_MS / 60_000)}` };
 const DAY_COUNTER = { pk: 'RATE#ORG#9', sk: 'DAY#2026-03-01' };
 
-type Outcome = 'admit' | 'refuse' | 'throw';
+type Outcome = number | 'throw';
 
 function throttled() {
   return Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' });
 }
 
 /**
- * The two counters as DynamoDB would answer them: each take admits (count 5), refuses (already at
- * its limit) or fails outright; a give-back succeeds unless `giveBack` is 'throw'.
+ * The two counters as DynamoDB would answer them: each count answers the window's count with the
+ * request in it, or fails outright; a give-back succeeds unless `giveBack` is 'throw'.
  */
 function counters(outcomes: { minute: Outcome; day: Outcome; giveBack?: 'succeed' | 'throw' }) {
   dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
-    const isMinute = input.Key?.pk === MINUTE_COUNTER.pk;
     if (input.ExpressionAttributeValues?.[':minus_one'] === -1) {
       if (outcomes.giveBack === 'throw') throw throttled();
       return {};
     }
-    switch (isMinute ? outcomes.minute : outcomes.day) {
-      case 'admit':
-        return { Attributes: { request_count: 5 } };
-      case 'refuse':
-        throw new ConditionalCheckFailedException({
-          message: 'The conditional request failed',
-          $metadata: {},
-          Item: { request_count: { N: String(isMinute ? LIMITS.perMinute : LIMITS.perDay) } },
-        });
-      case 'throw':
-        throw throttled();
-    }
+    const outcome = input.Key?.pk === MINUTE_COUNTER.pk ? outcomes.minute : outcomes.day;
+    if (outcome === 'throw') throw throttled();
+    return { Attributes: { request_count: outcome } };
   });
 }
 
@@ -64,48 +54,41 @@ function givenBack() {
     .map((input) => input.Key);
 }
 
+async function admit(limits = LIMITS) {
+  return admitCounted(await countRequest('abcdefghjkmnpqrs', 9, NOW_MS), limits);
+}
+
 beforeEach(() => {
   dynamo.reset();
 });
 
-describe('admitting a request when a counter update fails outright', () => {
-  it("gives the day's slot back when the minute counter throws, then throws that error", async () => {
-    counters({ minute: 'throw', day: 'admit' });
+describe('counting a request when a counter update fails outright', () => {
+  it("gives the day's count back when the minute counter throws, then throws that error", async () => {
+    counters({ minute: 'throw', day: 5 });
 
-    await expect(admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS)).rejects.toMatchObject({
-      name: 'ThrottlingException',
-    });
+    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
     expect(givenBack()).toEqual([DAY_COUNTER]);
   });
 
-  it("gives the minute's slot back when the day counter throws, then throws that error", async () => {
-    counters({ minute: 'admit', day: 'throw' });
+  it("gives the minute's count back when the day counter throws, then throws that error", async () => {
+    counters({ minute: 5, day: 'throw' });
 
-    await expect(admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS)).rejects.toMatchObject({
-      name: 'ThrottlingException',
-    });
+    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
     expect(givenBack()).toEqual([MINUTE_COUNTER]);
   });
 
-  it.each([
-    ['the other refused', { minute: 'throw', day: 'refuse' }],
-    ['both threw', { minute: 'throw', day: 'throw' }],
-  ] as const)('gives nothing back when %s: no slot was taken', async (_, outcomes) => {
-    counters(outcomes);
+  it('gives nothing back when both threw: nothing was counted', async () => {
+    counters({ minute: 'throw', day: 'throw' });
 
-    await expect(admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS)).rejects.toMatchObject({
-      name: 'ThrottlingException',
-    });
+    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
     expect(givenBack()).toEqual([]);
   });
 
   it('still throws the counter error when the give-back fails too, and logs the give-back', async () => {
-    counters({ minute: 'admit', day: 'throw', giveBack: 'throw' });
+    counters({ minute: 5, day: 'throw', giveBack: 'throw' });
     const lines = jest.spyOn(console, 'log').mockImplementation(() => undefined);
 
-    await expect(admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS)).rejects.toMatchObject({
-      name: 'ThrottlingException',
-    });
+    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
     expect(lines.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
       expect.objectContaining({ level: 'warn', counter: MINUTE_COUNTER }),
     ]);
@@ -113,40 +96,63 @@ describe('admitting a request when a counter update fails outright', () => {
   });
 });
 
-describe('refusing a request when the give-back fails', () => {
-  it('answers the refusal, keeping the slot counted in the window that could not give it back', async () => {
-    counters({ minute: 'refuse', day: 'admit', giveBack: 'throw' });
+describe('judging a counted request against the limits', () => {
+  it('admits a request whose counts are within both limits, giving nothing back', async () => {
+    counters({ minute: LIMITS.perMinute, day: 5 });
+
+    const state = await admit();
+
+    expect(state.exceeded).toEqual([]);
+    expect(state.minute).toMatchObject({ limit: 60, used: 60, remaining: 0 });
+    expect(state.day).toMatchObject({ limit: 10_000, used: 5, remaining: 9995 });
+    expect(givenBack()).toEqual([]);
+  });
+
+  it.each([
+    ['the minute', { minute: 61, day: 5 }, ['minute']],
+    ['the day', { minute: 5, day: 10_001 }, ['day']],
+    ['both windows', { minute: 61, day: 10_001 }, ['minute', 'day']],
+  ] as const)('refuses a request past %s, giving it back from both windows', async (_, counts, exceeded) => {
+    counters(counts);
+
+    const state = await admit();
+
+    expect(state.exceeded).toEqual(exceeded);
+    expect(givenBack()).toEqual(expect.arrayContaining([MINUTE_COUNTER, DAY_COUNTER]));
+    expect(givenBack()).toHaveLength(2);
+    expect(state.minute.used).toBe(Math.min(counts.minute - 1, LIMITS.perMinute));
+    expect(state.day.used).toBe(Math.min(counts.day - 1, LIMITS.perDay));
+  });
+
+  it('reports a window crowded by other refused requests as full, never past its limit', async () => {
+    counters({ minute: 75, day: 5 });
+
+    const state = await admit();
+
+    expect(state.minute).toMatchObject({ limit: 60, used: 60, remaining: 0 });
+  });
+
+  it('answers the refusal when a give-back fails, keeping the request counted in that window', async () => {
+    counters({ minute: 61, day: 5, giveBack: 'throw' });
     const lines = jest.spyOn(console, 'log').mockImplementation(() => undefined);
 
-    const state = await admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+    const state = await admit();
 
     expect(state.exceeded).toEqual(['minute']);
     expect(state.minute).toMatchObject({ used: 60, remaining: 0 });
     expect(state.day).toMatchObject({ used: 5, remaining: LIMITS.perDay - 5 });
-    expect(givenBack()).toEqual([DAY_COUNTER]);
-    expect(lines.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
-      expect.objectContaining({
-        level: 'warn',
-        counter: DAY_COUNTER,
-        error: { name: 'ThrottlingException', message: expect.any(String) },
-      }),
-    ]);
+    expect(lines.mock.calls.map(([line]) => JSON.parse(String(line)).counter)).toEqual(
+      expect.arrayContaining([MINUTE_COUNTER, DAY_COUNTER]),
+    );
     lines.mockRestore();
   });
 
   it('answers 429 with Retry-After and the rate-limit headers through the request pipeline', async () => {
     tableKnowsCaller(dynamo);
-    // The pipeline takes the counters at the real time, so the fake matches them by partition.
+    // The pipeline counts at the real time, so the fake matches the counters by partition.
     dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
-      if (input.ExpressionAttributeValues?.[':minus_one'] === -1) throw throttled();
-      if (input.Key?.pk === MINUTE_COUNTER.pk) {
-        throw new ConditionalCheckFailedException({
-          message: 'The conditional request failed',
-          $metadata: {},
-          Item: { request_count: { N: '60' } },
-        });
-      }
-      return { Attributes: { request_count: 5 } };
+      if (input.ExpressionAttributeValues?.[':minus_one'] === -1) return {};
+      return { Attributes: { request_count: input.Key?.pk === MINUTE_COUNTER.pk ? 61 : 6 } };
     });
     const lines = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     const { apiHandler } = await import('#http/api-handler');
@@ -169,6 +175,43 @@ describe('refusing a request when the give-back fails', () => {
   });
 });
 
+describe('requests racing for the last slots of a window', () => {
+  /** One counter item that applies each update atomically, in the order the scheduler lets them land. */
+  function atomicCounter(schedule: fc.Scheduler) {
+    const counts = new Map<string, number>();
+    dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
+      await schedule.schedule(Promise.resolve(), 'update lands');
+      const name = `${String(input.Key?.pk)}|${String(input.Key?.sk)}`;
+      const amount = input.ExpressionAttributeValues?.[':minus_one'] === -1 ? -1 : 1;
+      counts.set(name, (counts.get(name) ?? 0) + amount);
+      return { Attributes: { request_count: counts.get(name) } };
+    });
+    return (counter: { pk: string; sk: string }) => counts.get(`${counter.pk}|${counter.sk}`) ?? 0;
+  }
+
+  it('admits exactly as many as the limit allows, in any order of landing, and counts only those', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 1, max: 12 }),
+        async (schedule, limit, requests) => {
+          dynamo.reset();
+          const countOf = atomicCounter(schedule);
+          const limits = { perMinute: limit, perDay: 1000 };
+          const outcomes = Array.from({ length: requests }, () => admit(limits));
+          await schedule.waitFor(Promise.all(outcomes));
+          const admitted = (await Promise.all(outcomes)).filter((state) => state.exceeded.length === 0).length;
+          expect(admitted).toBe(Math.min(limit, requests));
+          expect(countOf(MINUTE_COUNTER)).toBe(admitted);
+          expect(countOf(DAY_COUNTER)).toBe(admitted);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("counting a key's requests in the organization's day", () => {
   /** What the updates of one counter's item added, in call order. */
   const additionsTo = (counter: { pk: string; sk: string }) =>
@@ -179,18 +222,18 @@ describe("counting a key's requests in the organization's day", () => {
       .map(addedCounters);
 
   it("adds the request to the calling key's counter in the same update as the day's count", async () => {
-    counters({ minute: 'admit', day: 'admit' });
+    counters({ minute: 5, day: 5 });
 
-    await admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+    await admit();
 
     expect(additionsTo(DAY_COUNTER)).toEqual([{ request_count: 1, key_abcdefghjkmnpqrs: 1 }]);
     expect(additionsTo(MINUTE_COUNTER)).toEqual([{ request_count: 1 }]);
   });
 
   it("takes the request back from both of the day's counters when the minute refuses it", async () => {
-    counters({ minute: 'refuse', day: 'admit' });
+    counters({ minute: 61, day: 5 });
 
-    const state = await admitRequest('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+    const state = await admit();
 
     expect(state.exceeded).toEqual(['minute']);
     expect(additionsTo(DAY_COUNTER)).toEqual([

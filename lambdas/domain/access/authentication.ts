@@ -9,7 +9,14 @@ import {
   type Limits,
   type Organization,
 } from './organizations';
-import { admitRequest, retryAfterSeconds, type RateLimitState } from './rate-limits';
+import {
+  admitCounted,
+  countRequest,
+  retryAfterSeconds,
+  uncountRequest,
+  type CountedRequest,
+  type RateLimitState,
+} from './rate-limits';
 import type { Scope } from './scopes';
 
 export interface Caller {
@@ -21,17 +28,35 @@ export interface Caller {
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
-async function identify(
-  authorization: string | undefined,
-): Promise<{ apiKey: ApiKey; organization: Organization; limits: Limits }> {
+const INVALID_KEY = 'The API key is invalid, revoked or expired.';
+
+async function identifyKey(authorization: string | undefined): Promise<ApiKey> {
   const presented = authorization ? BEARER.exec(authorization)?.[1] : undefined;
   if (!presented) {
     throw new ApiError('API_KEY_INVALID', 'Send your API key as "Authorization: Bearer <API_KEY>".');
   }
   const apiKey = await findUsableKey(presented);
-  const organization = apiKey && (await getOrganization(apiKey.organizationId));
-  if (!apiKey || !organization) throw new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
-  return { apiKey, organization, limits: effectiveLimits(organization) };
+  if (!apiKey) throw new ApiError('API_KEY_INVALID', INVALID_KEY);
+  return apiKey;
+}
+
+/**
+ * Reads the key's organization and counts the request at once: the second and last round trip
+ * before the operation's own work. Both reads are strongly consistent, so a change of plan, API
+ * access or limits, like a revocation, applies to the very next request.
+ */
+async function organizationAndCount(apiKey: ApiKey): Promise<{ organization: Organization; counted: CountedRequest }> {
+  const [organizationRead, counting] = await Promise.allSettled([
+    getOrganization(apiKey.organizationId),
+    countRequest(apiKey.keyPrefix, apiKey.organizationId),
+  ]);
+  if (counting.status === 'rejected') throw counting.reason;
+  if (organizationRead.status === 'fulfilled' && organizationRead.value) {
+    return { organization: organizationRead.value, counted: counting.value };
+  }
+  await uncountRequest(counting.value);
+  if (organizationRead.status === 'rejected') throw organizationRead.reason;
+  throw new ApiError('API_KEY_INVALID', INVALID_KEY);
 }
 
 /**
@@ -45,12 +70,14 @@ export async function authenticate(
   requiredScope: Scope | null,
   onRateLimit: (state: RateLimitState) => void,
 ): Promise<Caller> {
-  const identity = await identify(authorization);
+  const apiKey = await identifyKey(authorization);
   // From here on, every line of the request names who made it, refused or not.
-  addLogContext({ organization_id: identity.organization.organizationId, key_prefix: identity.apiKey.keyPrefix });
-  const rateLimit = await admitRequest(identity.apiKey.keyPrefix, identity.organization.organizationId, {
-    perMinute: identity.limits.requests_per_minute_per_key,
-    perDay: identity.limits.requests_per_day_per_organization,
+  addLogContext({ organization_id: apiKey.organizationId, key_prefix: apiKey.keyPrefix });
+  const { organization, counted } = await organizationAndCount(apiKey);
+  const limits = effectiveLimits(organization);
+  const rateLimit = await admitCounted(counted, {
+    perMinute: limits.requests_per_minute_per_key,
+    perDay: limits.requests_per_day_per_organization,
   });
   onRateLimit(rateLimit);
   if (rateLimit.exceeded.length > 0) {
@@ -61,7 +88,6 @@ export async function authenticate(
       'Retry-After': String(retryAfterSeconds(rateLimit)),
     });
   }
-  const { organization, apiKey } = identity;
   if (!hasApiAccess(organization)) {
     throw new ApiError(
       'API_ACCESS_DENIED',
@@ -74,5 +100,5 @@ export async function authenticate(
       `This API key lacks the scope '${requiredScope}' that this operation requires.`,
     );
   }
-  return { ...identity, organization, rateLimit };
+  return { apiKey, organization, limits, rateLimit };
 }

@@ -1,6 +1,5 @@
 import { paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetConsistent } from '#platform/batch-get';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { DAY_MS, utcDay } from '#platform/instants';
 import { log } from '#platform/log';
@@ -32,17 +31,15 @@ interface Window {
    * calling key's requests, so usage per key agrees with the organization's to the request.
    */
   keyCounter?: string;
-  limit: number;
   startMs: number;
   endMs: number;
   retainUntilMs: number;
 }
 
-function minuteWindow(keyPrefix: string, limit: number, nowMs: number): Window {
+function minuteWindow(keyPrefix: string, nowMs: number): Window {
   const startMs = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
   return {
     key: { pk: `RATE#KEY#${keyPrefix}`, sk: `MINUTE#${startMs / MINUTE_MS}` },
-    limit,
     startMs,
     endMs: startMs + MINUTE_MS,
     retainUntilMs: startMs + 2 * MINUTE_MS,
@@ -54,25 +51,24 @@ const daySortKey = (day: string) => `DAY#${day}`;
 /** The attribute of a day window that counts one key's requests. */
 const keyRequestCounter = (keyPrefix: string) => `key_${keyPrefix}`;
 
-function dayWindow(organizationId: number, keyPrefix: string, limit: number, nowMs: number): Window {
+function dayWindow(organizationId: number, keyPrefix: string, nowMs: number): Window {
   const startMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
   return {
     key: { pk: dayPartition(organizationId), sk: daySortKey(utcDay(startMs)) },
     keyCounter: keyRequestCounter(keyPrefix),
-    limit,
     startMs,
     endMs: startMs + DAY_MS,
     retainUntilMs: startMs + DAY_COUNTER_RETENTION_MS,
   };
 }
 
-function stateOf(window: Window, used: number): WindowState {
-  return {
-    limit: window.limit,
-    used,
-    remaining: Math.max(0, window.limit - used),
-    resetsAt: Math.floor(window.endMs / 1000),
-  };
+/**
+ * A window as a response reports it. A count above the limit is the limit: the requests beyond it
+ * were refused and are being given back.
+ */
+function stateOf(window: Window, limit: number, count: number): WindowState {
+  const used = Math.min(count, limit);
+  return { limit, used, remaining: limit - used, resetsAt: Math.floor(window.endMs / 1000) };
 }
 
 /** `ADD` of `amount` to the window's counters, with the names the expression needs. */
@@ -85,42 +81,29 @@ function counting(window: Window, amount: string) {
     : { add: `request_count ${amount}`, names: {} };
 }
 
-/** Counts one request in a window unless it is full; the condition makes overshoot impossible. */
-async function take(window: Window): Promise<{ admitted: boolean; used: number }> {
-  const { add, names } = counting(window, ':one');
-  try {
-    const { Attributes } = await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: window.key,
-        UpdateExpression: `ADD ${add} SET expires_at = if_not_exists(expires_at, :expires)`,
-        ConditionExpression: 'attribute_not_exists(request_count) OR request_count < :limit',
-        ...names,
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':limit': window.limit,
-          ':expires': Math.floor(window.retainUntilMs / 1000),
-        },
-        ReturnValues: 'UPDATED_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { admitted: true, used: Number(Attributes?.request_count ?? 1) };
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      return { admitted: false, used: Number(error.Item?.request_count?.N ?? window.limit) };
-    }
-    throw error;
-  }
+/** Counts one request in a window, answering the window's count with it. */
+async function add(window: Window): Promise<number> {
+  const { add: addition, names } = counting(window, ':one');
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: window.key,
+      UpdateExpression: `ADD ${addition} SET expires_at = if_not_exists(expires_at, :expires)`,
+      ...names,
+      ExpressionAttributeValues: { ':one': 1, ':expires': Math.floor(window.retainUntilMs / 1000) },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(Attributes?.request_count ?? 1);
 }
 
 async function giveBack(window: Window): Promise<void> {
-  const { add, names } = counting(window, ':minus_one');
+  const { add: addition, names } = counting(window, ':minus_one');
   await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: window.key,
-      UpdateExpression: `ADD ${add}`,
+      UpdateExpression: `ADD ${addition}`,
       ...names,
       ExpressionAttributeValues: { ':minus_one': -1 },
     }),
@@ -145,43 +128,66 @@ async function tryGiveBack(window: Window): Promise<boolean> {
   }
 }
 
+/** A request counted in the key's minute and the organization's day, not yet judged against the limits. */
+export interface CountedRequest {
+  minute: { window: Window; count: number };
+  day: { window: Window; count: number };
+}
+
 /**
- * Admits a request against the key's minute window and the organization's day window at once.
- * Both counters are taken in parallel; when one refuses, the slot taken in the other is given
- * back, so a refused request never counts and neither counter can pass its limit. When taking
- * one fails outright, the other's slot is given back too and the failure is thrown.
+ * Counts a request in the key's minute window and the organization's day window, both at once and
+ * without a condition, so that counting needs nothing but the caller's identity and runs beside
+ * the read of the organization whose limits judge it (`admitCounted`). When one count fails
+ * outright, the other is given back and the failure is thrown.
  */
-export async function admitRequest(
+export async function countRequest(
   keyPrefix: string,
   organizationId: number,
-  limits: { perMinute: number; perDay: number },
   nowMs = Date.now(),
+): Promise<CountedRequest> {
+  const minute = minuteWindow(keyPrefix, nowMs);
+  const day = dayWindow(organizationId, keyPrefix, nowMs);
+  const [minuteCount, dayCount] = await Promise.allSettled([add(minute), add(day)]);
+  if (minuteCount.status === 'rejected') {
+    if (dayCount.status === 'fulfilled') await tryGiveBack(day);
+    throw minuteCount.reason;
+  }
+  if (dayCount.status === 'rejected') {
+    await tryGiveBack(minute);
+    throw dayCount.reason;
+  }
+  return { minute: { window: minute, count: minuteCount.value }, day: { window: day, count: dayCount.value } };
+}
+
+/** Takes a counted request back from both windows, best effort: a request refused before it was judged. */
+export async function uncountRequest({ minute, day }: CountedRequest): Promise<void> {
+  await Promise.all([tryGiveBack(minute.window), tryGiveBack(day.window)]);
+}
+
+/**
+ * Judges a counted request against the limits: admitted when neither window's count passed its
+ * limit, else given back from both, so a refused request never counts. Every request that was
+ * admitted saw a count within the limit, and a window's count is never below the requests it
+ * admitted, so no window can admit more than its limit, however many requests race.
+ */
+export async function admitCounted(
+  { minute, day }: CountedRequest,
+  limits: { perMinute: number; perDay: number },
 ): Promise<RateLimitState> {
-  const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
-  const day = dayWindow(organizationId, keyPrefix, limits.perDay, nowMs);
-  const [minuteTake, dayTake] = await Promise.allSettled([take(minute), take(day)]);
-  if (minuteTake.status === 'rejected') {
-    if (dayTake.status === 'fulfilled' && dayTake.value.admitted) await tryGiveBack(day);
-    throw minuteTake.reason;
-  }
-  if (dayTake.status === 'rejected') {
-    if (minuteTake.value.admitted) await tryGiveBack(minute);
-    throw dayTake.reason;
-  }
-  const [minuteTaken, dayTaken] = [minuteTake.value, dayTake.value];
   const exceeded: RateLimitState['exceeded'] = [];
-  if (!minuteTaken.admitted) exceeded.push('minute');
-  if (!dayTaken.admitted) exceeded.push('day');
-  let minuteUsed = minuteTaken.used;
-  let dayUsed = dayTaken.used;
-  if (exceeded.length === 1) {
-    if (minuteTaken.admitted) {
-      if (await tryGiveBack(minute)) minuteUsed -= 1;
-    } else if (await tryGiveBack(day)) {
-      dayUsed -= 1;
-    }
+  if (minute.count > limits.perMinute) exceeded.push('minute');
+  if (day.count > limits.perDay) exceeded.push('day');
+  let [minuteCount, dayCount] = [minute.count, day.count];
+  if (exceeded.length > 0) {
+    const [minuteGivenBack, dayGivenBack] = await Promise.all([tryGiveBack(minute.window), tryGiveBack(day.window)]);
+    if (minuteGivenBack) minuteCount -= 1;
+    if (dayGivenBack) dayCount -= 1;
   }
-  return { minute: stateOf(minute, minuteUsed), day: stateOf(day, dayUsed), exceeded };
+  return {
+    minute: stateOf(minute.window, limits.perMinute, minuteCount),
+    day: stateOf(day.window, limits.perDay, dayCount),
+    exceeded,
+  };
 }
 
 export function retryAfterSeconds(state: RateLimitState, nowMs = Date.now()): number {
@@ -210,12 +216,15 @@ export async function readRateLimitState(
   limits: { perMinute: number; perDay: number },
   nowMs = Date.now(),
 ): Promise<Pick<RateLimitState, 'minute' | 'day'>> {
-  const minute = minuteWindow(keyPrefix, limits.perMinute, nowMs);
-  const day = dayWindow(organizationId, keyPrefix, limits.perDay, nowMs);
+  const minute = minuteWindow(keyPrefix, nowMs);
+  const day = dayWindow(organizationId, keyPrefix, nowMs);
   const items = await batchGetConsistent([minute.key, day.key]);
   const countOf = (window: Window) =>
     Number(items.find((item) => item.pk === window.key.pk && item.sk === window.key.sk)?.request_count ?? 0);
-  return { minute: stateOf(minute, countOf(minute)), day: stateOf(day, countOf(day)) };
+  return {
+    minute: stateOf(minute, limits.perMinute, countOf(minute)),
+    day: stateOf(day, limits.perDay, countOf(day)),
+  };
 }
 
 /**

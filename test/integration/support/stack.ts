@@ -84,6 +84,11 @@ export async function getOrganization(organizationId: number) {
   return organizations.getOrganization(organizationId);
 }
 
+export async function updateOrganization(organizationId: number, changes: Organizations.OrganizationChanges) {
+  const { organizations } = await operator();
+  return organizations.updateOrganization(organizationId, changes);
+}
+
 export async function setCredits(organizationId: number, balance: number) {
   const { organizations } = await operator();
   return organizations.setCreditBalance(organizationId, balance);

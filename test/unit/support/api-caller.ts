@@ -10,10 +10,12 @@ const PREFIX = 'abcdefghjkmnpqrs';
 const SECRET = '0123456789abcdefghjkmnpqrstvwxyz';
 export const CALLER_KEY = `svc_test_${PREFIX}_${SECRET}`;
 
-/** The mocked table knows CALLER_KEY, active with these scopes, of organization 9 (Team, API access on). */
-export function tableKnowsCaller(dynamo: AwsClientStub<DynamoDBDocumentClient>, scopes: readonly Scope[] = []) {
-  dynamo.on(GetCommand, { Key: { pk: `APIKEY#${PREFIX}`, sk: 'APIKEY' } }).resolves({
-    Item: {
+/** The items of CALLER_KEY, active with these scopes, and of its organization 9 (Team, API access on). */
+export function callerItems(scopes: readonly Scope[] = []) {
+  return {
+    key: {
+      pk: `APIKEY#${PREFIX}`,
+      sk: 'APIKEY',
       key_prefix: PREFIX,
       organization_id: 9,
       environment: 'test',
@@ -22,16 +24,23 @@ export function tableKnowsCaller(dynamo: AwsClientStub<DynamoDBDocumentClient>, 
       status: 'active',
       created_at: '2026-01-01T00:00:00Z',
     },
-  });
-  dynamo.on(GetCommand, { Key: { pk: 'ORG#9', sk: 'ORG' } }).resolves({
-    Item: {
+    organization: {
+      pk: 'ORG#9',
+      sk: 'ORG',
       organization_id: 9,
       plan: 'team',
       api_access: true,
       credits_balance: 0,
       created_at: '2026-01-01T00:00:00Z',
     },
-  });
+  };
+}
+
+/** The mocked table knows CALLER_KEY and its organization (callerItems). */
+export function tableKnowsCaller(dynamo: AwsClientStub<DynamoDBDocumentClient>, scopes: readonly Scope[] = []) {
+  for (const item of Object.values(callerItems(scopes))) {
+    dynamo.on(GetCommand, { Key: { pk: item.pk, sk: item.sk } }).resolves({ Item: item });
+  }
 }
 
 /** The HTTP API event of a request below the API prefix, sent with CALLER_KEY. */
