@@ -1,5 +1,5 @@
 /** Each phase's settings: requests and their concurrency, runs, sizes, intervals and timeouts. */
-export const SETTINGS = {
+export const BENCH_SETTINGS = {
   getMe: { warmup: 200, requests: 500, concurrency: 8 },
   createVideoJob: { warmup: 5, requests: 100, concurrency: 4 },
   getVideoJob: { warmup: 10, requests: 200, concurrency: 8 },

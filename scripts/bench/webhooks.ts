@@ -5,7 +5,7 @@ import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
 import { callsBetween, snapshot, sum } from './call-counter';
 import { call, expectStatus, inParallel } from './http';
 import { seedCaller } from './seeding';
-import { SETTINGS } from './settings';
+import { BENCH_SETTINGS } from './settings';
 import { latencyPercentiles, round } from './statistics';
 
 /** One request the receiver got. */
@@ -99,7 +99,7 @@ function deliveryFigures(receipts: readonly WebhookReceipt[]) {
  * the last receipt. Both go through the table stream, the relay, the queue and the delivery worker.
  */
 export async function measureWebhooks(apiUrl: string, progress: (message: string) => void) {
-  const settings = SETTINGS.webhooks;
+  const settings = BENCH_SETTINGS.webhooks;
   const { key } = await seedCaller(1_000_000, {
     requests_per_minute_per_key: 1_000_000,
     requests_per_day_per_organization: 100_000_000,
