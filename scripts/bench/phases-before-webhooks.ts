@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StopExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '../upload-to-url';
 import { beyond, byCommand, callsBetween, snapshot, sum } from './call-counter';
+import { stopExecutionOfJob } from './executions';
 import { call, expectStatus, inParallel, type Reply } from './http';
 import type { PhasesBeforeWebhooksFigures } from './report';
 import { seedCaller, seedJobs } from './seeding';
@@ -73,8 +74,6 @@ export async function measurePhasesBeforeWebhooks({
   // --- POST /video-jobs (stalled renders: no ffmpeg). Each job's execution is stopped as soon as
   // its create returns, so stalled jobs do not poll (2 DynamoDB calls a second each) under the measurement.
   const create = BENCH_SETTINGS.createVideoJob;
-  const executionArn = (jobId: string) =>
-    `${(process.env.VIDEO_JOB_STATE_MACHINE_ARN ?? '').replace(':stateMachine:', ':execution:')}:${jobId}`;
   const stops: Promise<unknown>[] = [];
   const createStalled = async (index: number) => {
     const reply = expectStatus(
@@ -83,9 +82,7 @@ export async function measurePhasesBeforeWebhooks({
       'POST /video-jobs',
     );
     const jobId = (JSON.parse(reply.body) as { id: string }).id;
-    stops.push(
-      stopExecutions.send(new StopExecutionCommand({ executionArn: executionArn(jobId) })).catch(() => undefined),
-    );
+    stops.push(stopExecutionOfJob(stopExecutions, 'video', jobId).catch(() => undefined));
     return reply;
   };
   progress(`POST /video-jobs: ${create.warmup} warm-up, then ${create.requests} at concurrency ${create.concurrency}`);
