@@ -9,23 +9,36 @@ type Origin = 'api' | 'background';
 /**
  * The sequential round trips of one request: a call that starts while none of the request's other
  * calls is in flight begins a new wave; calls started while one is in flight join its wave. So
- * calls sent in parallel count once, and calls one after another count each.
+ * calls sent in parallel count once, and calls one after another count each. A call that never
+ * left the process (a presigned URL) is no round trip, and only its result tells: the waves are
+ * counted from the starts and ends of the other calls, in the order they happened.
  */
 export class RoundTrips {
-  #waves = 0;
-  #inFlight = 0;
+  readonly #events: { call: number; starts: boolean }[] = [];
+  readonly #stayedLocal = new Set<number>();
+  #calls = 0;
 
   get count(): number {
-    return this.#waves;
+    let waves = 0;
+    let inFlight = 0;
+    for (const { call, starts } of this.#events) {
+      if (this.#stayedLocal.has(call)) continue;
+      if (starts && inFlight === 0) waves += 1;
+      inFlight += starts ? 1 : -1;
+    }
+    return waves;
   }
 
-  async around<T>(call: () => Promise<T>): Promise<T> {
-    if (this.#inFlight === 0) this.#waves += 1;
-    this.#inFlight += 1;
+  async around<T>(call: () => Promise<T>, stayedLocal: (result: T) => boolean = () => false): Promise<T> {
+    const id = this.#calls;
+    this.#calls += 1;
+    this.#events.push({ call: id, starts: true });
     try {
-      return await call();
+      const result = await call();
+      if (stayedLocal(result)) this.#stayedLocal.add(id);
+      return result;
     } finally {
-      this.#inFlight -= 1;
+      this.#events.push({ call: id, starts: false });
     }
   }
 }
@@ -79,10 +92,13 @@ function itemKind(key: unknown): string {
   return `${kind(record.pk)}/${kind(record.sk)}`;
 }
 
-/** `DynamoDB GetItem APIKEY/APIKEY`, `DynamoDB TransactWriteItems [Update ORG/ORG, Put ORG/JOB]`, `SFN StartExecution`. */
-function callLabel(context: HandlerExecutionContext, input: unknown): string {
+/**
+ * `DynamoDB GetItem APIKEY/APIKEY`, `DynamoDB TransactWriteItems [Update ORG/ORG, Put ORG/JOB]`,
+ * `SFN StartExecution`, `S3 presign-GetObject`.
+ */
+function callLabel(context: HandlerExecutionContext, input: unknown, presigned: boolean): string {
   const service = (context.clientName ?? '?').replace(/Client$/, '');
-  const operation = (context.commandName ?? '?').replace(/Command$/, '');
+  const operation = `${presigned ? 'presign-' : ''}${(context.commandName ?? '?').replace(/Command$/, '')}`;
   const label = `${service} ${operation}`;
   if (service !== 'DynamoDB' || typeof input !== 'object' || input === null) return label;
   const request = input as {
@@ -107,17 +123,30 @@ function record(origin: Origin, label: string) {
 }
 
 /**
- * Counts each command once, when it is sent (the initialize step runs before the SDK's retry
- * middleware, so an SDK-level retry is not a second call; an application-level retry is).
+ * Whether a command only went through the client to be presigned: getSignedUrl runs it through the
+ * client's middleware, stops it before it is sent and answers the presigned request instead.
+ */
+const wasPresigned = (result: unknown) =>
+  (result as { output?: { presigned?: unknown } } | undefined)?.output?.presigned !== undefined;
+
+/**
+ * Counts each command once, when it has ended (the initialize step runs before the SDK's retry
+ * middleware, so an SDK-level retry is not a second call; an application-level retry is). A
+ * presigned URL counts as a call of its own kind, `S3 presign-GetObject`.
  */
 export function callCounter<Input extends object, Output extends object>(): InitializeMiddleware<Input, Output> {
   return (next, context) => async (args) => {
-    const label = callLabel(context, (args as { input?: unknown }).input);
     const request = servedRequest.getStore();
-    record(request ? 'api' : 'background', label);
-    if (!request) return next(args);
-    request.calls.set(label, (request.calls.get(label) ?? 0) + 1);
-    return request.roundTrips.around(() => next(args));
+    let presigned = false;
+    try {
+      const result = request ? await request.roundTrips.around(() => next(args), wasPresigned) : await next(args);
+      presigned = wasPresigned(result);
+      return result;
+    } finally {
+      const label = callLabel(context, (args as { input?: unknown }).input, presigned);
+      record(request ? 'api' : 'background', label);
+      request?.calls.set(label, (request.calls.get(label) ?? 0) + 1);
+    }
   };
 }
 

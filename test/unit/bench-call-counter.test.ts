@@ -14,10 +14,10 @@ import {
 } from '../../scripts/bench/call-counter';
 
 /** A fake SDK call that ends when the test says so. */
-function pendingCall() {
-  let end!: () => void;
+function pendingCall<T = void>() {
+  let end!: (result: T) => void;
   let fail!: (error: Error) => void;
-  const promise = new Promise<void>((resolve, reject) => {
+  const promise = new Promise<T>((resolve, reject) => {
     end = resolve;
     fail = reject;
   });
@@ -62,6 +62,19 @@ describe('sequential round trips of one request', () => {
     expect(trips.count).toBe(2);
   });
 
+  it('counts no wave for a call that stayed in the process, nor lets another call join one through it', async () => {
+    const trips = new RoundTrips();
+    const stayedLocal = (result: string) => result === 'presigned';
+    const presign = pendingCall<string>();
+    const presigning = trips.around(() => presign.promise, stayedLocal);
+    // Both start while the presign is in flight, one after the other: two waves.
+    await trips.around(async () => 'sent', stayedLocal);
+    await trips.around(async () => 'sent', stayedLocal);
+    presign.end('presigned');
+    await presigning;
+    expect(trips.count).toBe(2);
+  });
+
   it('ends the flight of a call that fails', async () => {
     const trips = new RoundTrips();
     const failing = pendingCall();
@@ -76,13 +89,18 @@ describe('sequential round trips of one request', () => {
 describe('the call counter', () => {
   const middleware = callCounter<object, object>();
   /** Runs a fake command through the counting middleware; it takes `ms` to answer. */
-  const send = (commandName: string, key: { pk: string; sk: string }, ms: number) =>
+  const send = (
+    commandName: string,
+    key: { pk: string; sk: string },
+    ms: number,
+    { clientName = 'DynamoDBClient', output = {} }: { clientName?: string; output?: object } = {},
+  ) =>
     middleware(
       async () => {
         await sleep(ms);
-        return { output: { $metadata: {} } } as InitializeHandlerOutput<object>;
+        return { output: { $metadata: {}, ...output } } as InitializeHandlerOutput<object>;
       },
-      { clientName: 'DynamoDBClient', commandName } as HandlerExecutionContext,
+      { clientName, commandName } as HandlerExecutionContext,
     )({ input: { Key: key } } as InitializeHandlerArguments<object>);
 
   const handlers: Record<string, () => Promise<void>> = {
@@ -96,6 +114,14 @@ describe('the call counter', () => {
         send('UpdateItemCommand', { pk: 'RATE#KEY#a', sk: 'MINUTE#1' }, 60),
         send('UpdateItemCommand', { pk: 'RATE#ORG#1', sk: 'DAY#2026-01-01' }, 60),
       ]);
+    },
+    // A download URL presigned (getSignedUrl stops the command before it is sent), then a read.
+    '/presigned': async () => {
+      await send('GetObjectCommand', { pk: '', sk: '' }, 1, {
+        clientName: 'S3Client',
+        output: { presigned: { hostname: 'localhost' } },
+      });
+      await send('GetItemCommand', { pk: 'ORG#1', sk: 'JOB#x' }, 1);
     },
   };
   let server: Server;
@@ -150,6 +176,14 @@ describe('the call counter', () => {
       'DynamoDB UpdateItem RATE#ORG/DAY': 0.5,
     });
     expect(roundTripCounts(served)).toEqual({ 1: 1, 2: 1 });
+  });
+
+  it('counts a presigned URL as a call of its own kind, and no round trip', async () => {
+    const before = snapshot();
+    await get('/presigned');
+    const [request] = servedBetween(before, snapshot());
+    expect(Object.fromEntries(request!.calls)).toEqual({ 'S3 presign-GetObject': 1, 'DynamoDB GetItem ORG/JOB': 1 });
+    expect(request!.roundTrips.count).toBe(1);
   });
 
   it('counts a call outside any request as background, and no request served', async () => {
