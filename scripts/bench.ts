@@ -1,17 +1,19 @@
 /**
  * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`; `-- --phase
- * webhooks` for the webhooks phase alone).
+ * routes` or `-- --phase webhooks` for one phase alone).
  *
  * Starts the local stack in this process on a fresh data dir, seeds a Custom organization with
- * limits high enough never to interfere, and reports: cold start, GET /me and POST /video-jobs
- * latency and throughput, AWS SDK calls per request (with the per-command breakdown), GET
- * /video-jobs/{id} latency, the seconds a real 5 s local render takes from create to completed, the
- * confirmation of a large upload (a copy in parts), split jobs of generated 2, 5 and 10 minute 720p
- * sources (wall time per source second, and how much of it ffmpeg's analysis and clip renders took),
- * webhooks (from a job's end to receipt at a receiver in this process, and deliveries per second of
- * a burst of test events), and process memory. It reports figures and asserts nothing about speed;
- * it fails only when a request does not succeed, a delivery does not arrive, or the call counter
- * sees nothing (then the figures would be meaningless).
+ * limits high enough never to interfere, and reports: cold start, every route of the route table
+ * against the raw floor of a request (latency, SDK calls and sequential round trips per request),
+ * GET /me and POST /video-jobs latency and throughput, AWS SDK calls per request (with the
+ * per-command breakdown), GET /video-jobs/{id} latency, the seconds a real 5 s local render takes
+ * from create to completed, the confirmation of a large upload (a copy in parts), split jobs of
+ * generated 2, 5 and 10 minute 720p sources (wall time per source second, and how much of it
+ * ffmpeg's analysis and clip renders took), webhooks (from a job's end to receipt at a receiver in
+ * this process, and deliveries per second of a burst of test events), and process memory. It
+ * reports figures and asserts nothing about speed; it fails only when a request does not succeed,
+ * a delivery does not arrive, or the call counter sees nothing (then the figures would be
+ * meaningless).
  *
  * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
  * versions of our code on one machine, not the cloud. See docs/benchmarks.md.
@@ -19,7 +21,9 @@
  * How SDK calls are attributed: a middleware on the four clients the API and workers share counts every
  * command. A command counts as `api` when it runs inside a request the HTTP gateway is serving (an
  * AsyncLocalStorage entered from the `http.server.request.start` diagnostics channel of the gateway's
- * server), else as `background`: the state machine's workers, which run in this process too.
+ * server), else as `background`: the state machine's workers, which run in this process too. Each
+ * request the gateway serves also keeps its own calls, and how many waves of them it made one after
+ * another (its sequential round trips).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -34,6 +38,7 @@ import { agent, call, expectStatus } from './bench/http';
 import { childProcessesRss } from './bench/memory';
 import { measurePhasesBeforeWebhooks } from './bench/phases-before-webhooks';
 import { report, write, type Figures } from './bench/report';
+import { measureRoutes } from './bench/routes';
 import { seedCaller } from './bench/seeding';
 import { megabytes, round } from './bench/statistics';
 import { measureWebhooks } from './bench/webhooks';
@@ -42,13 +47,16 @@ const { values: flags } = parseArgs({
   options: { json: { type: 'boolean', default: false }, phase: { type: 'string' } },
 });
 const jsonOnly = flags.json ?? false;
-// `--phase webhooks`: the webhooks phase alone (after the cold start and the first GET /me), in a
-// minute instead of the whole run's seven.
-const onlyWebhooks = flags.phase === 'webhooks';
-if (flags.phase !== undefined && !onlyWebhooks) {
-  process.stderr.write(`bench: --phase takes one value, webhooks; got '${flags.phase}'\n`);
+// `--phase <name>`: that phase alone (after the cold start and the first GET /me), in a minute or
+// two instead of the whole run's eight or nine.
+const PHASES = ['routes', 'webhooks'] as const;
+type Phase = (typeof PHASES)[number];
+const onlyPhase = flags.phase;
+if (onlyPhase !== undefined && !(PHASES as readonly string[]).includes(onlyPhase)) {
+  process.stderr.write(`bench: --phase takes one of ${PHASES.join(', ')}; got '${onlyPhase}'\n`);
   process.exit(2);
 }
+const runs = (phase: Phase) => onlyPhase === undefined || onlyPhase === phase;
 const progress = (message: string) => {
   if (!jsonOnly) process.stderr.write(`bench: ${message}\n`);
 };
@@ -107,7 +115,8 @@ async function main(): Promise<Figures> {
     }
     progress(`one GET /me made ${sum(firstCalls)} SDK calls: ${JSON.stringify(firstCalls)}`);
 
-    const phasesBeforeWebhooks = onlyWebhooks
+    const routes = runs('routes') ? await measureRoutes({ apiUrl, dataDir, stopExecutions, progress }) : undefined;
+    const phasesBeforeWebhooks = onlyPhase
       ? undefined
       : await measurePhasesBeforeWebhooks({
           apiUrl,
@@ -116,7 +125,7 @@ async function main(): Promise<Figures> {
           stopExecutions,
           progress,
         });
-    const webhooks = await measureWebhooks(apiUrl, progress);
+    const webhooks = runs('webhooks') ? await measureWebhooks(apiUrl, progress) : undefined;
 
     const figures = {
       machine: {
@@ -133,6 +142,7 @@ async function main(): Promise<Figures> {
         after: megabytes(process.memoryUsage().rss),
         child_processes_after: await childProcessesRss(),
       },
+      routes,
       ...phasesBeforeWebhooks,
       webhooks,
     };

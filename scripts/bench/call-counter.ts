@@ -1,20 +1,77 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { HandlerExecutionContext, InitializeMiddleware } from '@smithy/types';
 import { round } from './statistics';
 
 type Origin = 'api' | 'background';
-const requestOrigin = new AsyncLocalStorage<Origin>();
 
-/** From now on, a command run inside a request the server on `gatewayPort` serves counts as `api`. */
+/**
+ * The sequential round trips of one request: a call that starts while none of the request's other
+ * calls is in flight begins a new wave; calls started while one is in flight join its wave. So
+ * calls sent in parallel count once, and calls one after another count each. A call that never
+ * left the process (a presigned URL) is no round trip, and only its result tells: the waves are
+ * counted from the starts and ends of the other calls, in the order they happened.
+ */
+export class RoundTrips {
+  readonly #events: { call: number; starts: boolean }[] = [];
+  readonly #stayedLocal = new Set<number>();
+  #calls = 0;
+
+  get count(): number {
+    let waves = 0;
+    let inFlight = 0;
+    for (const { call, starts } of this.#events) {
+      if (this.#stayedLocal.has(call)) continue;
+      if (starts && inFlight === 0) waves += 1;
+      inFlight += starts ? 1 : -1;
+    }
+    return waves;
+  }
+
+  async around<T>(call: () => Promise<T>, stayedLocal: (result: T) => boolean = () => false): Promise<T> {
+    const id = this.#calls;
+    this.#calls += 1;
+    this.#events.push({ call: id, starts: true });
+    try {
+      const result = await call();
+      if (stayedLocal(result)) this.#stayedLocal.add(id);
+      return result;
+    } finally {
+      this.#events.push({ call: id, starts: false });
+    }
+  }
+}
+
+/** One request the gateway served: what it asked for, and the SDK calls it made by call label. */
+export interface ServedRequest {
+  readonly method: string;
+  /** As the request line had it, query included. */
+  readonly url: string;
+  readonly calls: Map<string, number>;
+  readonly roundTrips: RoundTrips;
+}
+
+const servedRequest = new AsyncLocalStorage<ServedRequest>();
+/** Every request the gateway has served, in the order they arrived. */
+const served: ServedRequest[] = [];
+
+/** From now on, a command run inside a request the server on `gatewayPort` serves counts as `api`, and as that request's. */
 export function countGatewayRequestsAsApi(gatewayPort: number): void {
   subscribe('http.server.request.start', (message) => {
-    const { server } = message as { server: Server };
+    const { server, request } = message as { server: Server; request: IncomingMessage };
     const address = server.address();
+    if (typeof address !== 'object' || address?.port !== gatewayPort) return;
+    const record: ServedRequest = {
+      method: request.method ?? '?',
+      url: request.url ?? '?',
+      calls: new Map(),
+      roundTrips: new RoundTrips(),
+    };
+    served.push(record);
     // enterWith, not run: the channel is published synchronously just before the server emits
     // 'request', so the gateway's handler (and every await under it) runs in this context.
-    if (typeof address === 'object' && address?.port === gatewayPort) requestOrigin.enterWith('api');
+    servedRequest.enterWith(record);
   });
 }
 
@@ -35,10 +92,13 @@ function itemKind(key: unknown): string {
   return `${kind(record.pk)}/${kind(record.sk)}`;
 }
 
-/** `DynamoDB GetItem APIKEY/APIKEY`, `DynamoDB TransactWriteItems [Update ORG/ORG, Put ORG/JOB]`, `SFN StartExecution`. */
-function callLabel(context: HandlerExecutionContext, input: unknown): string {
+/**
+ * `DynamoDB GetItem APIKEY/APIKEY`, `DynamoDB TransactWriteItems [Update ORG/ORG, Put ORG/JOB]`,
+ * `SFN StartExecution`, `S3 presign-GetObject`.
+ */
+function callLabel(context: HandlerExecutionContext, input: unknown, presigned: boolean): string {
   const service = (context.clientName ?? '?').replace(/Client$/, '');
-  const operation = (context.commandName ?? '?').replace(/Command$/, '');
+  const operation = `${presigned ? 'presign-' : ''}${(context.commandName ?? '?').replace(/Command$/, '')}`;
   const label = `${service} ${operation}`;
   if (service !== 'DynamoDB' || typeof input !== 'object' || input === null) return label;
   const request = input as {
@@ -63,25 +123,49 @@ function record(origin: Origin, label: string) {
 }
 
 /**
- * Counts each command once, when it is sent (the initialize step runs before the SDK's retry
- * middleware, so an SDK-level retry is not a second call; an application-level retry is).
+ * Whether a command only went through the client to be presigned: getSignedUrl runs it through the
+ * client's middleware, stops it before it is sent and answers the presigned request instead.
+ */
+const wasPresigned = (result: unknown) =>
+  (result as { output?: { presigned?: unknown } } | undefined)?.output?.presigned !== undefined;
+
+/**
+ * Counts each command once, when it has ended (the initialize step runs before the SDK's retry
+ * middleware, so an SDK-level retry is not a second call; an application-level retry is). A
+ * presigned URL counts as a call of its own kind, `S3 presign-GetObject`.
  */
 export function callCounter<Input extends object, Output extends object>(): InitializeMiddleware<Input, Output> {
   return (next, context) => async (args) => {
-    record(requestOrigin.getStore() ?? 'background', callLabel(context, (args as { input?: unknown }).input));
-    return next(args);
+    const request = servedRequest.getStore();
+    let presigned = false;
+    try {
+      const result = request ? await request.roundTrips.around(() => next(args), wasPresigned) : await next(args);
+      presigned = wasPresigned(result);
+      return result;
+    } finally {
+      const label = callLabel(context, (args as { input?: unknown }).input, presigned);
+      record(request ? 'api' : 'background', label);
+      request?.calls.set(label, (request.calls.get(label) ?? 0) + 1);
+    }
   };
 }
 
-type Snapshot = Map<string, number>;
-export const snapshot = (): Snapshot => new Map(counts);
+interface Snapshot {
+  counts: Map<string, number>;
+  served: number;
+}
+export const snapshot = (): Snapshot => ({ counts: new Map(counts), served: served.length });
+
+/** The requests the gateway began serving between two snapshots. */
+export const servedBetween = (before: Snapshot, after: Snapshot): readonly ServedRequest[] =>
+  served.slice(before.served, after.served);
 
 /** Calls per label between two snapshots, for one origin, divided by `per`. */
 export function callsBetween(before: Snapshot, after: Snapshot, origin: Origin, per = 1): Record<string, number> {
   const result: Record<string, number> = {};
-  for (const [key, value] of after) {
+  for (const [key, value] of after.counts) {
     const [keyOrigin, label] = key.split(COUNT_SEPARATOR) as [Origin, string];
-    const delta = value - (before.get(key) ?? 0);
+    const delta = value - (before.counts.get(key) ?? 0);
     if (keyOrigin === origin && delta > 0) result[label] = round(delta / per, 2);
   }
   return Object.fromEntries(Object.entries(result).sort(([a], [b]) => a.localeCompare(b)));
@@ -111,4 +195,24 @@ export function beyond(calls: Record<string, number>, base: Record<string, numbe
     if (extra > 0) result[label] = extra;
   }
   return result;
+}
+
+/** The calls of these requests per label, divided by their number. */
+export function callsPerRequest(requests: readonly ServedRequest[]): Record<string, number> {
+  const totals = new Map<string, number>();
+  for (const request of requests) {
+    for (const [label, count] of request.calls) totals.set(label, (totals.get(label) ?? 0) + count);
+  }
+  return Object.fromEntries(
+    [...totals]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([label, total]) => [label, round(total / requests.length, 2)]),
+  );
+}
+
+/** How many of these requests made each number of sequential round trips: `{ "3": 80 }`. */
+export function roundTripCounts(requests: readonly ServedRequest[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { roundTrips } of requests) counts[roundTrips.count] = (counts[roundTrips.count] ?? 0) + 1;
+  return counts;
 }

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StopExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '../upload-to-url';
 import { beyond, byCommand, callsBetween, snapshot, sum } from './call-counter';
+import { stopExecutionOfJob } from './executions';
 import { call, expectStatus, inParallel, type Reply } from './http';
 import type { PhasesBeforeWebhooksFigures } from './report';
 import { seedCaller, seedJobs } from './seeding';
-import { SETTINGS } from './settings';
+import { BENCH_SETTINGS } from './settings';
 import { makeSplitSources, measureSplitJob, referenceEncodeSeconds, uploadSplitSource } from './split-jobs';
 import { latency, median, megabytes, round } from './statistics';
 import { headerThenZeros, sha256Of, tapped } from './uploads';
@@ -54,7 +55,7 @@ export async function measurePhasesBeforeWebhooks({
   const videoJobsUrl = `${apiUrl}/video-jobs`;
 
   // --- GET /me
-  const me = SETTINGS.getMe;
+  const me = BENCH_SETTINGS.getMe;
   progress(`GET /me: ${me.warmup} warm-up, then ${me.requests} at concurrency ${me.concurrency}`);
   await inParallel(me.warmup, me.concurrency, async () => expectStatus(await call(meUrl, 'GET', key), 200, 'GET /me'));
   let before = snapshot();
@@ -72,9 +73,7 @@ export async function measurePhasesBeforeWebhooks({
 
   // --- POST /video-jobs (stalled renders: no ffmpeg). Each job's execution is stopped as soon as
   // its create returns, so stalled jobs do not poll (2 DynamoDB calls a second each) under the measurement.
-  const create = SETTINGS.createVideoJob;
-  const executionArn = (jobId: string) =>
-    `${(process.env.VIDEO_JOB_STATE_MACHINE_ARN ?? '').replace(':stateMachine:', ':execution:')}:${jobId}`;
+  const create = BENCH_SETTINGS.createVideoJob;
   const stops: Promise<unknown>[] = [];
   const createStalled = async (index: number) => {
     const reply = expectStatus(
@@ -83,9 +82,7 @@ export async function measurePhasesBeforeWebhooks({
       'POST /video-jobs',
     );
     const jobId = (JSON.parse(reply.body) as { id: string }).id;
-    stops.push(
-      stopExecutions.send(new StopExecutionCommand({ executionArn: executionArn(jobId) })).catch(() => undefined),
-    );
+    stops.push(stopExecutionOfJob(stopExecutions, 'video', jobId).catch(() => undefined));
     return reply;
   };
   progress(`POST /video-jobs: ${create.warmup} warm-up, then ${create.requests} at concurrency ${create.concurrency}`);
@@ -110,7 +107,7 @@ export async function measurePhasesBeforeWebhooks({
   await sleep(500); // let worker invocations already under way finish
 
   // --- Real 5 s renders, one after another: create to completed, polling every 100 ms.
-  const render = SETTINGS.render;
+  const render = BENCH_SETTINGS.render;
   const renderSeconds: number[] = [];
   const renderWorkerCalls: Record<string, number>[] = [];
   const renderPolls: number[] = [];
@@ -158,7 +155,7 @@ export async function measurePhasesBeforeWebhooks({
   };
 
   // --- GET /video-jobs/{id}: what a polling client costs.
-  const getJob = SETTINGS.getVideoJob;
+  const getJob = BENCH_SETTINGS.getVideoJob;
   const jobUrl = `${videoJobsUrl}/${lastJobId}`;
   progress(
     `GET /video-jobs/{id}: ${getJob.warmup} warm-up, then ${getJob.requests} at concurrency ${getJob.concurrency}`,
@@ -177,7 +174,7 @@ export async function measurePhasesBeforeWebhooks({
   const getVideoJob = timedRunFigures(getJob, getJobReplies, wallMs, getJobCalls);
 
   // --- GET /jobs over 10,000 jobs: unfiltered, and filtered to the 1 % that failed.
-  const listing = SETTINGS.listJobs;
+  const listing = BENCH_SETTINGS.listJobs;
   progress(`GET /jobs: seeding ${listing.jobs} jobs (1 in ${listing.failedEvery} failed)`);
   const { organizationId: listOrganizationId, key: listKey } = await seedCaller(0, {
     requests_per_minute_per_key: 1_000_000,
@@ -226,7 +223,7 @@ export async function measurePhasesBeforeWebhooks({
   };
 
   // --- A large upload as a client makes it: PUT to its upload URL, confirmed (a copy in parts), downloaded.
-  const large = SETTINGS.confirmLargeUpload;
+  const large = BENCH_SETTINGS.confirmLargeUpload;
   progress(`${megabytes(large.sizeBytes)} MiB upload: PUT to its upload URL, confirm, download`);
   const created = expectStatus(
     await call(`${apiUrl}/assets/upload-url`, 'POST', key, {
@@ -291,7 +288,7 @@ export async function measurePhasesBeforeWebhooks({
   };
 
   // --- Split jobs of 2, 5 and 10 minute 720p sources, one after another: create to completed.
-  const split = SETTINGS.splitJobs;
+  const split = BENCH_SETTINGS.splitJobs;
   const ffmpeg = await resolveMediaTool('ffmpeg');
   progress(`split jobs: making ${split.sourceSeconds.join(', ')} s sources of 1280x720 (not timed)`);
   const sourcesStartedAt = performance.now();

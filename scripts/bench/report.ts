@@ -1,14 +1,16 @@
+import type { measureRoutes } from './routes';
 import type { measureSplitJob } from './split-jobs';
 import { megabytes, round } from './statistics';
 import type { measureWebhooks } from './webhooks';
 
-/** Every run's figures; the phases before the webhooks are left out by `--phase webhooks`. */
+/** Every run's figures; `--phase` leaves out those of the other phases. */
 export type Figures = Record<string, unknown> & {
   machine: { cpus: number; cpu_model: string; node: string; platform: string };
   cold_start_ms: number;
   first_get_me_ms: number;
   rss_mb: { before: number; after: number; child_processes_after: Record<string, number> };
-  webhooks: WebhookFigures;
+  routes?: RouteFigures;
+  webhooks?: WebhookFigures;
 } & Partial<PhasesBeforeWebhooksFigures>;
 
 export interface PhasesBeforeWebhooksFigures {
@@ -57,6 +59,8 @@ const ranPhasesBeforeWebhooks = (figures: Figures): figures is Figures & PhasesB
 
 type WebhookFigures = Awaited<ReturnType<typeof measureWebhooks>>;
 
+type RouteFigures = Awaited<ReturnType<typeof measureRoutes>>;
+
 type SplitJobFigures = Awaited<ReturnType<typeof measureSplitJob>>;
 
 type ListFigures = LatencyFigures & { list_calls_per_page: number; list_sdk_calls_by_command: Record<string, number> };
@@ -85,8 +89,9 @@ export function report(figures: Figures, jsonOnly: boolean): string {
   );
   lines.push('Local emulators, not AWS: compare versions of our code on one machine, not clouds.');
   lines.push('');
+  if (figures.routes) reportRoutes(figures.routes, lines);
   if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
-  reportWebhooks(figures.webhooks, lines);
+  if (figures.webhooks) reportWebhooks(figures.webhooks, lines);
   lines.push(
     `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
   );
@@ -126,10 +131,6 @@ function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines:
   lines.push(...table(header, rows));
   lines.push('');
   const breakdown = (title: string, calls: Record<string, number>) => lines.push(...breakdownLines(title, calls));
-  const commands = (calls: Record<string, number>) =>
-    Object.entries(calls)
-      .map(([command, value]) => `${command.replace(/^\S+ /, '')} ×${value}`)
-      .join(', ');
   lines.push(`By command: GET /me ${commands(figures.get_me.sdk_calls_by_command)}`);
   lines.push(`            POST /video-jobs ${commands(figures.create_video_job.sdk_calls_by_command)}`);
   lines.push(`            GET /video-jobs/{id} ${commands(figures.get_video_job.sdk_calls_by_command)}`);
@@ -225,6 +226,58 @@ function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines:
   lines.push('');
 }
 
+function reportRoutes(routes: RouteFigures, lines: string[]) {
+  const { floor } = routes;
+  lines.push(
+    `Raw floor against this stack's DynamoDB (its own client, uncounted), ${floor.requests} requests at concurrency ${floor.concurrency}, in ${floor.blocks} blocks alternating with GET /me's:`,
+  );
+  lines.push(
+    `  GetItem of the key, then UpdateItem of a counter: p50 ${floor.read_then_count.p50_ms} ms, p99 ${floor.read_then_count.p99_ms} ms`,
+  );
+  lines.push(
+    `  GET /me's four calls (key, organization, then both rate-limit windows at once): p50 ${floor.authentication_calls.p50_ms} ms, p99 ${floor.authentication_calls.p99_ms} ms`,
+  );
+  lines.push(
+    `  GET /me: p50 ${floor.get_me.p50_ms} ms, p99 ${floor.get_me.p99_ms} ms: ${floor.get_me_to_floor.p50}× the floor at p50, ${floor.get_me_to_floor.p99}× at p99 (${floor.get_me_to_authentication_calls.p50}× and ${floor.get_me_to_authentication_calls.p99}× its four calls)`,
+  );
+  lines.push('');
+  lines.push(
+    `Every route (the phase took ${routes.wall_s} s), ${routes.warmup} warm-up then ${routes.requests} requests at concurrency ${routes.concurrency}, the floor measured again beside each (GET /me: the run above):`,
+  );
+  lines.push(
+    ...table(
+      [
+        'operation',
+        'status',
+        'p50 ms',
+        'p99 ms',
+        'floor p50 ms',
+        'p50/floor',
+        'SDK calls/req',
+        'round trips/req',
+        'SDK calls by command',
+      ],
+      routes.operations.map((operation) =>
+        [
+          `${operation.method} ${operation.path}`,
+          operation.status,
+          operation.p50_ms,
+          operation.p99_ms,
+          operation.floor_p50_ms,
+          `${operation.p50_to_floor}×`,
+          operation.sdk_calls_per_request,
+          operation.sequential_round_trips_per_request,
+          commands(operation.sdk_calls_by_command),
+        ].map(String),
+      ),
+    ),
+  );
+  lines.push(
+    `  (round trips: waves of SDK calls one after another, calls in flight together counting once; processes started during the runs: ${routes.child_processes_during_runs})`,
+  );
+  lines.push('');
+}
+
 function reportWebhooks(webhooks: WebhookFigures, lines: string[]) {
   const jobEnds = webhooks.job_end_to_receipt;
   const burst = webhooks.test_burst;
@@ -247,6 +300,13 @@ function reportWebhooks(webhooks: WebhookFigures, lines: string[]) {
     ),
   );
   lines.push('');
+}
+
+/** `GetItem ×2, UpdateItem ×2`: calls per SDK command, the service left out. */
+function commands(calls: Record<string, number>): string {
+  return Object.entries(calls)
+    .map(([command, value]) => `${command.replace(/^\S+ /, '')} ×${value}`)
+    .join(', ');
 }
 
 /** A title, then one line per call label: `      2 × DynamoDB GetItem APIKEY/APIKEY`. */

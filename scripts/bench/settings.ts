@@ -1,6 +1,8 @@
+const getMe = { warmup: 200, requests: 500, concurrency: 8 };
+
 /** Each phase's settings: requests and their concurrency, runs, sizes, intervals and timeouts. */
-export const SETTINGS = {
-  getMe: { warmup: 200, requests: 500, concurrency: 8 },
+export const BENCH_SETTINGS = {
+  getMe,
   createVideoJob: { warmup: 5, requests: 100, concurrency: 4 },
   getVideoJob: { warmup: 10, requests: 200, concurrency: 8 },
   // 10,000 jobs in one organization, 1 % of them failed; pages of 25 followed through their cursors.
@@ -38,5 +40,22 @@ export const SETTINGS = {
     // After the last request: a delivery not received by then ends the run.
     deliveryTimeoutMs: 60_000,
     targetP99Ms: 1000,
+  },
+  routes: {
+    // The raw floor runs at GET /me's count, warm-up and concurrency, in blocks that alternate with GET /me's.
+    floorBlocks: 5,
+    // Each route at the floor's concurrency, so that its ratio to the floor compares like with like.
+    warmup: 10,
+    requests: 60,
+    concurrency: getMe.concurrency,
+    // Split creates take a short, small source; the one split job run to its end renders it whole.
+    splitSourceSeconds: 5,
+    uploadBytes: 64 * 1024,
+    pollMs: 100,
+    jobTimeoutMs: 120_000,
+    // After a run that leaves work to the workers or the webhook pipeline: no background call for this long.
+    backgroundQuietMs: 1000,
+    backgroundTimeoutMs: 30_000,
+    deliveryTimeoutMs: 60_000,
   },
 };

@@ -8,7 +8,7 @@ import { putToUploadUrl } from '../upload-to-url';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
 import { callsBetween, snapshot, sum } from './call-counter';
 import { call, expectStatus } from './http';
-import { SETTINGS } from './settings';
+import { BENCH_SETTINGS } from './settings';
 import { megabytes, round } from './statistics';
 import { fileParts } from './uploads';
 
@@ -173,7 +173,7 @@ export async function uploadSplitSource(apiUrl: string, key: string, source: Spl
     uploadUrl,
     'video/mp4',
     source.sizeBytes,
-    fileParts(source.path, SETTINGS.splitJobs.readChunkBytes),
+    fileParts(source.path, BENCH_SETTINGS.splitJobs.readChunkBytes),
   );
   if (put.status !== 200) throw new Error(`PUT of the split source answered ${put.status}: ${put.body}`);
   expectStatus(
@@ -186,7 +186,7 @@ export async function uploadSplitSource(apiUrl: string, key: string, source: Spl
 
 /** One split job with the default options, from just before its create until a poll sees it completed. */
 export async function measureSplitJob(apiUrl: string, key: string, assetId: string, source: SplitSourceFile) {
-  const settings = SETTINGS.splitJobs;
+  const settings = BENCH_SETTINGS.splitJobs;
   const jobsUrl = `${apiUrl}/split-jobs`;
   const before = snapshot();
   mediaToolRuns.length = 0;

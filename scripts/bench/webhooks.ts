@@ -5,7 +5,7 @@ import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
 import { callsBetween, snapshot, sum } from './call-counter';
 import { call, expectStatus, inParallel } from './http';
 import { seedCaller } from './seeding';
-import { SETTINGS } from './settings';
+import { BENCH_SETTINGS } from './settings';
 import { latencyPercentiles, round } from './statistics';
 
 /** One request the receiver got. */
@@ -35,7 +35,7 @@ function deliveredEvent(rawBody: string): Pick<WebhookReceipt, 'eventId' | 'crea
  * A real HTTP receiver on 127.0.0.1, in this process, that answers 204 at once and records each
  * request. `secretsByPath` is read at each receipt, so endpoints may be added while it runs.
  */
-async function startWebhookReceiver(secretsByPath: ReadonlyMap<string, string>) {
+export async function startWebhookReceiver(secretsByPath: ReadonlyMap<string, string>) {
   const receipts: WebhookReceipt[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -66,7 +66,7 @@ async function startWebhookReceiver(secretsByPath: ReadonlyMap<string, string>) 
 }
 
 /** Resolves once `received` holds; a delivery missing after `timeoutMs` ends the run. */
-async function waitForDeliveries(received: () => boolean, timeoutMs: number, what: string): Promise<void> {
+export async function waitForDeliveries(received: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!received()) {
     if (performance.now() > deadline) throw new Error(`${what}: not all received within ${timeoutMs} ms`);
@@ -75,7 +75,7 @@ async function waitForDeliveries(received: () => boolean, timeoutMs: number, wha
 }
 
 /** The first receipt of each event: a later one is a duplicate. */
-function firstReceipts(receipts: readonly WebhookReceipt[]): WebhookReceipt[] {
+export function firstReceipts(receipts: readonly WebhookReceipt[]): WebhookReceipt[] {
   const first = new Map<string, WebhookReceipt>();
   for (const receipt of receipts) if (!first.has(receipt.eventId)) first.set(receipt.eventId, receipt);
   return [...first.values()];
@@ -99,7 +99,7 @@ function deliveryFigures(receipts: readonly WebhookReceipt[]) {
  * the last receipt. Both go through the table stream, the relay, the queue and the delivery worker.
  */
 export async function measureWebhooks(apiUrl: string, progress: (message: string) => void) {
-  const settings = SETTINGS.webhooks;
+  const settings = BENCH_SETTINGS.webhooks;
   const { key } = await seedCaller(1_000_000, {
     requests_per_minute_per_key: 1_000_000,
     requests_per_day_per_organization: 100_000_000,

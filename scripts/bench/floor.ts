@@ -1,0 +1,82 @@
+import { DynamoDBClient, GetItemCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+
+const MINUTE_MS = 60_000;
+
+/** A table key as the low-level client takes it. */
+const itemKey = ({ pk, sk }: { pk: string; sk: string }): Record<string, AttributeValue> => ({
+  pk: { S: pk },
+  sk: { S: sk },
+});
+
+/**
+ * What one authenticated request can at best cost against this stack's DynamoDB, and what the calls
+ * GET /me makes cost on their own: DynamoDB calls alone, sent straight to DynamoDB Local from this
+ * process through a client of their own, which the call counter does not instrument. Each request
+ * answers its milliseconds.
+ *
+ * The counters are the floor's own items, keyed like the rate-limit windows (rate-limits.ts): the
+ * caller's windows would count the floor's requests in its usage.
+ */
+export async function floorRequests({ key, organizationId }: { key: string; organizationId: number }) {
+  const [{ apiKeyKey, parseApiKey }, { organizationKey }, { tableName }] = await Promise.all([
+    import('#domain/access/api-keys'),
+    import('#domain/access/organizations'),
+    import('#platform/clients/dynamodb'),
+  ]);
+  const prefix = parseApiKey(key)?.prefix;
+  if (!prefix) throw new Error('The floor needs a well-formed API key');
+  // Made now, as the handlers' client is on first use: it reads the emulator's endpoint from the environment.
+  const client = new DynamoDBClient({});
+  const TableName = tableName();
+  const minuteCounter = () => itemKey({ pk: 'RATE#KEY#floor', sk: `MINUTE#${Math.floor(Date.now() / MINUTE_MS)}` });
+  const dayCounter = () => itemKey({ pk: 'RATE#ORG#floor', sk: `DAY#${new Date().toISOString().slice(0, 10)}` });
+  const readKey = () =>
+    client.send(new GetItemCommand({ TableName, Key: itemKey(apiKeyKey(prefix)), ConsistentRead: true }));
+  /** A conditional count in a window, as admitRequest takes one. */
+  const take = (Key: Record<string, AttributeValue>, keyCounter?: string) =>
+    client.send(
+      new UpdateItemCommand({
+        TableName,
+        Key,
+        UpdateExpression: `ADD request_count :one${keyCounter ? ', #key :one' : ''} SET expires_at = if_not_exists(expires_at, :expires)`,
+        ConditionExpression: 'attribute_not_exists(request_count) OR request_count < :limit',
+        ...(keyCounter ? { ExpressionAttributeNames: { '#key': keyCounter } } : {}),
+        ExpressionAttributeValues: {
+          ':one': { N: '1' },
+          ':limit': { N: String(Number.MAX_SAFE_INTEGER) },
+          ':expires': { N: String(Math.floor(Date.now() / 1000) + 120) },
+        },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  const timed = (request: () => Promise<unknown>) => async () => {
+    const startedAt = performance.now();
+    await request();
+    return performance.now() - startedAt;
+  };
+  return {
+    /** The floor: the caller's key read strongly consistently, then the request counted (the count returned). */
+    readThenCount: timed(async () => {
+      await readKey();
+      await client.send(
+        new UpdateItemCommand({
+          TableName,
+          Key: minuteCounter(),
+          UpdateExpression: 'ADD request_count :one',
+          ExpressionAttributeValues: { ':one': { N: '1' } },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+    }),
+    /** GET /me's four calls: the key, then its organization, then the minute and day windows taken at once. */
+    authenticationCalls: timed(async () => {
+      await readKey();
+      await client.send(
+        new GetItemCommand({ TableName, Key: itemKey(organizationKey(organizationId)), ConsistentRead: true }),
+      );
+      await Promise.all([take(minuteCounter()), take(dayCounter(), `key_${prefix}`)]);
+    }),
+    destroy: () => client.destroy(),
+  };
+}
