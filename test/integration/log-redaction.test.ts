@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './support/eventually';
 import { makeMedia } from './support/media';
 import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -55,15 +56,6 @@ function signingParts(url: string): string[] {
   });
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
 test('no key, signing secret or URL signature reaches the logs of a stack that handled them all', async () => {
   stack = await startStackProcess(dataDir, { LOG_LEVEL: 'debug' });
   const organization = await admin('org', 'create', '--plan', 'team', '--credits', '100');
@@ -113,9 +105,10 @@ test('no key, signing secret or URL signature reaches the logs of a stack that h
   });
   expect(job.status).toBe(201);
   const jobId = job.body.id as string;
-  const ended = await until(
+  const ended = await eventually(
     () => request('GET', `/video-jobs/${jobId}`, { authorization: bearer }),
     (read) => !['queued', 'processing'].includes(read.body.status as string),
+    { timeoutMs: 30_000 },
   );
   expect(ended.body.status).toBe('completed');
   const result = await request('GET', `/video-jobs/${jobId}/result`, { authorization: bearer });

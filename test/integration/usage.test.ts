@@ -6,6 +6,7 @@ import type {
   UsageSummary,
   UsageWebhooks,
 } from '#contract/types';
+import { eventually } from './support/eventually';
 import {
   call,
   createKey,
@@ -82,13 +83,12 @@ describe('usage figures against the jobs actually created, charged and refunded'
   }
 
   async function waitUntilFinished(key: string, jobId: string) {
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline) {
-      const response = await get<{ status: string }>(`/video-jobs/${jobId}`, key);
-      if (!['queued', 'processing'].includes(response.body.status)) return response.body.status;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    throw new Error(`Job ${jobId} did not finish`);
+    const response = await eventually(
+      () => get<{ status: string }>(`/video-jobs/${jobId}`, key),
+      (read) => !['queued', 'processing'].includes(read.body.status),
+      { timeoutMs: 90_000 },
+    );
+    return response.body.status;
   }
 
   beforeAll(async () => {

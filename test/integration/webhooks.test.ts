@@ -1,6 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand, SQSClient, type QueueAttributeName } from '@aws-sdk/client-sqs';
+import { EVENT_ITEM_PREFIX } from '#domain/events/event-stream';
+import { OUTBOX_ATTRIBUTES } from '#domain/events/outbox-index';
+import { TABLE_NAME } from '#platform/settings';
+import { organizationPartition } from '#platform/table-design';
+import { queueNamed } from '#queues';
 import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
 import { componentSchema, operationResponses } from './support/api-document';
 import { eventually } from './support/eventually';
@@ -14,7 +21,7 @@ import {
   type ErrorBody,
   type TestOrganization,
 } from './support/stack';
-import { runAdmin, startStackProcess, stopStackProcess } from './support/stack-process';
+import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiver';
 
 interface Endpoint {
@@ -62,6 +69,49 @@ async function settledDelivery(organizationId: number, eventId?: string) {
       (await listDeliveries(organizationId)).find((delivery) => eventId === undefined || delivery.event_id === eventId),
     (delivery) => delivery !== undefined && delivery.status !== 'pending',
   );
+}
+
+/**
+ * Whether a stack of its own has done all it will with an organization's events: each one relayed
+ * (its deliveries recorded, then queued), and no message left in the deliveries queue (each one
+ * taken by the worker, which deletes it once it is done with it).
+ */
+async function deliveryWorkDone(stack: StackProcess, organizationId: number): Promise<boolean> {
+  const { environment } = stack;
+  const config = {
+    region: environment.AWS_REGION,
+    credentials: { accessKeyId: environment.AWS_ACCESS_KEY_ID!, secretAccessKey: environment.AWS_SECRET_ACCESS_KEY! },
+  };
+  const dynamodb = new DynamoDBClient({ ...config, endpoint: environment.AWS_ENDPOINT_URL_DYNAMODB });
+  const sqs = new SQSClient({ ...config, endpoint: environment.AWS_ENDPOINT_URL_SQS });
+  try {
+    const { Items: events = [] } = await dynamodb.send(
+      new QueryCommand({
+        TableName: environment[TABLE_NAME.variable],
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :events)',
+        ExpressionAttributeValues: {
+          ':pk': { S: organizationPartition(organizationId) },
+          ':events': { S: EVENT_ITEM_PREFIX },
+        },
+        ConsistentRead: true,
+      }),
+    );
+    const { Attributes: queue = {} } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: environment[queueNamed('webhook-deliveries').urlSetting.variable],
+        AttributeNames: ['All'],
+      }),
+    );
+    const count = (attribute: QueueAttributeName) => Number(queue[attribute] ?? 0);
+    const messages =
+      count('ApproximateNumberOfMessages') +
+      count('ApproximateNumberOfMessagesNotVisible') +
+      count('ApproximateNumberOfMessagesDelayed');
+    return events.length > 0 && events.every((event) => !(OUTBOX_ATTRIBUTES.shard in event)) && messages === 0;
+  } finally {
+    dynamodb.destroy();
+    sqs.destroy();
+  }
 }
 
 const receiver = new WebhookReceiver();
@@ -410,8 +460,9 @@ describe('webhook deliveries to a real receiver', () => {
       await receiver.waitFor(() => receiver.of(eventId).length >= 6, 60_000);
       const recorded = await settledDelivery(broken.organizationId);
       expect(recorded).toMatchObject({ status: 'failed', attempts: 6, failure_reason: 'attempts_exhausted' });
-      expect(recorded!.attempt_log).toHaveLength(6);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(recorded!.attempt_log.map((entry) => entry.status_code)).toEqual([503, 503, 503, 503, 503, 503]);
+      // Each attempt is logged with the receiver's answer, and the worker claims an attempt only of a
+      // pending delivery: the six received are all there will be.
       expect(receiver.of(eventId)).toHaveLength(6);
 
       const read = await eventually(
@@ -466,11 +517,16 @@ describe('webhook deliveries to a real receiver', () => {
     await waitForJob(quiet.key, job.body.id);
     const mentions = (delivery: ReceivedDelivery) => delivery.rawBody.includes(job.body.id);
     await receiver.waitFor((received) => received.some(mentions));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(receiver.received.filter(mentions).map((delivery) => delivery.path)).toEqual(['/hooks/listening']);
-    const recorded = await listDeliveries(quiet.organizationId);
-    expect(recorded.map((delivery) => delivery.webhook_id)).toEqual([listening.id]);
+    // The job's one event was written as it ended, and the relay records every delivery of an event
+    // before it queues any: once one has arrived, the recorded deliveries are all there will be, and
+    // a delivery no longer pending is sent no more.
+    const recorded = await eventually(
+      () => listDeliveries(quiet.organizationId),
+      (deliveries) => deliveries.every((delivery) => delivery.status !== 'pending'),
+    );
+    expect(recorded.map((delivery) => [delivery.webhook_id, delivery.status])).toEqual([[listening.id, 'succeeded']]);
     expect(recorded.map((delivery) => delivery.webhook_id)).not.toContain(unsubscribed.id);
+    expect(receiver.received.filter(mentions).map((delivery) => delivery.path)).toEqual(['/hooks/listening']);
   });
 });
 
@@ -514,8 +570,20 @@ describe('a local stack stopped between a job ending and its delivery', () => {
         (job) => job.status === 'failed',
         { timeoutMs: 60_000, everyMs: 250 },
       );
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Anything the worker sends is received before it is done with the message that named it.
+      expect(
+        await eventually(
+          () => deliveryWorkDone(off, Number(organization.organization_id)),
+          (done) => done,
+        ),
+      ).toBe(true);
       expect(receiver.received.filter((delivery) => delivery.rawBody.includes(jobId))).toEqual([]);
+      expect((await request('GET', '/usage/webhooks')).deliveries).toEqual({
+        total: 1,
+        succeeded: 0,
+        failed: 0,
+        pending: 1,
+      });
       const refused = await admin('webhooks', 'retry');
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('DEVELOPER_WEBHOOK_DELIVERY_ENABLED');

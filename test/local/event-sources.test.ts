@@ -22,6 +22,7 @@ import {
   type StreamConsumer,
 } from '../../local/event-sources/table-stream';
 import type { TaskHandler } from '../../local/event-sources/invocation';
+import { deferred } from '../unit/support/deferred';
 
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
@@ -41,10 +42,13 @@ afterEach(async () => {
   jest.restoreAllMocks();
 });
 
-async function eventually<T>(check: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const result = check();
+    const result = await check();
     if (result) return result;
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await sleep(20);
@@ -165,6 +169,24 @@ describe('table stream poller', () => {
 
   const sortKeys = (records: readonly DynamoDBRecord[]) => records.map((record) => record.dynamodb?.Keys?.sk?.S);
 
+  /** The relay consumer's checkpoint of each shard, as the poller last saved it. */
+  async function checkpointsOf(table: { checkpointFile: string }): Promise<{ after?: string }[]> {
+    const { consumers } = JSON.parse(await readFile(table.checkpointFile, 'utf8')) as {
+      consumers: Record<string, { streamArn: string; shards: Record<string, { after?: string }> }>;
+    };
+    return Object.values(consumers.relay?.shards ?? {});
+  }
+
+  /**
+   * Resolves once the shard's checkpoint is at `sequenceNumber`: every record up to it is handled,
+   * none is pending, and the poller reads only records written after it.
+   */
+  const checkpointedAt = (table: { checkpointFile: string }, sequenceNumber: string | undefined) =>
+    eventually(async () => {
+      const checkpoints = await checkpointsOf(table);
+      return checkpoints.length === 1 && checkpoints[0]!.after === sequenceNumber;
+    });
+
   it('delivers the INSERT of an event item once, in the Lambda record shape, and nothing the filter drops', async () => {
     const table = await newTable();
     const delivered: DynamoDBRecord[] = [];
@@ -220,10 +242,12 @@ describe('table stream poller', () => {
     for (const sk of ['EVENT#e1', 'EVENT#e2', 'EVENT#e3']) await put(table.tableName, sk);
     jest.spyOn(console, 'error').mockImplementation(() => {});
     const batches: (string | undefined)[][] = [];
+    let lastSequenceNumber: string | undefined;
     let failuresLeft = 2;
     await startPoller(table, async (event) => {
       const records = (event as { Records: DynamoDBRecord[] }).Records;
       batches.push(sortKeys(records));
+      lastSequenceNumber = records.at(-1)?.dynamodb?.SequenceNumber;
       const failing = records.find((record) => record.dynamodb?.Keys?.sk?.S === 'EVENT#e2');
       if (failing && failuresLeft > 0) {
         failuresLeft -= 1;
@@ -235,7 +259,8 @@ describe('table stream poller', () => {
     await eventually(() => failuresLeft === 0 && batches.length === 3);
     await put(table.tableName, 'EVENT#e4');
     await eventually(() => batches.length === 4);
-    await sleep(300);
+    // Nothing was written after e4: once it is checkpointed, no batch is left to come.
+    await checkpointedAt(table, lastSequenceNumber);
     expect(batches).toEqual([
       ['EVENT#e1', 'EVENT#e2', 'EVENT#e3'],
       ['EVENT#e2', 'EVENT#e3'],
@@ -249,13 +274,17 @@ describe('table stream poller', () => {
     for (const sk of ['EVENT#e1', 'EVENT#e2']) await put(table.tableName, sk);
     const errors = jest.spyOn(console, 'error').mockImplementation(() => {});
     const batches: (string | undefined)[][] = [];
+    let lastSequenceNumber: string | undefined;
     await startPoller(table, async (event) => {
-      batches.push(sortKeys((event as { Records: DynamoDBRecord[] }).Records));
+      const records = (event as { Records: DynamoDBRecord[] }).Records;
+      batches.push(sortKeys(records));
+      lastSequenceNumber = records.at(-1)?.dynamodb?.SequenceNumber;
       if (batches.length === 1) throw new Error('the table is throttled');
       return undefined;
     });
     await eventually(() => batches.length === 2);
-    await sleep(300);
+    // Nothing was written after e2: once it is checkpointed, no batch is left to come.
+    await checkpointedAt(table, lastSequenceNumber);
     expect(batches).toEqual([
       ['EVENT#e1', 'EVENT#e2'],
       ['EVENT#e1', 'EVENT#e2'],
@@ -274,10 +303,7 @@ describe('table stream poller', () => {
     await eventually(() => first.length === 2);
     await poller.stop();
 
-    const checkpoints = JSON.parse(await readFile(table.checkpointFile, 'utf8')) as {
-      consumers: Record<string, { streamArn: string; shards: Record<string, { after?: string }> }>;
-    };
-    expect(Object.values(checkpoints.consumers.relay!.shards)).toEqual([{ after: expect.stringMatching(/^\d+$/) }]);
+    expect(await checkpointsOf(table)).toEqual([{ after: expect.stringMatching(/^\d+$/) }]);
 
     // Written while no poller runs.
     await put(table.tableName, 'EVENT#e3');
@@ -353,6 +379,20 @@ describe('queue poller', () => {
   }
 
   const recordsOf = (event: unknown) => (event as { Records: SQSRecord[] }).Records;
+
+  /** Counts the receives from the queue under way (the poller makes its client itself, so every client is watched). */
+  function watchReceives(queueUrl: string) {
+    const send = SQSClient.prototype.send as (this: SQSClient, ...args: unknown[]) => Promise<unknown>;
+    const receives = { underWay: 0 };
+    jest.spyOn(SQSClient.prototype, 'send').mockImplementation(function (this: SQSClient, ...args: unknown[]) {
+      const [command] = args;
+      const sent = send.call(this, ...args);
+      if (!(command instanceof ReceiveMessageCommand && command.input.QueueUrl === queueUrl)) return sent;
+      receives.underWay += 1;
+      return sent.finally(() => (receives.underWay -= 1));
+    } as never);
+    return receives;
+  }
 
   it('delivers messages in the Lambda SQS event shape and deletes those handled', async () => {
     const { name, queueUrl } = await newQueue();
@@ -454,6 +494,9 @@ describe('queue poller', () => {
 
   it('handles up to maxConcurrency batches at once', async () => {
     const { queueUrl } = await newQueue();
+    for (let index = 0; index < 6; index++) await send(queueUrl, `message ${index}`);
+    const receives = watchReceives(queueUrl);
+    const handlersLetGo = deferred();
     let running = 0;
     let mostAtOnce = 0;
     let handled = 0;
@@ -462,26 +505,30 @@ describe('queue poller', () => {
       async () => {
         running += 1;
         mostAtOnce = Math.max(mostAtOnce, running);
-        await sleep(300);
+        await handlersLetGo.promise;
         running -= 1;
         handled += 1;
       },
       { batchSize: 1, maxConcurrency: 3 },
     );
-    for (let index = 0; index < 6; index++) await send(queueUrl, `message ${index}`);
+    await eventually(() => running >= 3);
+    // A poller asks for more as soon as it starts a batch below its limit; at its limit, it waits for one to end.
+    expect([running, receives.underWay]).toEqual([3, 0]);
+    handlersLetGo.resolve();
     await eventually(() => handled === 6, 10_000);
     expect(mostAtOnce).toBe(3);
   });
 
   it('ends its long poll at once on stop()', async () => {
     const { queueUrl } = await newQueue();
+    const receives = watchReceives(queueUrl);
     const poller = await startQueuePoller({
       endpoint: emulator.endpoint,
       consumers: [{ name: 'idle', handler: 'idle', queueUrl, batchSize: 10, maxConcurrency: 1 }],
       loadHandler: loaderOf(async () => undefined),
       waitTimeSeconds: 20,
     });
-    await sleep(200);
+    await eventually(() => receives.underWay === 1);
     const stoppingAt = Date.now();
     await poller.stop();
     expect(Date.now() - stoppingAt).toBeLessThan(500);

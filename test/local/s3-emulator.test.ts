@@ -23,6 +23,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import fc from 'fast-check';
 import { startS3Server, type S3Server } from '../../local/emulators/s3/s3-server';
+import { eventually } from '../integration/support/eventually';
 
 const CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 const BUCKET = 'media';
@@ -221,14 +222,19 @@ describe('objects', () => {
         signableHeaders: new Set(['content-length']),
       }),
     );
-    await new Promise<void>((resolve) => {
-      const request = httpRequest(url, { method: 'PUT', headers: { 'Content-Length': 4 * MiB } });
-      request.on('error', () => resolve());
-      request.write(Buffer.alloc(MiB), () => setTimeout(() => request.destroy(), 100));
-    });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const temporaryFiles = () => readdir(join(dataDir, 'tmp'));
+    const blobs = join(dataDir, 'buckets', BUCKET, 'blobs');
+    const blobsBefore = await readdir(blobs);
+    const request = httpRequest(url, { method: 'PUT', headers: { 'Content-Length': 4 * MiB } });
+    request.on('error', () => undefined);
+    request.write(Buffer.alloc(MiB));
+    // The server streams a body to a temporary file; only a whole one is moved among the blobs.
+    expect(await eventually(temporaryFiles, (files) => files.length > 0)).toHaveLength(1);
+    request.destroy();
+    // Gone from tmp and not among the blobs: removed, so nothing is left that could become the object.
+    expect(await eventually(temporaryFiles, (files) => files.length === 0)).toEqual([]);
+    expect(await readdir(blobs)).toEqual(blobsBefore);
     expect((await bytesOf('cut.bin')).toString()).toBe('before');
-    expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
   });
 
   it('keep objects of keys of any characters, listed and read back as written', async () => {

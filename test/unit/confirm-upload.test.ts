@@ -20,6 +20,7 @@ import fc from 'fast-check';
 import { COPY_PART_BYTES, MAX_COPY_PARTS, planCopyParts } from '#domain/assets/media';
 import { CONFIRM_ATTEMPTS, confirmUpload } from '#domain/assets/uploads';
 import { sortableId } from '#platform/ids';
+import { deferred } from './support/deferred';
 
 Object.assign(process.env, {
   TABLE_NAME: 'table',
@@ -422,13 +423,17 @@ describe('a copy in parts', () => {
   it('aborts the upload once no part is in flight any more when the source was replaced, and verifies again', async () => {
     let partsInFlight = 0;
     const partsInFlightAtAbort: number[] = [];
+    const partsLetGo = deferred();
     s3.on(UploadPartCopyCommand).callsFake(async (input: { CopySourceIfMatch?: string; PartNumber?: number }) => {
       if (input.PartNumber === 2 && input.CopySourceIfMatch === '"v1"') {
         upload = { etag: '"v2"', head: MP4_HEAD };
+        // The other parts stay in flight until every reaction to this failure has run: an abort that
+        // does not wait for them comes while they are.
+        setImmediate(partsLetGo.resolve);
         throw preconditionFailed();
       }
       partsInFlight += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await partsLetGo.promise;
       partsInFlight -= 1;
       return S3_FAKES.uploadPartCopy(input);
     });

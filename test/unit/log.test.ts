@@ -7,6 +7,7 @@ import { ApiError } from '#platform/errors';
 import { taskHandler, workerHandler } from '#platform/invocation';
 import { addLogContext, log, withLogContext } from '#platform/log';
 import { callerEvent, tableKnowsCaller } from './support/api-caller';
+import { deferred } from './support/deferred';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -103,14 +104,28 @@ describe('the context joined to every line', () => {
   });
 
   it('keeps concurrent invocations apart, each with what it added along the way', async () => {
-    const invocation = (requestId: string, organizationId: number, delayMs: number) =>
-      withLogContext({ request_id: requestId }, async () => {
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        addLogContext({ organization_id: organizationId });
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        log('info', 'request');
-      });
-    const lines = await linesOf(() => Promise.all([invocation('req_a', 1, 15), invocation('req_b', 2, 5)]));
+    // Taking turns: both begin, a adds to its context, b adds to its own and logs, then a logs.
+    const bBegun = deferred();
+    const aAdded = deferred();
+    const bLogged = deferred();
+    const lines = await linesOf(() =>
+      Promise.all([
+        withLogContext({ request_id: 'req_a' }, async () => {
+          await bBegun.promise;
+          addLogContext({ organization_id: 1 });
+          aAdded.resolve();
+          await bLogged.promise;
+          log('info', 'request');
+        }),
+        withLogContext({ request_id: 'req_b' }, async () => {
+          bBegun.resolve();
+          await aAdded.promise;
+          addLogContext({ organization_id: 2 });
+          log('info', 'request');
+          bLogged.resolve();
+        }),
+      ]),
+    );
     expect(lines.map(({ request_id, organization_id }) => [request_id, organization_id])).toEqual([
       ['req_b', 2],
       ['req_a', 1],

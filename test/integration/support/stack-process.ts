@@ -65,6 +65,8 @@ export async function startStackProcess(
       LOG_LEVEL: 'silent',
       VIDEO_RENDER_POLL_SECONDS: '1',
       VIDEO_RENDER_DEADLINE_SECONDS: '20',
+      // The longest retry wait (5 h) scaled to under a second, SQS's shortest delay: six attempts in about 5 s.
+      WEBHOOK_RETRY_SCALE: '0.00005',
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -245,16 +245,22 @@ describe('local renderer', () => {
     });
 
     it('[fault:stall] stays in progress at the same value and uploads nothing', async () => {
-      const provider = renderer();
-      const id = providerJobId(await provider.start(request({ prompt: 'a calm lake [fault:stall]' })));
+      // A render's progress and outcome change only as its run goes; start() launches the run before it returns.
+      const runs = jest.spyOn(LocalRenderer.prototype as unknown as { run: () => Promise<void> }, 'run');
+      try {
+        const provider = renderer();
+        const id = providerJobId(await provider.start(request({ prompt: 'a calm lake [fault:stall]' })));
 
-      const first = await provider.poll(id);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const later = await provider.poll(id);
+        const first = await provider.poll(id);
+        const later = await provider.poll(id);
 
-      expect(first).toEqual({ state: 'in_progress', progress: 40 });
-      expect(later).toEqual(first);
-      expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+        expect(runs).not.toHaveBeenCalled();
+        expect(first).toEqual({ state: 'in_progress', progress: 40 });
+        expect(later).toEqual(first);
+        expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+      } finally {
+        runs.mockRestore();
+      }
     });
 
     it('[fault:crash] makes poll throw an unexpected error', async () => {
