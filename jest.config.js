@@ -5,8 +5,16 @@ const shared = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
 
+/**
+ * Integration files spend most of their time waiting on the local stack (renders, retries,
+ * polls), so one worker more than the cores keeps the CPUs busy; a few more would only crowd the
+ * one stack they share.
+ */
+const workers = Math.min(4, require('node:os').availableParallelism() + 1);
+
 module.exports = {
   testTimeout: 60000,
+  maxWorkers: workers,
   projects: [
     {
       ...shared,
