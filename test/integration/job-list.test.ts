@@ -33,7 +33,7 @@ interface CreatedJob {
 const EXTERNAL_IDS = ['order-1', 'ord#é/1 ✓', undefined] as const;
 /**
  * Each outcome the local renderer can be asked for, by prompt marker. A stalled render expires
- * at the stack's render deadline (20 s in these tests), so every job ends in a stable status.
+ * at the stack's render deadline (40 s in these tests), so every job ends in a stable status.
  */
 const OUTCOMES = [
   { marker: ' [fault:stall]', status: 'expired' },

@@ -134,7 +134,7 @@ describe('video jobs end to end', () => {
     const jobs: { request: { duration: number; aspectRatio: string; width: number; height: number }; job: VideoJob }[] =
       [];
     // One job at a time: the renders are CPU-bound, so running them side by side on 2 cores would
-    // save little and could push an 18 s render past the test stack's 20 s render deadline.
+    // save little and could push an 18 s render towards the test stack's 40 s render deadline.
     for (const duration of [5, 10, 15] as const) {
       for (const [aspectRatio, width, height] of frames) {
         const request = { duration, aspectRatio, width, height };

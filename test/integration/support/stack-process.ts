@@ -64,7 +64,7 @@ export async function startStackProcess(
       LOCAL_DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       VIDEO_RENDER_POLL_SECONDS: '1',
-      VIDEO_RENDER_DEADLINE_SECONDS: '20',
+      VIDEO_RENDER_DEADLINE_SECONDS: '40',
       // The longest retry wait (5 h) scaled to under a second, SQS's shortest delay: six attempts in about 5 s.
       WEBHOOK_RETRY_SCALE: '0.00005',
       ...environment,
