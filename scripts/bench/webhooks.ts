@@ -9,7 +9,7 @@ import { SETTINGS } from './settings';
 import { latencyPercentiles, round } from './statistics';
 
 /** One request the receiver got. */
-interface WebhookReceipt {
+export interface WebhookReceipt {
   eventId: string;
   /** The event's `created_at`: for a job event, the instant `finishJob` took just before ending the job. */
   createdAtMs: number;
@@ -35,7 +35,7 @@ function deliveredEvent(rawBody: string): Pick<WebhookReceipt, 'eventId' | 'crea
  * A real HTTP receiver on 127.0.0.1, in this process, that answers 204 at once and records each
  * request. `secretsByPath` is read at each receipt, so endpoints may be added while it runs.
  */
-async function startWebhookReceiver(secretsByPath: ReadonlyMap<string, string>) {
+export async function startWebhookReceiver(secretsByPath: ReadonlyMap<string, string>) {
   const receipts: WebhookReceipt[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -75,7 +75,7 @@ async function waitForDeliveries(received: () => boolean, timeoutMs: number, wha
 }
 
 /** The first receipt of each event: a later one is a duplicate. */
-function firstReceipts(receipts: readonly WebhookReceipt[]): WebhookReceipt[] {
+export function firstReceipts(receipts: readonly WebhookReceipt[]): WebhookReceipt[] {
   const first = new Map<string, WebhookReceipt>();
   for (const receipt of receipts) if (!first.has(receipt.eventId)) first.set(receipt.eventId, receipt);
   return [...first.values()];
