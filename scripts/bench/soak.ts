@@ -73,8 +73,12 @@ interface Sample {
   ms: number;
 }
 
-/** Memory of the stack at one instant: this process (which runs the stack) and its children but the media tools. */
-async function memorySample(heapFloorBytes: number) {
+/**
+ * Memory of the stack at one instant: this process (which runs the stack) and its children but
+ * the media tools; and the requests sent and not yet answered then, whose backlog this process
+ * holds too when the stack falls behind.
+ */
+async function memorySample(heapFloorBytes: number, requestsInFlight: number) {
   const children = await childProcessesRss();
   delete children.ffmpeg;
   delete children.ffprobe;
@@ -82,6 +86,7 @@ async function memorySample(heapFloorBytes: number) {
     rss_mb: megabytes(process.memoryUsage().rss),
     heap_used_floor_mb: megabytes(heapFloorBytes),
     children_rss_mb: children,
+    requests_in_flight: requestsInFlight,
   };
 }
 
@@ -411,6 +416,7 @@ export async function measureSoak({
     const samples: Sample[] = [];
     const sendLagsMs: number[] = [];
     let lastAnswerAt = 0;
+    let inFlightCount = 0;
     /** Sends one request of the kind and checks its answer; `scheduledAt` and `minute` only for timed requests. */
     const send = async (kindName: MixKind, timing?: { scheduledAt: number; minute: number }) => {
       const kind = kinds[kindName];
@@ -418,11 +424,13 @@ export async function measureSoak({
       const key = kind.caller === 'main' ? main.key : limited.key;
       if (timing) sendLagsMs.push(performance.now() - timing.scheduledAt);
       let reply: Reply;
+      inFlightCount += 1;
       try {
         reply = await call(outgoing.url, outgoing.route.method, key, outgoing.body);
       } catch (error) {
         reply = { status: 0, body: String(error), ms: NaN };
       }
+      inFlightCount -= 1;
       const answeredAt = performance.now();
       lastAnswerAt = Math.max(lastAnswerAt, answeredAt);
       const verdict = answerKind(reply.status, documented.get(outgoing.route.operationId) ?? new Set(), kind.caller);
@@ -476,14 +484,14 @@ export async function measureSoak({
       const minute = Math.floor(slot / schedule.length);
       const wait = scheduledAt - performance.now();
       if (wait > 0) await sleep(wait);
-      if (minute === 1 && !firstMinuteMemory) firstMinuteMemory = memorySample(heapFloors[0]!);
+      if (minute === 1 && !firstMinuteMemory) firstMinuteMemory = memorySample(heapFloors[0]!, inFlightCount);
       inFlight.push(send(schedule[slot % schedule.length]!, { scheduledAt, minute }));
       if (slot % schedule.length === schedule.length - 1) progress(`soak: minute ${minute + 1} of ${minutes} sent`);
     }
     await sleep(Math.max(0, startedAt + minutes * 60_000 - performance.now()));
     clearInterval(heapSampler);
     const cpu = cpuPercentages(cpuBefore, await cpuTicks());
-    const lastMemory = await memorySample(heapFloors[minutes - 1]!);
+    const lastMemory = await memorySample(heapFloors[minutes - 1]!, inFlightCount);
     const firstMemory = (await firstMinuteMemory) ?? lastMemory;
     await Promise.all(inFlight);
     const trafficEndedAt = performance.now();
