@@ -1,6 +1,7 @@
 /**
  * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`; `-- --phase
- * routes` or `-- --phase webhooks` for one phase alone).
+ * routes`, `-- --phase webhooks` or `-- --phase soak` for one phase alone; `--soak-minutes N` for a
+ * shorter soak).
  *
  * Starts the local stack in this process on a fresh data dir, seeds a Custom organization with
  * limits high enough never to interfere, and reports: cold start, every route of the route table
@@ -10,10 +11,11 @@
  * from create to completed, the confirmation of a large upload (a copy in parts), split jobs of
  * generated 2, 5 and 10 minute 720p sources (wall time per source second, and how much of it
  * ffmpeg's analysis and clip renders took), webhooks (from a job's end to receipt at a receiver in
- * this process, and deliveries per second of a burst of test events), and process memory. It
- * reports figures and asserts nothing about speed; it fails only when a request does not succeed,
- * a delivery does not arrive, or the call counter sees nothing (then the figures would be
- * meaningless).
+ * this process, and deliveries per second of a burst of test events), process memory, and last a
+ * soak: minutes of mixed traffic at a fixed offered rate. It reports figures and asserts nothing
+ * about speed; it fails only when a request does not succeed, a delivery does not arrive, the call
+ * counter sees nothing (then the figures would be meaningless), or a check of the soak fails (an
+ * undocumented answer, a job that does not end, an event not delivered).
  *
  * The emulators are not AWS: DynamoDB Local is a Java process on this machine. The figures compare
  * versions of our code on one machine, not the cloud. See docs/benchmarks.md.
@@ -40,20 +42,30 @@ import { measurePhasesBeforeWebhooks } from './bench/phases-before-webhooks';
 import { report, write, type Figures } from './bench/report';
 import { measureRoutes } from './bench/routes';
 import { seedCaller } from './bench/seeding';
+import { BENCH_SETTINGS } from './bench/settings';
+import { measureSoak } from './bench/soak';
 import { megabytes, round } from './bench/statistics';
 import { measureWebhooks } from './bench/webhooks';
 
 const { values: flags } = parseArgs({
-  options: { json: { type: 'boolean', default: false }, phase: { type: 'string' } },
+  options: {
+    json: { type: 'boolean', default: false },
+    phase: { type: 'string' },
+    'soak-minutes': { type: 'string', default: String(BENCH_SETTINGS.soak.minutes) },
+  },
 });
 const jsonOnly = flags.json ?? false;
-// `--phase <name>`: that phase alone (after the cold start and the first GET /me), in a minute or
-// two instead of the whole run's eight or nine.
-const PHASES = ['routes', 'webhooks'] as const;
+/** The phases `--phase` runs alone, after the cold start and the first GET /me. */
+const PHASES = ['routes', 'webhooks', 'soak'] as const;
 type Phase = (typeof PHASES)[number];
 const onlyPhase = flags.phase;
 if (onlyPhase !== undefined && !(PHASES as readonly string[]).includes(onlyPhase)) {
   process.stderr.write(`bench: --phase takes one of ${PHASES.join(', ')}; got '${onlyPhase}'\n`);
+  process.exit(2);
+}
+const soakMinutes = Number(flags['soak-minutes']);
+if (!Number.isInteger(soakMinutes) || soakMinutes < 1) {
+  process.stderr.write(`bench: --soak-minutes takes a whole number of minutes; got '${flags['soak-minutes']}'\n`);
   process.exit(2);
 }
 const runs = (phase: Phase) => onlyPhase === undefined || onlyPhase === phase;
@@ -116,16 +128,18 @@ async function main(): Promise<Figures> {
     progress(`one GET /me made ${sum(firstCalls)} SDK calls: ${JSON.stringify(firstCalls)}`);
 
     const routes = runs('routes') ? await measureRoutes({ apiUrl, dataDir, stopExecutions, progress }) : undefined;
-    const phasesBeforeWebhooks = onlyPhase
-      ? undefined
-      : await measurePhasesBeforeWebhooks({
-          apiUrl,
-          key,
-          dataDir,
-          stopExecutions,
-          progress,
-        });
+    const phasesBeforeWebhooks =
+      onlyPhase !== undefined
+        ? undefined
+        : await measurePhasesBeforeWebhooks({
+            apiUrl,
+            key,
+            dataDir,
+            stopExecutions,
+            progress,
+          });
     const webhooks = runs('webhooks') ? await measureWebhooks(apiUrl, progress) : undefined;
+    const soak = runs('soak') ? await measureSoak({ apiUrl, dataDir, minutes: soakMinutes, progress }) : undefined;
 
     const figures = {
       machine: {
@@ -145,6 +159,7 @@ async function main(): Promise<Figures> {
       routes,
       ...phasesBeforeWebhooks,
       webhooks,
+      soak,
     };
 
     progress('stopping the local stack');
@@ -163,7 +178,9 @@ async function main(): Promise<Figures> {
 main().then(
   async (figures) => {
     await write(report(figures, jsonOnly));
-    process.exit(0);
+    const soakFailures = figures.soak?.failures ?? [];
+    for (const failure of soakFailures) console.error(`bench failed: soak: ${failure}`);
+    process.exit(soakFailures.length > 0 ? 1 : 0);
   },
   (error: unknown) => {
     console.error('bench failed:', error);

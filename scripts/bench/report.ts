@@ -1,4 +1,5 @@
 import type { measureRoutes } from './routes';
+import { SOAK_FAMILIES, type SoakFigures } from './soak';
 import type { measureSplitJob } from './split-jobs';
 import { megabytes, round } from './statistics';
 import type { measureWebhooks } from './webhooks';
@@ -11,6 +12,7 @@ export type Figures = Record<string, unknown> & {
   rss_mb: { before: number; after: number; child_processes_after: Record<string, number> };
   routes?: RouteFigures;
   webhooks?: WebhookFigures;
+  soak?: SoakFigures;
 } & Partial<PhasesBeforeWebhooksFigures>;
 
 export interface PhasesBeforeWebhooksFigures {
@@ -92,6 +94,7 @@ export function report(figures: Figures, jsonOnly: boolean): string {
   if (figures.routes) reportRoutes(figures.routes, lines);
   if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
   if (figures.webhooks) reportWebhooks(figures.webhooks, lines);
+  if (figures.soak) reportSoak(figures.soak, lines);
   lines.push(
     `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
   );
@@ -307,6 +310,58 @@ function commands(calls: Record<string, number>): string {
   return Object.entries(calls)
     .map(([command, value]) => `${command.replace(/^\S+ /, '')} ×${value}`)
     .join(', ');
+}
+
+function reportSoak(soak: SoakFigures, lines: string[]) {
+  const counts = (counted: Record<string, number>) =>
+    Object.entries(counted)
+      .map(([name, count]) => `${name} ×${count}`)
+      .join(', ');
+  lines.push(
+    `Soak, ${soak.minutes} min of mixed traffic, open loop: ${soak.offered_rps} requests/s offered, ${soak.achieved_rps} achieved (${soak.requests} requests; sent late by p99 ${soak.send_lag_p99_ms} ms); the stack used ${soak.cpu.stack_percent_of_machine} % of the machine's CPUs, the machine was ${soak.cpu.machine_busy_percent} % busy`,
+  );
+  lines.push('  Latency from the scheduled send, p50/p99 ms, per minute:');
+  lines.push(
+    ...table(
+      ['minute', 'requests', 'all', ...SOAK_FAMILIES],
+      soak.per_minute.map((minute) => [
+        String(minute.minute),
+        String(minute.requests),
+        `${minute.p50_ms}/${minute.p99_ms}`,
+        ...SOAK_FAMILIES.map((family) => `${minute.by_family[family].p50_ms}/${minute.by_family[family].p99_ms}`),
+      ]),
+    ).map((line) => `  ${line}`),
+  );
+  lines.push(
+    `  p99 of the last minute / the first: ${soak.p99_last_over_first} (target ≤ ${soak.target_p99_ratio}: ${soak.p99_last_over_first <= soak.target_p99_ratio ? 'met' : 'NOT met'})`,
+  );
+  lines.push(
+    `  Statuses: main organization ${counts(soak.statuses.main)}; limited organization ${counts(soak.statuses.limited)}`,
+  );
+  const jobs = (type: 'video' | 'split') =>
+    `${type} ${soak.jobs[type].created} created, ${soak.jobs[type].ended} ended (${counts(soak.jobs[type].final_statuses)})`;
+  lines.push(
+    `  Jobs: ${jobs('video')}; ${jobs('split')}; the last ended ${soak.jobs.traffic_end_to_last_end_s} s after the traffic`,
+  );
+  const hooks = soak.webhooks;
+  lines.push(
+    `  Webhooks: ${hooks.events} events (${hooks.test_events} test, ${hooks.job_events} job ends), ${hooks.received} received, ${hooks.missing} missing, ${hooks.duplicates} duplicates, ${hooks.extra_job_events} extra job events, ${hooks.signature_failures} signature failures; created_at to receipt p50 ${hooks.delivery_p50_ms} ms, p99 ${hooks.delivery_p99_ms} ms`,
+  );
+  const { first_minute: first, end, growth_percent: growth } = soak.memory;
+  const change = (from: number, to: number, percent: number) =>
+    `${from} → ${to} MB (${percent >= 0 ? '+' : ''}${percent} %)`;
+  const children = Object.entries(growth.children_rss)
+    .map(([name, percent]) => `${name} ${change(first.children_rss_mb[name]!, end.children_rss_mb[name]!, percent)}`)
+    .join(', ');
+  lines.push(
+    `  Memory, end of the first minute → end (target growth < ${soak.memory.target_growth_percent} %): this process RSS ${change(first.rss_mb, end.rss_mb, growth.rss)}, heap floor ${change(first.heap_used_floor_mb, end.heap_used_floor_mb, growth.heap_used_floor)}; ${children}; requests waiting for their answer ${first.requests_in_flight} → ${end.requests_in_flight}`,
+  );
+  lines.push(
+    soak.failures.length === 0
+      ? '  Checks: passed'
+      : `  Checks FAILED:\n${soak.failures.map((failure) => `    ${failure}`).join('\n')}`,
+  );
+  lines.push('');
 }
 
 /** A title, then one line per call label: `      2 × DynamoDB GetItem APIKEY/APIKEY`. */

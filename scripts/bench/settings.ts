@@ -58,4 +58,63 @@ export const BENCH_SETTINGS = {
     backgroundTimeoutMs: 30_000,
     deliveryTimeoutMs: 60_000,
   },
+  soak: {
+    // `--soak-minutes` shortens it for a try; only 10-minute runs compare.
+    minutes: 10,
+    // Requests a minute of each kind, spread evenly over the minute whatever the replies take
+    // (soak.ts says what each kind sends). The offered rate is their sum: 1,320 a minute, 22 a
+    // second, 20 of them reads.
+    mix: {
+      getMe: 360,
+      getVideoJob: 240,
+      getSplitJob: 120,
+      listJobsPage: 240,
+      usage: 200,
+      testWebhook: 60,
+      createUploadUrl: 32,
+      createVideoJob: 6,
+      createSplitJob: 2,
+      limitedGetMe: 36,
+      limitedGetUsageCredits: 18,
+      limitedCreateVideoJob: 6,
+    },
+    // Every third video job of the main organization carries [fault:fail], so job.failed flows too.
+    failingVideoJobEvery: 3,
+    // The main organization's history for GET /jobs to page through, 1 in 20 failed.
+    seededJobs: 1_000,
+    seededFailedEvery: 20,
+    seedConcurrency: 8,
+    listPageSize: 25,
+    // The one split source: a single clip of the whole of it (shorter than any clip length's minimum).
+    splitSourceSeconds: 10,
+    uploadSizeBytes: 50_000_000,
+    // A Custom organization's limits, well above what the mix sends (1,260 requests a minute on one key).
+    main: {
+      credits: 100_000,
+      limits: {
+        requests_per_minute_per_key: 3_000,
+        requests_per_day_per_organization: 1_000_000,
+        concurrent_video_jobs: 20,
+        concurrent_split_jobs: 5,
+        webhook_endpoints: 5,
+      },
+    },
+    // Limits the mix reaches: 60 requests a minute against 30 allowed, and credits for two 5 s renders.
+    limited: {
+      credits: 20,
+      limits: {
+        requests_per_minute_per_key: 30,
+        requests_per_day_per_organization: 10_000,
+        concurrent_video_jobs: 1,
+        concurrent_split_jobs: 1,
+      },
+    },
+    // After the traffic: a job not ended, or an event not delivered, by then fails the run.
+    jobEndTimeoutMs: 5 * 60_000,
+    jobPollMs: 1000,
+    deliveryTimeoutMs: 60_000,
+    heapSampleMs: 1000,
+    targetP99Ratio: 1.2,
+    targetMemoryGrowthPercent: 10,
+  },
 };

@@ -36,7 +36,7 @@ const SPLIT_SOURCE_MINUTES = [
   },
 ];
 
-interface SplitSourceFile {
+export interface SplitSourceFile {
   seconds: number;
   path: string;
   sizeBytes: number;

@@ -9,7 +9,7 @@ import { BENCH_SETTINGS } from './settings';
 import { latencyPercentiles, round } from './statistics';
 
 /** One request the receiver got. */
-interface WebhookReceipt {
+export interface WebhookReceipt {
   eventId: string;
   /** The event's `created_at`: for a job event, the instant `finishJob` took just before ending the job. */
   createdAtMs: number;
