@@ -1,9 +1,11 @@
 /**
  * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`; `-- --phase
- * webhooks` for the webhooks phase alone).
+ * webhooks` or `-- --phase cold-init` for one phase alone).
  *
- * Starts the local stack in this process on a fresh data dir, seeds a Custom organization with
- * limits high enough never to interfere, and reports: cold start, GET /me and POST /video-jobs
+ * First times the cold init of each Lambda function's bundle against an empty handler that makes
+ * the same SDK clients (scripts/bench/cold-init.ts). Then starts the local stack in this process
+ * on a fresh data dir, seeds a Custom organization with limits high enough never to interfere, and
+ * reports: cold start, GET /me and POST /video-jobs
  * latency and throughput, AWS SDK calls per request (with the per-command breakdown), GET
  * /video-jobs/{id} latency, the seconds a real 5 s local render takes from create to completed, the
  * confirmation of a large upload (a copy in parts), split jobs of generated 2, 5 and 10 minute 720p
@@ -30,6 +32,7 @@ import { startLocalStack, type LocalStack } from '../local/stack';
 import { setMetricWriter } from '#platform/metrics';
 import { LOCAL_RENDERER_FAULT, LOG_LEVEL, VIDEO_RENDER_POLL_SECONDS } from '#platform/settings';
 import { callCounter, callsBetween, countGatewayRequestsAsApi, snapshot, sum } from './bench/call-counter';
+import { measureColdInit } from './bench/cold-init';
 import { agent, call, expectStatus } from './bench/http';
 import { childProcessesRss } from './bench/memory';
 import { measurePhasesBeforeWebhooks } from './bench/phases-before-webhooks';
@@ -38,22 +41,39 @@ import { seedCaller } from './bench/seeding';
 import { megabytes, round } from './bench/statistics';
 import { measureWebhooks } from './bench/webhooks';
 
+/**
+ * What `--phase` runs alone: `webhooks` after the cold start and the first GET /me, in about a
+ * minute; `cold-init` without starting the local stack.
+ */
+const PHASES = ['webhooks', 'cold-init'] as const;
+type Phase = (typeof PHASES)[number];
+
 const { values: flags } = parseArgs({
   options: { json: { type: 'boolean', default: false }, phase: { type: 'string' } },
 });
 const jsonOnly = flags.json ?? false;
-// `--phase webhooks`: the webhooks phase alone (after the cold start and the first GET /me), in a
-// minute instead of the whole run's seven.
-const onlyWebhooks = flags.phase === 'webhooks';
-if (flags.phase !== undefined && !onlyWebhooks) {
-  process.stderr.write(`bench: --phase takes one value, webhooks; got '${flags.phase}'\n`);
+const isPhase = (value: string): value is Phase => (PHASES as readonly string[]).includes(value);
+if (flags.phase !== undefined && !isPhase(flags.phase)) {
+  process.stderr.write(`bench: --phase takes one of ${PHASES.join(', ')}; got '${flags.phase}'\n`);
   process.exit(2);
 }
+const onlyPhase = flags.phase;
+const onlyWebhooks = onlyPhase === 'webhooks';
 const progress = (message: string) => {
   if (!jsonOnly) process.stderr.write(`bench: ${message}\n`);
 };
 
 async function main(): Promise<Figures> {
+  const machine = {
+    cpus: availableParallelism(),
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+  // Before the local stack starts, whose processes would compete for the cores it times.
+  const coldInit = onlyPhase === undefined || onlyPhase === 'cold-init' ? await measureColdInit(progress) : undefined;
+  if (onlyPhase === 'cold-init') return { machine, cold_init: coldInit };
+
   process.env[LOG_LEVEL.variable] = 'silent';
   // The handlers' metric documents would bury the report on stdout: the bench measures, it does not publish.
   setMetricWriter(() => {});
@@ -119,12 +139,8 @@ async function main(): Promise<Figures> {
     const webhooks = await measureWebhooks(apiUrl, progress);
 
     const figures = {
-      machine: {
-        cpus: availableParallelism(),
-        cpu_model: cpus()[0]?.model ?? 'unknown',
-        node: process.version,
-        platform: `${process.platform}-${process.arch}`,
-      },
+      machine,
+      cold_init: coldInit,
       cold_start_ms: Math.round(coldStartMs),
       first_get_me_ms: round(first.ms),
       first_get_me_sdk_calls: firstCalls,
