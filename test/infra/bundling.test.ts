@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { stop } from 'esbuild';
 import { ApiFunction, HANDLERS_DIR } from '../../lib/constructs/api-function';
-import { bundleFunctions } from '../../scripts/bench/function-bundles';
+import { bundleFunctions, bundleReferences } from '../../scripts/bench/function-bundles';
 import { FALLBACK_HANDLER } from '#routes';
 
 // The other infra tests skip esbuild; this one bundles one real handler exactly as `cdk synth`
@@ -81,4 +81,26 @@ test('the cold-init bench bundles a handler into the very file `cdk synth` makes
     { name: 'DynamoDBClient', packageName: '@aws-sdk/client-dynamodb' },
     { name: 'DynamoDBDocumentClient', packageName: '@aws-sdk/lib-dynamodb' },
   ]);
+});
+
+test("the cold-init bench's reference carries the clients it is given and makes them when it loads", async () => {
+  const clients = [
+    { name: 'DynamoDBClient', packageName: '@aws-sdk/client-dynamodb' },
+    { name: 'DynamoDBDocumentClient', packageName: '@aws-sdk/lib-dynamodb' },
+    { name: 'S3Client', packageName: '@aws-sdk/client-s3' },
+  ];
+  const references = await bundleReferences(new Map([['reference', clients]]), path.join(outdir, 'references'));
+  await stop();
+  const reference = references.get('reference')!;
+  expect(reference.sdkClients).toEqual(clients);
+
+  // Self-contained like a function's bundle; its handler answers how many clients it made at load:
+  // the document client (wrapping its DynamoDB client) and the S3 client.
+  const script = `require(${JSON.stringify(reference.file)}).handler().then((made) => process.stdout.write(String(made)))`;
+  const output = execFileSync(process.execPath, ['-e', script], {
+    cwd: path.dirname(reference.file),
+    env: { PATH: process.env.PATH },
+    encoding: 'utf8',
+  });
+  expect(output).toBe('2');
 });
