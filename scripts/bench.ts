@@ -1,9 +1,11 @@
 /**
  * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`; `-- --phase
- * routes`, `-- --phase webhooks` or `-- --phase soak` for one phase alone; `--soak-minutes N` for a
- * shorter soak).
+ * cold-init`, `routes`, `webhooks` or `soak` for one phase alone; `--soak-minutes N` for a shorter
+ * soak).
  *
- * Starts the local stack in this process on a fresh data dir, seeds a Custom organization with
+ * First times the cold init of each Lambda function's bundle against an empty handler that makes
+ * the same SDK clients (scripts/bench/cold-init.ts), before the local stack's processes compete
+ * for the cores. Then starts the local stack in this process on a fresh data dir, seeds a Custom organization with
  * limits high enough never to interfere, and reports: cold start, every route of the route table
  * against the raw floor of a request (latency, SDK calls and sequential round trips per request),
  * GET /me and POST /video-jobs latency and throughput, AWS SDK calls per request (with the
@@ -36,6 +38,7 @@ import { startLocalStack, type LocalStack } from '../local/stack';
 import { setMetricWriter } from '#platform/metrics';
 import { LOCAL_RENDERER_FAULT, LOG_LEVEL, VIDEO_RENDER_POLL_SECONDS } from '#platform/settings';
 import { callCounter, callsBetween, countGatewayRequestsAsApi, snapshot, sum } from './bench/call-counter';
+import { measureColdInit } from './bench/cold-init';
 import { agent, call, expectStatus } from './bench/http';
 import { childProcessesRss } from './bench/memory';
 import { measurePhasesBeforeWebhooks } from './bench/phases-before-webhooks';
@@ -55,8 +58,11 @@ const { values: flags } = parseArgs({
   },
 });
 const jsonOnly = flags.json ?? false;
-/** The phases `--phase` runs alone, after the cold start and the first GET /me. */
-const PHASES = ['routes', 'webhooks', 'soak'] as const;
+/**
+ * The phases `--phase` runs alone: `cold-init` without starting the local stack, the others after
+ * the cold start and the first GET /me.
+ */
+const PHASES = ['cold-init', 'routes', 'webhooks', 'soak'] as const;
 type Phase = (typeof PHASES)[number];
 const onlyPhase = flags.phase;
 if (onlyPhase !== undefined && !(PHASES as readonly string[]).includes(onlyPhase)) {
@@ -74,6 +80,15 @@ const progress = (message: string) => {
 };
 
 async function main(): Promise<Figures> {
+  const machine = {
+    cpus: availableParallelism(),
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+  const coldInit = runs('cold-init') ? await measureColdInit(progress) : undefined;
+  if (onlyPhase === 'cold-init') return { machine, cold_init: coldInit };
+
   process.env[LOG_LEVEL.variable] = 'silent';
   // The handlers' metric documents would bury the report on stdout: the bench measures, it does not publish.
   setMetricWriter(() => {});
@@ -142,12 +157,8 @@ async function main(): Promise<Figures> {
     const soak = runs('soak') ? await measureSoak({ apiUrl, dataDir, minutes: soakMinutes, progress }) : undefined;
 
     const figures = {
-      machine: {
-        cpus: availableParallelism(),
-        cpu_model: cpus()[0]?.model ?? 'unknown',
-        node: process.version,
-        platform: `${process.platform}-${process.arch}`,
-      },
+      machine,
+      cold_init: coldInit,
       cold_start_ms: Math.round(coldStartMs),
       first_get_me_ms: round(first.ms),
       first_get_me_sdk_calls: firstCalls,

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { RemovalPolicy, Size, type Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -15,6 +15,27 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 /** Long enough to follow an incident reported a few weeks late; function logs carry no audit value. */
 export const DEFAULT_FUNCTION_LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+
+/**
+ * How esbuild bundles every function, on this machine as `cdk synth` runs it; the cold-init bench
+ * (scripts/bench/function-bundles.ts) bundles with these same options.
+ */
+export const FUNCTION_BUNDLING = {
+  // esbuild runs on this machine; Docker is never needed (and not available in CI).
+  forceDockerBundling: false,
+  minify: true,
+  sourceMap: true,
+  // The map only needs line mappings; embedding the sources would double the bundle size.
+  sourcesContent: false,
+  target: 'node24',
+  // CommonJS avoids the createRequire banner that ESM bundles of the AWS SDK need.
+  format: OutputFormat.CJS,
+  // Bundle the exact @aws-sdk/* versions package-lock.json pins instead of the runtime's copy:
+  // the code that was tested is the code that runs, whatever SDK version Lambda ships today.
+  bundleAwsSDK: true,
+  // Prefer the ES module builds (the SDK ships both) so esbuild can drop unused commands.
+  mainFields: ['module', 'main'],
+} satisfies BundlingOptions;
 
 export interface NodeFunctionProps {
   /** Absolute path of the TypeScript module exporting `handler`. */
@@ -60,6 +81,9 @@ export interface HandlerModuleProps extends Pick<
  * AWSLambdaBasicExecutionRole, which allows writing to every log group in the account).
  */
 export class NodeFunction extends NodejsFunction {
+  /** The module bundled into it, as `props.entry` gave it. */
+  public readonly entry: string;
+
   constructor(scope: Construct, id: string, props: NodeFunctionProps) {
     // Created before super() because the function needs both at construction; siblings, not children.
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
@@ -96,24 +120,10 @@ export class NodeFunction extends NodejsFunction {
         [METRICS_NAMESPACE.variable]: metricsNamespaceOf(scope),
         ...props.environment,
       },
-      bundling: {
-        // esbuild runs on this machine; Docker is never needed (and not available in CI).
-        forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        // The map only needs line mappings; embedding the sources would double the bundle size.
-        sourcesContent: false,
-        target: 'node24',
-        // CommonJS avoids the createRequire banner that ESM bundles of the AWS SDK need.
-        format: OutputFormat.CJS,
-        // Bundle the exact @aws-sdk/* versions package-lock.json pins instead of the runtime's copy:
-        // the code that was tested is the code that runs, whatever SDK version Lambda ships today.
-        bundleAwsSDK: true,
-        // Prefer the ES module builds (the SDK ships both) so esbuild can drop unused commands.
-        mainFields: ['module', 'main'],
-      },
+      bundling: FUNCTION_BUNDLING,
     });
 
+    this.entry = props.entry;
     props.mediaTools?.attachTo(this);
 
     // `this.logGroup` (inherited) returns this group; the role may write to it and nowhere else.

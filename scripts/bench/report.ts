@@ -1,19 +1,32 @@
+import type { measureColdInit } from './cold-init';
 import type { measureRoutes } from './routes';
 import { SOAK_FAMILIES, type SoakFigures } from './soak';
 import type { measureSplitJob } from './split-jobs';
 import { megabytes, round } from './statistics';
 import type { measureWebhooks } from './webhooks';
 
-/** Every run's figures; `--phase` leaves out those of the other phases. */
+/**
+ * Every run's figures; `--phase` leaves out those of the other phases, and `--phase cold-init`
+ * everything of the local stack.
+ */
 export type Figures = Record<string, unknown> & {
   machine: { cpus: number; cpu_model: string; node: string; platform: string };
-  cold_start_ms: number;
-  first_get_me_ms: number;
-  rss_mb: { before: number; after: number; child_processes_after: Record<string, number> };
+  cold_init?: ColdInitFigures;
   routes?: RouteFigures;
   webhooks?: WebhookFigures;
   soak?: SoakFigures;
-} & Partial<PhasesBeforeWebhooksFigures>;
+} & Partial<LocalStackFigures> &
+  Partial<PhasesBeforeWebhooksFigures>;
+
+interface LocalStackFigures {
+  cold_start_ms: number;
+  first_get_me_ms: number;
+  rss_mb: { before: number; after: number; child_processes_after: Record<string, number> };
+}
+
+const ranLocalStack = (figures: Figures): figures is Figures & LocalStackFigures => figures.rss_mb !== undefined;
+
+type ColdInitFigures = Awaited<ReturnType<typeof measureColdInit>>;
 
 export interface PhasesBeforeWebhooksFigures {
   get_me: LatencyFigures;
@@ -91,10 +104,44 @@ export function report(figures: Figures, jsonOnly: boolean): string {
   );
   lines.push('Local emulators, not AWS: compare versions of our code on one machine, not clouds.');
   lines.push('');
+  if (figures.cold_init) reportColdInit(figures.cold_init, lines);
   if (figures.routes) reportRoutes(figures.routes, lines);
   if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
   if (figures.webhooks) reportWebhooks(figures.webhooks, lines);
   if (figures.soak) reportSoak(figures.soak, lines);
+  if (ranLocalStack(figures)) reportLocalStack(figures, lines);
+  return `${lines.join('\n')}\n${json}\n`;
+}
+
+function reportColdInit(coldInit: ColdInitFigures, lines: string[]) {
+  lines.push(
+    `Cold init: each function's bundle loaded in a fresh Node beside its reference, an empty handler bundled the same way that makes the same SDK clients at load (${coldInit.runs} runs; medians; ratio: of CPU times, target ≤ ${coldInit.target_ratio}):`,
+  );
+  lines.push(
+    ...table(
+      ['function', 'KiB', 'init ms', 'CPU ms', 'ref. KiB', 'ref. init ms', 'ref. CPU ms', 'ratio', 'SDK clients'],
+      coldInit.functions.map((row) =>
+        [
+          row.function,
+          row.bundle_kib,
+          row.init_ms,
+          row.init_cpu_ms,
+          row.reference_kib,
+          row.reference_init_ms,
+          row.reference_init_cpu_ms,
+          row.ratio,
+          row.sdk_clients.map((client) => client.replace(/Client$/, '')).join('+'),
+        ].map(String),
+      ),
+    ),
+  );
+  lines.push(
+    `  Worst ratio ${coldInit.worst_ratio} (${coldInit.worst_function}): target ${coldInit.within_target ? 'met' : 'NOT met'}`,
+  );
+  lines.push('');
+}
+
+function reportLocalStack(figures: LocalStackFigures, lines: string[]) {
   lines.push(
     `Cold start (startLocalStack call to ready): ${figures.cold_start_ms} ms; first GET /me (handler cold): ${figures.first_get_me_ms} ms`,
   );
@@ -105,7 +152,6 @@ export function report(figures: Figures, jsonOnly: boolean): string {
     `RSS of this process: ${figures.rss_mb.before} MB before, ${figures.rss_mb.after} MB after${children ? `; children after: ${children}` : ''}`,
   );
   lines.push('');
-  return `${lines.join('\n')}\n${json}\n`;
 }
 
 function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines: string[]) {

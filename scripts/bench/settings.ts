@@ -2,6 +2,8 @@ const getMe = { warmup: 200, requests: 500, concurrency: 8 };
 
 /** Each phase's settings: requests and their concurrency, runs, sizes, intervals and timeouts. */
 export const BENCH_SETTINGS = {
+  // Each function's init at most 1.1 times its reference's; each pair loaded once a round.
+  coldInit: { targetRatio: 1.1, rounds: 7 },
   getMe,
   createVideoJob: { warmup: 5, requests: 100, concurrency: 4 },
   getVideoJob: { warmup: 10, requests: 200, concurrency: 8 },

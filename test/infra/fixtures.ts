@@ -1,6 +1,4 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { App, Stack, type StackProps } from 'aws-cdk-lib';
+import { Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -10,25 +8,11 @@ import { DataTable } from '../../lib/constructs/data-table';
 import type { ApiStateMachines } from '../../lib/constructs/grants';
 import { VideoHttpApi, type ApiFloodControl } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
+import { appWithoutBundling } from '../../lib/app-without-bundling';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import type { Route } from '#routes';
 
-/** The context (feature flags) of cdk.json, which the CLI gives the app and `new App()` does not read. */
-const CDK_JSON_CONTEXT = (
-  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as {
-    context: Record<string, unknown>;
-  }
-).context;
-
-/**
- * An App with cdk.json's context that synthesizes without running esbuild:
- * `aws:cdk:bundling-stacks` is the context key the CDK CLI itself sets (from `--exclusively`) to
- * skip bundling of stacks it will not deploy. Assets then point at the project root with a hash of
- * the construct path. Real bundling is proven once, in bundling.test.ts.
- */
-export function appWithoutBundling(context: Record<string, unknown> = {}): App {
-  return new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
-}
+export { appWithoutBundling };
 
 /** The logical id, in `stack`'s template, of the CloudFormation resource behind a construct. */
 export function logicalIdIn(stack: Stack): (construct: { node: { defaultChild?: unknown } }) => string {

@@ -1,10 +1,11 @@
 import { pollTranscription, type SplitReady } from '#domain/split-jobs/split-steps';
 import { createTranscriptionProvider } from '#domain/split-jobs/transcription/factory';
+import type { TranscriptionProvider } from '#domain/split-jobs/transcription/port';
 import { s3 } from '#platform/clients/s3';
 import { workerHandler } from '#platform/invocation';
 
-const transcription = createTranscriptionProvider(s3());
+let transcription: TranscriptionProvider | undefined;
 
 export const handler = workerHandler('split-jobs/poll-transcription', (state: SplitReady) =>
-  pollTranscription(transcription, state),
+  pollTranscription((transcription ??= createTranscriptionProvider(s3())), state),
 );

@@ -17,8 +17,9 @@ function transcriptionProviderKind(): TranscriptionProviderKind {
 }
 
 /**
- * Call once per container, at module scope: Amazon Transcribe's adapter makes the container's
- * Transcribe client. `s3` is the container's shared client (lambdas/platform/clients/s3.ts).
+ * Call once per container, on first use, like the SDK clients: Amazon Transcribe's adapter makes
+ * the container's Transcribe client. `s3` is the container's shared client
+ * (lambdas/platform/clients/s3.ts).
  */
 export function createTranscriptionProvider(
   s3: S3Client,

@@ -26,7 +26,10 @@ export interface VideoProviderConfig {
   local?: Omit<LocalRendererOptions, 's3'>;
 }
 
-/** Call once per container, at module scope, like the SDK clients it creates. */
+/**
+ * Call once per container, on first use, like the SDK clients it creates: a worker's module then
+ * loads without reading a setting or making a client, and its cold start stays the SDK's.
+ */
 export function createVideoProvider(config: VideoProviderConfig): VideoProvider {
   const kind = config.kind ?? choiceSetting(VIDEO_PROVIDER, VIDEO_PROVIDER_KINDS);
   const { s3 } = config;
