@@ -129,6 +129,14 @@ export const LOCAL_RENDERER_FAULT = {
   variable: 'LOCAL_RENDERER_FAULT',
   source: { by: 'local-stack' },
 } as const satisfies Setting;
+/**
+ * The x264 preset of the local renderer, which stands in for the video model: `veryfast` unless
+ * set; the integration tests' stacks take `ultrafast`, about twice as fast for larger files.
+ */
+export const LOCAL_RENDERER_PRESET = {
+  variable: 'LOCAL_RENDERER_PRESET',
+  source: { by: 'local-stack' },
+} as const satisfies Setting;
 /** `true` on the local stack: its S3 emulator serves no bucket subdomains. */
 export const S3_FORCE_PATH_STYLE = {
   variable: 'S3_FORCE_PATH_STYLE',
@@ -162,6 +170,7 @@ export const SETTINGS = {
   VIDEO_RENDER_DEADLINE_SECONDS,
   TRANSCRIPTION_PROVIDER,
   LOCAL_RENDERER_FAULT,
+  LOCAL_RENDERER_PRESET,
   S3_FORCE_PATH_STYLE,
   _X_AMZN_TRACE_ID,
 } as const;

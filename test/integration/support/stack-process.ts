@@ -65,6 +65,8 @@ export async function startStackProcess(
       LOG_LEVEL: 'silent',
       VIDEO_RENDER_POLL_SECONDS: '1',
       VIDEO_RENDER_DEADLINE_SECONDS: '40',
+      // The stand-in for the video model at its cheapest: the finishing step's encode is what the tests check.
+      LOCAL_RENDERER_PRESET: 'ultrafast',
       // The longest retry wait (5 h) scaled to under a second, SQS's shortest delay: six attempts in about 5 s.
       WEBHOOK_RETRY_SCALE: '0.00005',
       ...environment,

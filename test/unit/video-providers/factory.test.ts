@@ -7,6 +7,7 @@ const bedrock = new BedrockRuntimeClient({ region: 'us-east-1' });
 
 afterEach(() => {
   delete process.env.VIDEO_PROVIDER;
+  delete process.env.LOCAL_RENDERER_PRESET;
 });
 
 describe('createVideoProvider', () => {
@@ -26,5 +27,17 @@ describe('createVideoProvider', () => {
     if (value !== undefined) process.env.VIDEO_PROVIDER = value;
 
     expect(() => createVideoProvider({ s3, bedrock })).toThrow('VIDEO_PROVIDER must be one of local, bedrock');
+  });
+
+  it('refuses a LOCAL_RENDERER_PRESET that is not an x264 preset, naming the variable', () => {
+    process.env.LOCAL_RENDERER_PRESET = 'warpspeed';
+
+    expect(() => createVideoProvider({ kind: 'local', s3 })).toThrow('LOCAL_RENDERER_PRESET must be one of ultrafast');
+  });
+
+  it('builds the local renderer with the preset LOCAL_RENDERER_PRESET names', () => {
+    process.env.LOCAL_RENDERER_PRESET = 'ultrafast';
+
+    expect(createVideoProvider({ kind: 'local', s3 }).kind).toBe('local');
   });
 });

@@ -8,8 +8,12 @@ import {
   choiceSetting,
   BEDROCK_REGION,
   BEDROCK_VIDEO_MODEL_ID,
+  LOCAL_RENDERER_PRESET,
   VIDEO_PROVIDER,
 } from '#platform/settings';
+
+/** x264's presets, fastest first. */
+const LOCAL_RENDERER_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium'] as const;
 
 export const VIDEO_PROVIDER_KINDS = ['local', 'bedrock'] as const;
 export type VideoProviderKind = (typeof VIDEO_PROVIDER_KINDS)[number];
@@ -33,7 +37,10 @@ export interface VideoProviderConfig {
 export function createVideoProvider(config: VideoProviderConfig): VideoProvider {
   const kind = config.kind ?? choiceSetting(VIDEO_PROVIDER, VIDEO_PROVIDER_KINDS);
   const { s3 } = config;
-  if (kind === 'local') return new LocalRenderer({ ...config.local, s3 });
+  if (kind === 'local') {
+    const preset = choiceSetting(LOCAL_RENDERER_PRESET, LOCAL_RENDERER_PRESETS, 'veryfast');
+    return new LocalRenderer({ preset, ...config.local, s3 });
+  }
   const region = optionalSetting(BEDROCK_REGION);
   return new BedrockVideoProvider({
     s3,
