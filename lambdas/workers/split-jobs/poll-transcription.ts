@@ -1,11 +1,7 @@
 import { pollTranscription, type SplitReady } from '#domain/split-jobs/split-steps';
-import { createTranscriptionProvider } from '#domain/split-jobs/transcription/factory';
-import type { TranscriptionProvider } from '#domain/split-jobs/transcription/port';
-import { s3 } from '#platform/clients/s3';
+import { transcriptionProvider } from '#domain/split-jobs/transcription/factory';
 import { workerHandler } from '#platform/invocation';
 
-let transcription: TranscriptionProvider | undefined;
-
 export const handler = workerHandler('split-jobs/poll-transcription', (state: SplitReady) =>
-  pollTranscription((transcription ??= createTranscriptionProvider(s3())), state),
+  pollTranscription(transcriptionProvider(), state),
 );

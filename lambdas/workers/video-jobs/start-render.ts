@@ -1,13 +1,11 @@
 import type { JobExecutionInput } from '#domain/jobs/job-execution';
-import { createVideoProvider } from '#domain/video-jobs/providers/factory';
-import type { VideoProvider } from '#domain/video-jobs/providers/port';
+import { videoProvider } from '#domain/video-jobs/providers/factory';
 import { startRender } from '#domain/video-jobs/render-steps';
-import { renderScheduleFromSettings } from '#domain/video-jobs/render-schedule';
-import { s3 } from '#platform/clients/s3';
+import { renderScheduleFromSettings, type RenderSchedule } from '#domain/video-jobs/render-schedule';
 import { workerHandler } from '#platform/invocation';
 
-let provider: VideoProvider | undefined;
+let schedule: RenderSchedule | undefined;
 
 export const handler = workerHandler('video-jobs/start-render', (input: JobExecutionInput) =>
-  startRender((provider ??= createVideoProvider({ s3: s3() })), input, renderScheduleFromSettings()),
+  startRender(videoProvider(), input, (schedule ??= renderScheduleFromSettings())),
 );

@@ -4,6 +4,7 @@ import { choiceSetting, TRANSCRIPTION_PROVIDER } from '#platform/settings';
 import { AmazonTranscribe } from './amazon-transcribe';
 import { NoTranscription } from './no-transcription';
 import type { TranscriptionProvider } from './port';
+import { s3 } from '#platform/clients/s3';
 
 export const TRANSCRIPTION_PROVIDER_KINDS = ['amazon-transcribe', 'none'] as const;
 export type TranscriptionProviderKind = (typeof TRANSCRIPTION_PROVIDER_KINDS)[number];
@@ -28,4 +29,12 @@ export function createTranscriptionProvider(
   return kind === 'amazon-transcribe'
     ? new AmazonTranscribe({ transcribe: new TranscribeClient({}), s3 })
     : new NoTranscription();
+}
+
+let containerProvider: TranscriptionProvider | undefined;
+
+/** The container's provider, made from the settings with its shared S3 client on first use. */
+export function transcriptionProvider(): TranscriptionProvider {
+  containerProvider ??= createTranscriptionProvider(s3());
+  return containerProvider;
 }

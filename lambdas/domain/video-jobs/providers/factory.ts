@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { BedrockVideoProvider, NOVA_REEL_MODEL_ID } from './bedrock';
 import { LocalRenderer, type LocalRendererOptions } from './local-renderer';
 import type { VideoProvider } from './port';
+import { s3 } from '#platform/clients/s3';
 import {
   optionalSetting,
   choiceSetting,
@@ -47,4 +48,12 @@ export function createVideoProvider(config: VideoProviderConfig): VideoProvider 
     bedrock: config.bedrock ?? new BedrockRuntimeClient(region ? { region } : {}),
     modelId: config.bedrockModelId ?? optionalSetting(BEDROCK_VIDEO_MODEL_ID) ?? NOVA_REEL_MODEL_ID,
   });
+}
+
+let containerProvider: VideoProvider | undefined;
+
+/** The container's provider, made from the settings with its shared S3 client on first use. */
+export function videoProvider(): VideoProvider {
+  containerProvider ??= createVideoProvider({ s3: s3() });
+  return containerProvider;
 }
