@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { JobType, OperationId, Operations } from '#contract/types';
 import { API_PREFIX, matchPath, routeByOperationId, ROUTES } from '#routes';
-import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '../upload-to-url';
 import {
   byCommand,
@@ -24,12 +20,10 @@ import { floorRequests } from './floor';
 import { call, expectStatus, inParallel, type Reply } from './http';
 import { seedCaller } from './seeding';
 import { BENCH_SETTINGS } from './settings';
-import { uploadSplitSource } from './split-jobs';
+import { makeShortSplitSource, uploadSplitSource } from './split-jobs';
 import { latencyPercentiles, round } from './statistics';
 import { headerThenZeros } from './uploads';
 import { startWebhookReceiver, waitForDeliveries } from './webhooks';
-
-const execFileAsync = promisify(execFile);
 
 type SuccessStatus<Id extends OperationId> = Extract<keyof Operations[Id]['responses'], number>;
 
@@ -124,18 +118,6 @@ interface Measured {
 let childProcessesStarted = 0;
 subscribe('child_process', () => (childProcessesStarted += 1));
 
-/** A short split source: 320x180 test pattern with a tone, its one clip rendered in seconds. */
-async function makeSmallSplitSource(ffmpegPath: string, path: string, seconds: number) {
-  await execFileAsync(ffmpegPath, [
-    ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `testsrc2=s=320x180:r=25:d=${seconds}`],
-    ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'],
-    ...['-movflags', '+faststart', path],
-  ]);
-  return { seconds, path, sizeBytes: (await stat(path)).size };
-}
-
 const ratio = (of: number, to: number) => round(of / to, 1);
 
 function operationFigures(operation: Operation, measured: Measured) {
@@ -229,12 +211,11 @@ export async function measureRoutes({
   };
 
   // --- What the reads need: a confirmed split source, a completed render and a completed split job of it.
-  const ffmpeg = await resolveMediaTool('ffmpeg');
-  const source = await makeSmallSplitSource(
-    ffmpeg.path,
-    join(dataDir, 'routes-split-source.mp4'),
-    settings.splitSourceSeconds,
-  );
+  const source = await makeShortSplitSource(join(dataDir, 'routes-split-source.mp4'), {
+    seconds: settings.splitSourceSeconds,
+    width: 320,
+    height: 180,
+  });
   const sourceAssetId = await uploadSplitSource(apiUrl, key, source);
   progress(`routes: a ${source.seconds} s render and a split job of a ${source.seconds} s source, to completed`);
   const [videoJobId, splitJobId] = await Promise.all([

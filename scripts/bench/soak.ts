@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import { resolveMediaTool } from '../../local/media-tools';
 import { ACTIVE_STATUSES, type JobStatus, type JobType } from '#domain/jobs/job';
 import { ROUTES, type HttpMethod, type Route } from '#routes';
 import { cpuPercentages, cpuTicks } from './cpu';
@@ -12,7 +8,7 @@ import { childProcessesRss } from './memory';
 import { seedCaller, seedJobs } from './seeding';
 import { answerKind, documentedStatuses, minuteSchedule, type Caller } from './soak-mix';
 import { BENCH_SETTINGS } from './settings';
-import { uploadSplitSource, type SplitSourceFile } from './split-jobs';
+import { makeShortSplitSource, uploadSplitSource } from './split-jobs';
 import { latencyPercentiles, megabytes, round } from './statistics';
 import { firstReceipts, startWebhookReceiver, type WebhookReceipt } from './webhooks';
 
@@ -104,24 +100,6 @@ function memoryGrowth(first: MemorySample, last: MemorySample) {
         .map(([name, mb]) => [name, growthPercent(first.children_rss_mb[name]!, mb)]),
     ),
   };
-}
-
-const execFileAsync = promisify(execFile);
-
-/** A short 640x360 H.264 and AAC source: a moving test pattern and a steady tone, no scene cut. */
-async function makeSmallSplitSource(directory: string): Promise<SplitSourceFile> {
-  const ffmpeg = await resolveMediaTool('ffmpeg');
-  await mkdir(directory, { recursive: true });
-  const seconds = settings.splitSourceSeconds;
-  const path = join(directory, `source-${seconds}s.mp4`);
-  await execFileAsync(ffmpeg.path, [
-    ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `testsrc2=s=640x360:r=25:d=${seconds}`],
-    ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k'],
-    ...['-movflags', '+faststart', path],
-  ]);
-  return { seconds, path, sizeBytes: (await stat(path)).size };
 }
 
 const percentiles = (samples: readonly Sample[]) => {
@@ -308,7 +286,11 @@ export async function measureSoak({
     const splitSourceAssetId = await uploadSplitSource(
       apiUrl,
       main.key,
-      await makeSmallSplitSource(join(dataDir, 'soak-source')),
+      await makeShortSplitSource(join(dataDir, 'soak-source', 'source.mp4'), {
+        seconds: settings.splitSourceSeconds,
+        width: 640,
+        height: 360,
+      }),
     );
 
     // --- The kinds of the mix.

@@ -1,9 +1,10 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '../upload-to-url';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
 import { callsBetween, snapshot, sum } from './call-counter';
@@ -81,6 +82,26 @@ export async function makeSplitSources(
     sources.push({ seconds, path, sizeBytes: (await stat(path)).size });
   }
   return sources;
+}
+
+/**
+ * A short source of `width`x`height`: a moving test pattern and a steady tone, no scene cut, so
+ * a split job of it makes one clip of the whole. For phases that need a split job, not its cost.
+ */
+export async function makeShortSplitSource(
+  path: string,
+  { seconds, width, height }: { seconds: number; width: number; height: number },
+): Promise<SplitSourceFile> {
+  const ffmpeg = await resolveMediaTool('ffmpeg');
+  await mkdir(dirname(path), { recursive: true });
+  await execFileAsync(ffmpeg.path, [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=25:d=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'],
+    ...['-movflags', '+faststart', path],
+  ]);
+  return { seconds, path, sizeBytes: (await stat(path)).size };
 }
 
 /**
