@@ -85,7 +85,7 @@ describe('usage figures against the jobs actually created, charged and refunded'
   async function waitUntilFinished(key: string, jobId: string) {
     const response = await eventually(
       () => get<{ status: string }>(`/video-jobs/${jobId}`, key),
-      // Once a second, well inside the Team key's 60 requests a minute.
+      // Once a second: every poll is a request the usage figures below must count.
       (read) => read.status !== 200 || !['queued', 'processing'].includes(read.body.status),
       { timeoutMs: 90_000, everyMs: 1000 },
     );
