@@ -225,7 +225,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getUsage',
     scope: 'usage:read',
     handler: 'usage/summary',
-    table: [...AUTHENTICATION, 'Query', 'BatchGetItem'],
+    table: [...AUTHENTICATION, 'Query'],
     grants: [],
   },
   {
@@ -243,7 +243,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getUsageRateLimits',
     scope: 'usage:read',
     handler: 'usage/rate-limits',
-    table: [...AUTHENTICATION, 'BatchGetItem'],
+    table: AUTHENTICATION,
     grants: [],
   },
   {

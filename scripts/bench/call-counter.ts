@@ -75,7 +75,7 @@ export function countGatewayRequestsAsApi(gatewayPort: number): void {
   });
 }
 
-/** One counter per origin and call label, e.g. `api` + `DynamoDB UpdateItem RATE#KEY/MINUTE`. */
+/** One counter per origin and call label, e.g. `api` + `DynamoDB UpdateItem RATE#ORG/DAY`. */
 const counts = new Map<string, number>();
 const COUNT_SEPARATOR = '\u0000';
 

@@ -28,22 +28,27 @@ export async function floorRequests({ key, organizationId }: { key: string; orga
   // Made now, as the handlers' client is on first use: it reads the emulator's endpoint from the environment.
   const client = new DynamoDBClient({});
   const TableName = tableName();
-  const minuteCounter = () => itemKey({ pk: 'RATE#KEY#floor', sk: `MINUTE#${Math.floor(Date.now() / MINUTE_MS)}` });
-  const dayCounter = () => itemKey({ pk: 'RATE#ORG#floor', sk: `DAY#${new Date().toISOString().slice(0, 10)}` });
+  const dayWindow = () => itemKey({ pk: 'RATE#ORG#floor', sk: `DAY#${new Date().toISOString().slice(0, 10)}` });
+  const minute = () => Math.floor(Date.now() / MINUTE_MS);
   const readKey = () =>
     client.send(new GetItemCommand({ TableName, Key: itemKey(apiKeyKey(prefix)), ConsistentRead: true }));
-  /** A conditional count in a window, as admitRequest takes one. */
-  const take = (Key: Record<string, AttributeValue>, keyCounter?: string) =>
+  /** A count in the day window that continues the key's minute, as countRequest makes most of them. */
+  const count = () =>
     client.send(
       new UpdateItemCommand({
         TableName,
-        Key,
-        UpdateExpression: `ADD request_count :one${keyCounter ? ', #key :one' : ''} SET expires_at = if_not_exists(expires_at, :expires)`,
-        ConditionExpression: 'attribute_not_exists(request_count) OR request_count < :limit',
-        ...(keyCounter ? { ExpressionAttributeNames: { '#key': keyCounter } } : {}),
+        Key: dayWindow(),
+        UpdateExpression:
+          'ADD request_count :one, #key_day :one, #minute_count :one SET expires_at = if_not_exists(expires_at, :expires)',
+        ConditionExpression: 'attribute_not_exists(#minute) OR #minute <= :minute',
+        ExpressionAttributeNames: {
+          '#key_day': `key_${prefix}`,
+          '#minute': `minute_${prefix}`,
+          '#minute_count': `minute_count_${prefix}`,
+        },
         ExpressionAttributeValues: {
           ':one': { N: '1' },
-          ':limit': { N: String(Number.MAX_SAFE_INTEGER) },
+          ':minute': { N: String(minute()) },
           ':expires': { N: String(Math.floor(Date.now() / 1000) + 120) },
         },
         ReturnValues: 'UPDATED_NEW',
@@ -62,20 +67,22 @@ export async function floorRequests({ key, organizationId }: { key: string; orga
       await client.send(
         new UpdateItemCommand({
           TableName,
-          Key: minuteCounter(),
+          Key: dayWindow(),
           UpdateExpression: 'ADD request_count :one',
           ExpressionAttributeValues: { ':one': { N: '1' } },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
     }),
-    /** GET /me's four calls: the key, then its organization, then the minute and day windows taken at once. */
+    /** GET /me's three calls: the key, then its organization and the request's count at once. */
     authenticationCalls: timed(async () => {
       await readKey();
-      await client.send(
-        new GetItemCommand({ TableName, Key: itemKey(organizationKey(organizationId)), ConsistentRead: true }),
-      );
-      await Promise.all([take(minuteCounter()), take(dayCounter(), `key_${prefix}`)]);
+      await Promise.all([
+        client.send(
+          new GetItemCommand({ TableName, Key: itemKey(organizationKey(organizationId)), ConsistentRead: true }),
+        ),
+        count(),
+      ]);
     }),
     destroy: () => client.destroy(),
   };

@@ -1,17 +1,24 @@
 import fc from 'fast-check';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
   DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { operation as getMe } from '#contract/operations/getMe';
-import { admitCounted, countRequest, readRateLimitState, requestsInDays } from '#domain/access/rate-limits';
-import { callerEvent, tableKnowsCaller } from './support/api-caller';
-import { addedCounters } from './support/transactions';
+import {
+  admitCounted,
+  countRequest,
+  readRateLimitState,
+  requestsInDays,
+  uncountRequest,
+} from '#domain/access/rate-limits';
+import { CALLER_PREFIX, callerEvent, tableKnowsCaller } from './support/api-caller';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -20,139 +27,253 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 
 const LIMITS = { perMinute: 60, perDay: 10_000 };
 const NOW_MS = Date.parse('2026-03-01T12:00:30.000Z');
-const MINUTE_COUNTER = { pk: 'RATE#KEY#abcdefghjkmnpqrs', sk: `MINUTE#${Math.floor(NOW_MS / 60_000)}` };
-const DAY_COUNTER = { pk: 'RATE#ORG#9', sk: 'DAY#2026-03-01' };
+const MINUTE = Math.floor(NOW_MS / 60_000);
+const DAY_WINDOW = { pk: 'RATE#ORG#9', sk: 'DAY#2026-03-01' };
 
-type Outcome = number | 'throw';
+type Item = Record<string, number>;
+
+/** The conditions rate-limits.ts puts on its updates, as DynamoDB evaluates them. */
+const CONDITIONS: Record<string, (item: Item, name: (token: string) => string, minute: number) => boolean> = {
+  '#minute = :minute': (item, name, minute) => item[name('#minute')] === minute,
+  'attribute_not_exists(#minute) OR #minute < :minute': (item, name, minute) =>
+    item[name('#minute')] === undefined || item[name('#minute')]! < minute,
+};
+
+/**
+ * The day windows as DynamoDB keeps them: each update lands atomically (after `beforeLanding`,
+ * where a test holds it), checks its condition, applies its `ADD` and `SET` actions and answers the
+ * attributes it updated, or fails its condition answering the item as it was.
+ */
+function dayWindows({ beforeLanding }: { beforeLanding?: () => Promise<void> } = {}) {
+  const items = new Map<string, Item>();
+  const at = (key: { pk: string; sk: string }) => `${key.pk}|${key.sk}`;
+  dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
+    await beforeLanding?.();
+    const stored = items.get(at(input.Key as { pk: string; sk: string })) ?? {};
+    const name = (token: string) => (token.startsWith('#') ? input.ExpressionAttributeNames![token]! : token);
+    const value = (token: string) => input.ExpressionAttributeValues![token] as number;
+    if (input.ConditionExpression !== undefined) {
+      const holds = CONDITIONS[input.ConditionExpression];
+      if (!holds) throw new Error(`Unknown condition ${input.ConditionExpression}`);
+      if (!holds(stored, name, value(':minute'))) {
+        throw new ConditionalCheckFailedException({
+          message: 'The conditional request failed',
+          $metadata: {},
+          ...(input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' ? { Item: marshall(stored) } : {}),
+        });
+      }
+    }
+    const [, additions = '', settings] = /^ADD (.*?)(?: SET (.*))?$/.exec(input.UpdateExpression!)!;
+    const updated: Item = { ...stored };
+    for (const action of additions.split(', ')) {
+      const [attribute = '', amount = ''] = action.split(' ');
+      updated[name(attribute)] = (updated[name(attribute)] ?? 0) + value(amount);
+    }
+    for (const action of settings?.split(/, (?![^(]*\))/) ?? []) {
+      const [, attribute = '', ifNotExists, assigned] = /^(\S+) = (?:if_not_exists\(\S+, (\S+)\)|(\S+))$/.exec(action)!;
+      updated[name(attribute)] = ifNotExists ? (stored[name(attribute)] ?? value(ifNotExists)) : value(assigned!);
+    }
+    items.set(at(input.Key as { pk: string; sk: string }), updated);
+    const changed = Object.keys(updated).filter((attribute) => updated[attribute] !== stored[attribute]);
+    return { Attributes: Object.fromEntries(changed.map((attribute) => [attribute, updated[attribute]])) };
+  });
+  return {
+    item: (key = DAY_WINDOW) => items.get(at(key)),
+    hold: (key: { pk: string; sk: string }, item: Item) => items.set(at(key), item),
+  };
+}
 
 function throttled() {
   return Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' });
 }
 
-/**
- * The two counters as DynamoDB would answer them: each count answers the window's count with the
- * request in it, or fails outright; a give-back succeeds unless `giveBack` is 'throw'.
- */
-function counters(outcomes: { minute: Outcome; day: Outcome; giveBack?: 'succeed' | 'throw' }) {
-  dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
-    if (input.ExpressionAttributeValues?.[':minus_one'] === -1) {
-      if (outcomes.giveBack === 'throw') throw throttled();
-      return {};
-    }
-    const outcome = input.Key?.pk === MINUTE_COUNTER.pk ? outcomes.minute : outcomes.day;
-    if (outcome === 'throw') throw throttled();
-    return { Attributes: { request_count: outcome } };
-  });
-}
+/** Every prefix names a key no earlier test has counted in this container. */
+let keys = 0;
+const freshKey = () => `key${String((keys += 1)).padStart(13, '0')}`;
 
-/** The counters whose slot was given back (ADD -1), in call order. */
-function givenBack() {
-  return dynamo
-    .commandCalls(UpdateCommand)
-    .map((call) => call.args[0].input)
-    .filter((input) => input.ExpressionAttributeValues?.[':minus_one'] === -1)
-    .map((input) => input.Key);
-}
+const updates = () => dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
 
-async function admit(limits = LIMITS) {
-  return admitCounted(await countRequest('abcdefghjkmnpqrs', 9, NOW_MS), limits);
+async function admit(keyPrefix: string, limits = LIMITS, nowMs = NOW_MS) {
+  return admitCounted(await countRequest(keyPrefix, 9, nowMs), limits);
 }
 
 beforeEach(() => {
   dynamo.reset();
 });
 
-describe('counting a request when a counter update fails outright', () => {
-  it("gives the day's count back when the minute counter throws, then throws that error", async () => {
-    counters({ minute: 'throw', day: 5 });
+describe("counting a request in the key's minute and the organization's day", () => {
+  it('counts in one write to the day window, opening the minute of a key it has not counted', async () => {
+    const table = dayWindows();
+    const key = freshKey();
 
-    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
-    expect(givenBack()).toEqual([DAY_COUNTER]);
+    const counted = await countRequest(key, 9, NOW_MS);
+
+    expect(counted.counts).toEqual({ minute: 1, day: 1 });
+    expect(updates()).toHaveLength(1);
+    expect(table.item()).toEqual({
+      request_count: 1,
+      [`key_${key}`]: 1,
+      [`minute_${key}`]: MINUTE,
+      [`minute_count_${key}`]: 1,
+      expires_at: Math.floor(Date.parse('2026-03-01T00:00:00Z') / 1000) + 100 * 86_400,
+    });
   });
 
-  it("gives the minute's count back when the day counter throws, then throws that error", async () => {
-    counters({ minute: 5, day: 'throw' });
+  it('continues the minute in one write while it lasts, then opens the next, the day counting on', async () => {
+    const table = dayWindows();
+    const key = freshKey();
 
-    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
-    expect(givenBack()).toEqual([MINUTE_COUNTER]);
+    await countRequest(key, 9, NOW_MS);
+    const second = await countRequest(key, 9, NOW_MS + 20_000);
+    const nextMinute = await countRequest(key, 9, NOW_MS + 40_000);
+
+    expect(second.counts).toEqual({ minute: 2, day: 2 });
+    expect(nextMinute.counts).toEqual({ minute: 1, day: 3 });
+    expect(nextMinute.minute).toBe(MINUTE + 1);
+    expect(updates()).toHaveLength(3);
+    expect(table.item()).toMatchObject({ [`minute_${key}`]: MINUTE + 1, [`key_${key}`]: 3 });
   });
 
-  it('gives nothing back when both threw: nothing was counted', async () => {
-    counters({ minute: 'throw', day: 'throw' });
+  it('continues a minute another container opened, after its own open is refused', async () => {
+    const table = dayWindows();
+    const key = freshKey();
+    table.hold(DAY_WINDOW, {
+      request_count: 40,
+      [`key_${key}`]: 7,
+      [`minute_${key}`]: MINUTE,
+      [`minute_count_${key}`]: 5,
+    });
 
-    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
-    expect(givenBack()).toEqual([]);
-  });
+    const counted = await countRequest(key, 9, NOW_MS);
 
-  it('still throws the counter error when the give-back fails too, and logs the give-back', async () => {
-    counters({ minute: 5, day: 'throw', giveBack: 'throw' });
-    const lines = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-
-    await expect(countRequest('abcdefghjkmnpqrs', 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
-    expect(lines.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
-      expect.objectContaining({ level: 'warn', counter: MINUTE_COUNTER }),
+    expect(counted.counts).toEqual({ minute: 6, day: 41 });
+    expect(updates().map((update) => update.ConditionExpression)).toEqual([
+      'attribute_not_exists(#minute) OR #minute < :minute',
+      '#minute = :minute',
     ]);
-    lines.mockRestore();
+  });
+
+  it('counts in the later minute a container whose clock is ahead opened, never in a passed one', async () => {
+    const table = dayWindows();
+    const key = freshKey();
+    table.hold(DAY_WINDOW, { request_count: 3, [`minute_${key}`]: MINUTE + 1, [`minute_count_${key}`]: 2 });
+
+    const state = await admit(key);
+
+    expect(state.minute).toMatchObject({ used: 3, resetsAt: (MINUTE + 2) * 60 });
+    expect(table.item()).toMatchObject({ [`minute_${key}`]: MINUTE + 1, [`minute_count_${key}`]: 3 });
+  });
+
+  it('throws when the write fails outright, having counted nothing and given nothing back', async () => {
+    dynamo.on(UpdateCommand).rejects(throttled());
+
+    await expect(countRequest(freshKey(), 9, NOW_MS)).rejects.toMatchObject({ name: 'ThrottlingException' });
+    expect(updates()).toHaveLength(1);
   });
 });
 
 describe('judging a counted request against the limits', () => {
-  it('admits a request whose counts are within both limits, giving nothing back', async () => {
-    counters({ minute: LIMITS.perMinute, day: 5 });
+  /** The day window holding `minute` requests of the key in this minute and `day` of the organization. */
+  function counted(key: string, { minute, day }: { minute: number; day: number }) {
+    const table = dayWindows();
+    table.hold(DAY_WINDOW, {
+      request_count: day - 1,
+      [`key_${key}`]: minute - 1,
+      [`minute_${key}`]: MINUTE,
+      [`minute_count_${key}`]: minute - 1,
+    });
+    return table;
+  }
 
-    const state = await admit();
+  it('admits a request whose counts are within both limits, giving nothing back', async () => {
+    const key = freshKey();
+    counted(key, { minute: LIMITS.perMinute, day: 5 });
+
+    const state = await admit(key);
 
     expect(state.exceeded).toEqual([]);
-    expect(state.minute).toMatchObject({ limit: 60, used: 60, remaining: 0 });
+    expect(state.minute).toMatchObject({ limit: 60, used: 60, remaining: 0, resetsAt: (MINUTE + 1) * 60 });
     expect(state.day).toMatchObject({ limit: 10_000, used: 5, remaining: 9995 });
-    expect(givenBack()).toEqual([]);
+    expect(state.day.resetsAt).toBe(Date.parse('2026-03-02T00:00:00Z') / 1000);
+    expect(updates().filter((update) => update.ExpressionAttributeValues?.[':minus_one'])).toEqual([]);
   });
 
   it.each([
     ['the minute', { minute: 61, day: 5 }, ['minute']],
     ['the day', { minute: 5, day: 10_001 }, ['day']],
     ['both windows', { minute: 61, day: 10_001 }, ['minute', 'day']],
-  ] as const)('refuses a request past %s, giving it back from both windows', async (_, counts, exceeded) => {
-    counters(counts);
+  ] as const)(
+    'refuses a request past %s, taking it back from every count in one write',
+    async (_, counts, exceeded) => {
+      const key = freshKey();
+      const table = counted(key, counts);
 
-    const state = await admit();
+      const state = await admit(key);
 
-    expect(state.exceeded).toEqual(exceeded);
-    expect(givenBack()).toEqual(expect.arrayContaining([MINUTE_COUNTER, DAY_COUNTER]));
-    expect(givenBack()).toHaveLength(2);
-    expect(state.minute.used).toBe(Math.min(counts.minute - 1, LIMITS.perMinute));
-    expect(state.day.used).toBe(Math.min(counts.day - 1, LIMITS.perDay));
-  });
+      expect(state.exceeded).toEqual(exceeded);
+      expect(state.minute.used).toBe(Math.min(counts.minute - 1, LIMITS.perMinute));
+      expect(state.day.used).toBe(Math.min(counts.day - 1, LIMITS.perDay));
+      expect(updates().filter((update) => update.ExpressionAttributeValues?.[':minus_one'])).toHaveLength(1);
+      expect(table.item()).toMatchObject({
+        request_count: counts.day - 1,
+        [`key_${key}`]: counts.minute - 1,
+        [`minute_count_${key}`]: counts.minute - 1,
+      });
+    },
+  );
 
   it('reports a window crowded by other refused requests as full, never past its limit', async () => {
-    counters({ minute: 75, day: 5 });
+    const key = freshKey();
+    counted(key, { minute: 75, day: 5 });
 
-    const state = await admit();
+    const state = await admit(key);
 
     expect(state.minute).toMatchObject({ limit: 60, used: 60, remaining: 0 });
   });
 
-  it('answers the refusal when a give-back fails, keeping the request counted in that window', async () => {
-    counters({ minute: 61, day: 5, giveBack: 'throw' });
+  it("takes a request back from the day alone once the key's minute has passed", async () => {
+    const key = freshKey();
+    const table = dayWindows();
+    const request = await countRequest(key, 9, NOW_MS);
+    table.hold(DAY_WINDOW, { ...table.item()!, [`minute_${key}`]: MINUTE + 1, [`minute_count_${key}`]: 4 });
+
+    await uncountRequest(request);
+
+    expect(table.item()).toMatchObject({
+      request_count: 0,
+      [`key_${key}`]: 0,
+      [`minute_${key}`]: MINUTE + 1,
+      [`minute_count_${key}`]: 4,
+    });
+  });
+
+  it('answers the refusal when the give-back fails, keeping the request counted', async () => {
+    const key = freshKey();
+    counted(key, { minute: 61, day: 5 });
+    const request = await countRequest(key, 9, NOW_MS);
+    dynamo.on(UpdateCommand).rejects(throttled());
     const lines = jest.spyOn(console, 'log').mockImplementation(() => undefined);
 
-    const state = await admit();
+    const state = await admitCounted(request, LIMITS);
 
     expect(state.exceeded).toEqual(['minute']);
     expect(state.minute).toMatchObject({ used: 60, remaining: 0 });
     expect(state.day).toMatchObject({ used: 5, remaining: LIMITS.perDay - 5 });
-    expect(lines.mock.calls.map(([line]) => JSON.parse(String(line)).counter)).toEqual(
-      expect.arrayContaining([MINUTE_COUNTER, DAY_COUNTER]),
-    );
+    expect(lines.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
+      expect.objectContaining({ level: 'warn', counter: DAY_WINDOW }),
+    ]);
     lines.mockRestore();
   });
 
   it('answers 429 with Retry-After and the rate-limit headers through the request pipeline', async () => {
     tableKnowsCaller(dynamo);
-    // The pipeline counts at the real time, so the fake matches the counters by partition.
-    dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
-      if (input.ExpressionAttributeValues?.[':minus_one'] === -1) return {};
-      return { Attributes: { request_count: input.Key?.pk === MINUTE_COUNTER.pk ? 61 : 6 } };
+    const table = dayWindows();
+    // The pipeline counts at the real time, in the real day's window.
+    const today = { pk: 'RATE#ORG#9', sk: `DAY#${new Date().toISOString().slice(0, 10)}` };
+    table.hold(today, {
+      request_count: 5,
+      [`minute_${CALLER_PREFIX}`]: Math.floor(Date.now() / 60_000) + 1,
+      [`minute_count_${CALLER_PREFIX}`]: 60,
     });
     const lines = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     const { apiHandler } = await import('#http/api-handler');
@@ -176,35 +297,33 @@ describe('judging a counted request against the limits', () => {
 });
 
 describe('requests racing for the last slots of a window', () => {
-  /** One counter item that applies each update atomically, in the order the scheduler lets them land. */
-  function atomicCounter(schedule: fc.Scheduler) {
-    const counts = new Map<string, number>();
-    dynamo.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
-      await schedule.schedule(Promise.resolve(), 'update lands');
-      const name = `${String(input.Key?.pk)}|${String(input.Key?.sk)}`;
-      const amount = input.ExpressionAttributeValues?.[':minus_one'] === -1 ? -1 : 1;
-      counts.set(name, (counts.get(name) ?? 0) + amount);
-      return { Attributes: { request_count: counts.get(name) } };
-    });
-    return (counter: { pk: string; sk: string }) => counts.get(`${counter.pk}|${counter.sk}`) ?? 0;
-  }
-
-  it('admits exactly as many as the limit allows, in any order of landing, and counts only those', async () => {
+  it('admits as many as the limit allows in each minute, in any order of landing, and counts only those', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.scheduler(),
         fc.integer({ min: 0, max: 5 }),
-        fc.integer({ min: 1, max: 12 }),
-        async (schedule, limit, requests) => {
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }),
+        async (schedule, limit, inNextMinute) => {
           dynamo.reset();
-          const countOf = atomicCounter(schedule);
+          const table = dayWindows({ beforeLanding: () => schedule.schedule(Promise.resolve(), 'update lands') });
+          const key = freshKey();
           const limits = { perMinute: limit, perDay: 1000 };
-          const outcomes = Array.from({ length: requests }, () => admit(limits));
+          const outcomes = inNextMinute.map(async (next) => {
+            const request = await countRequest(key, 9, NOW_MS + (next ? 30_000 : 0));
+            return { minute: request.minute, state: await admitCounted(request, limits) };
+          });
           await schedule.waitFor(Promise.all(outcomes));
-          const admitted = (await Promise.all(outcomes)).filter((state) => state.exceeded.length === 0).length;
-          expect(admitted).toBe(Math.min(limit, requests));
-          expect(countOf(MINUTE_COUNTER)).toBe(admitted);
-          expect(countOf(DAY_COUNTER)).toBe(admitted);
+          const requests = await Promise.all(outcomes);
+          const admitted = requests.filter(({ state }) => state.exceeded.length === 0);
+          const inMinute = (minute: number) => (request: { minute: number }) => request.minute === minute;
+          for (const minute of [MINUTE, MINUTE + 1]) {
+            const counted = requests.filter(inMinute(minute)).length;
+            expect(admitted.filter(inMinute(minute))).toHaveLength(Math.min(limit, counted));
+          }
+          const item = table.item()!;
+          expect(item.request_count).toBe(admitted.length);
+          expect(item[`key_${key}`]).toBe(admitted.length);
+          expect(item[`minute_count_${key}`]).toBe(admitted.filter(inMinute(item[`minute_${key}`]!)).length);
         },
       ),
       { numRuns: 200 },
@@ -212,65 +331,32 @@ describe('requests racing for the last slots of a window', () => {
   });
 });
 
-describe("counting a key's requests in the organization's day", () => {
-  /** What the updates of one counter's item added, in call order. */
-  const additionsTo = (counter: { pk: string; sk: string }) =>
-    dynamo
-      .commandCalls(UpdateCommand)
-      .map((call) => call.args[0].input)
-      .filter((input) => input.Key?.pk === counter.pk && input.Key?.sk === counter.sk)
-      .map(addedCounters);
-
-  it("adds the request to the calling key's counter in the same update as the day's count", async () => {
-    counters({ minute: 5, day: 5 });
-
-    await admit();
-
-    expect(additionsTo(DAY_COUNTER)).toEqual([{ request_count: 1, key_abcdefghjkmnpqrs: 1 }]);
-    expect(additionsTo(MINUTE_COUNTER)).toEqual([{ request_count: 1 }]);
-  });
-
-  it("takes the request back from both of the day's counters when the minute refuses it", async () => {
-    counters({ minute: 61, day: 5 });
-
-    const state = await admit();
-
-    expect(state.exceeded).toEqual(['minute']);
-    expect(additionsTo(DAY_COUNTER)).toEqual([
-      { request_count: 1, key_abcdefghjkmnpqrs: 1 },
-      { request_count: -1, key_abcdefghjkmnpqrs: -1 },
-    ]);
-  });
-});
-
 describe('reading the rate-limit windows', () => {
-  it('answers both windows as they stand, reading them consistently and counting nothing', async () => {
-    dynamo.on(BatchGetCommand).resolves({
-      Responses: {
-        table: [
-          { ...DAY_COUNTER, request_count: 40, key_abcdefghjkmnpqrs: 12 },
-          { ...MINUTE_COUNTER, request_count: 3 },
-        ],
-      },
+  it("answers another key's minute and the organization's day as they stand, in one consistent read", async () => {
+    dynamo.on(GetCommand).resolves({
+      Item: { ...DAY_WINDOW, request_count: 40, key_other: 12, minute_other: MINUTE, minute_count_other: 3 },
     });
 
-    const state = await readRateLimitState('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+    const state = await readRateLimitState('other', 9, LIMITS, NOW_MS);
 
     expect(state.minute).toMatchObject({ limit: 60, used: 3, remaining: 57 });
     expect(state.day).toMatchObject({ limit: 10_000, used: 40, remaining: 9960 });
-    expect(dynamo.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems).toEqual({
-      table: { Keys: [MINUTE_COUNTER, DAY_COUNTER], ConsistentRead: true },
-    });
+    expect(dynamo.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: DAY_WINDOW, ConsistentRead: true });
     expect(dynamo.calls()).toHaveLength(1);
   });
 
-  it('answers a window not yet counted as unused', async () => {
-    dynamo.on(BatchGetCommand).resolves({ Responses: { table: [] } });
+  it("answers a key's passed minute, and a window not yet counted, as unused", async () => {
+    dynamo
+      .on(GetCommand)
+      .resolvesOnce({ Item: { ...DAY_WINDOW, request_count: 40, minute_other: MINUTE - 1, minute_count_other: 3 } })
+      .resolvesOnce({});
 
-    const state = await readRateLimitState('abcdefghjkmnpqrs', 9, LIMITS, NOW_MS);
+    const passed = await readRateLimitState('other', 9, LIMITS, NOW_MS);
+    const uncounted = await readRateLimitState('other', 9, LIMITS, NOW_MS);
 
-    expect(state.minute).toMatchObject({ used: 0, remaining: 60 });
-    expect(state.day).toMatchObject({ used: 0, remaining: 10_000 });
+    expect(passed.minute).toMatchObject({ used: 0, remaining: 60 });
+    expect(uncounted.minute).toMatchObject({ used: 0, remaining: 60 });
+    expect(uncounted.day).toMatchObject({ used: 0, remaining: 10_000 });
   });
 });
 

@@ -127,8 +127,9 @@ const ITEMS: Item[] = [
     request_count: 120,
     [`key_${CALLER_KEY}`]: 100,
     [`key_${OTHER_KEY}`]: 20,
+    [`minute_${OTHER_KEY}`]: Math.floor(NOW.getTime() / 60_000),
+    [`minute_count_${OTHER_KEY}`]: 7,
   },
-  { pk: `RATE#KEY#${OTHER_KEY}`, sk: `MINUTE#${Math.floor(NOW.getTime() / 60_000)}`, request_count: 7 },
   { pk: `APIKEY#${OTHER_KEY}`, sk: 'APIKEY', key_prefix: OTHER_KEY, organization_id: 9, status: 'revoked' },
   { pk: `APIKEY#${STRANGER_KEY}`, sk: 'APIKEY', key_prefix: STRANGER_KEY, organization_id: 10, status: 'active' },
 ];
@@ -333,7 +334,10 @@ describe('the rate-limits report', () => {
       usage: { requests_this_minute: 7, requests_today: 120, active_video_jobs: 2, active_split_jobs: 1 },
       resets: { minute_window_resets_at: '2026-03-14T10:01:00.000Z', day_window_resets_at: '2026-03-15T00:00:00.000Z' },
     });
-    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(1);
+    expect(dynamo.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toContainEqual({
+      pk: 'RATE#ORG#9',
+      sk: 'DAY#2026-03-14',
+    });
     expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 

@@ -6,17 +6,17 @@ import type { Scope } from '#domain/access/scopes';
 import { API_PREFIX } from '#routes';
 
 /** One test API key, for tests that drive the request pipeline against a mocked table. */
-const PREFIX = 'abcdefghjkmnpqrs';
+export const CALLER_PREFIX = 'abcdefghjkmnpqrs';
 const SECRET = '0123456789abcdefghjkmnpqrstvwxyz';
-export const CALLER_KEY = `svc_test_${PREFIX}_${SECRET}`;
+export const CALLER_KEY = `svc_test_${CALLER_PREFIX}_${SECRET}`;
 
 /** The items of CALLER_KEY, active with these scopes, and of its organization 9 (Team, API access on). */
 export function callerItems(scopes: readonly Scope[] = []) {
   return {
     key: {
-      pk: `APIKEY#${PREFIX}`,
+      pk: `APIKEY#${CALLER_PREFIX}`,
       sk: 'APIKEY',
-      key_prefix: PREFIX,
+      key_prefix: CALLER_PREFIX,
       organization_id: 9,
       environment: 'test',
       secret_hash: hashSecret(SECRET),
