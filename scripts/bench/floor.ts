@@ -32,7 +32,11 @@ export async function floorRequests({ key, organizationId }: { key: string; orga
   const minute = () => Math.floor(Date.now() / MINUTE_MS);
   const readKey = () =>
     client.send(new GetItemCommand({ TableName, Key: itemKey(apiKeyKey(prefix)), ConsistentRead: true }));
-  /** A count in the day window that continues the key's minute, as countRequest makes most of them. */
+  /**
+   * A count shaped like countRequest's usual one: the same ADDs on a day window, conditional on the
+   * key's minute. The floor's item never holds a minute, so the condition always holds and no count
+   * is tried twice.
+   */
   const count = () =>
     client.send(
       new UpdateItemCommand({
@@ -40,7 +44,7 @@ export async function floorRequests({ key, organizationId }: { key: string; orga
         Key: dayWindow(),
         UpdateExpression:
           'ADD request_count :one, #key_day :one, #minute_count :one SET expires_at = if_not_exists(expires_at, :expires)',
-        ConditionExpression: 'attribute_not_exists(#minute) OR #minute <= :minute',
+        ConditionExpression: 'attribute_not_exists(#minute) OR #minute = :minute',
         ExpressionAttributeNames: {
           '#key_day': `key_${prefix}`,
           '#minute': `minute_${prefix}`,

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { DAY_MS, utcDay } from '#platform/instants';
 import { log } from '#platform/log';
@@ -178,27 +178,24 @@ export async function countRequest(
  * answer is already known. Answers whether the request was taken back.
  */
 async function giveBack({ item, minute }: CountedRequest): Promise<boolean> {
-  const takeBack = (update: string, condition?: string) =>
-    dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: item.key,
-        UpdateExpression: update,
-        ...(condition ? { ConditionExpression: condition } : {}),
-        ExpressionAttributeNames: condition ? item.names : { '#key_day': item.names['#key_day'] },
-        ExpressionAttributeValues: { ':minus_one': -1, ...(condition ? { ':minute': minute } : {}) },
-      }),
-    );
+  const fromTheMinuteToo = {
+    UpdateExpression: 'ADD request_count :minus_one, #key_day :minus_one, #minute_count :minus_one',
+    ConditionExpression: COUNTING.continue.condition,
+    ExpressionAttributeNames: item.names,
+    ExpressionAttributeValues: { ':minus_one': -1, ':minute': minute },
+  };
+  const fromTheDayOnly = {
+    UpdateExpression: 'ADD request_count :minus_one, #key_day :minus_one',
+    ExpressionAttributeNames: { '#key_day': item.names['#key_day'] },
+    ExpressionAttributeValues: { ':minus_one': -1 },
+  };
+  const takeBack = (update: Omit<UpdateCommandInput, 'TableName' | 'Key'>) =>
+    dynamo().send(new UpdateCommand({ TableName: tableName(), Key: item.key, ...update }));
   try {
-    try {
-      await takeBack(
-        'ADD request_count :minus_one, #key_day :minus_one, #minute_count :minus_one',
-        COUNTING.continue.condition,
-      );
-    } catch (error) {
+    await takeBack(fromTheMinuteToo).catch((error: unknown) => {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      await takeBack('ADD request_count :minus_one, #key_day :minus_one');
-    }
+      return takeBack(fromTheDayOnly);
+    });
     return true;
   } catch (error) {
     log('warn', 'rate-limit slot not given back', {
