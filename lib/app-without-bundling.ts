@@ -9,6 +9,17 @@ const CDK_JSON_CONTEXT = (
   }
 ).context;
 
+export interface AppWithoutBundlingOptions {
+  /** Where the cloud assembly goes; a new temporary directory unless given. */
+  outdir?: string;
+  /**
+   * Whether synthesis runs CDK's built-in CloudFormation validation, as `cdk synth` does. It loads
+   * a WebAssembly rule engine and checks every resource, several CPU-seconds per synthesis, so
+   * only the test of the stack as bin/app.ts builds it turns it on (test/infra/nag.test.ts).
+   */
+  cloudFormationValidation?: boolean;
+}
+
 /**
  * An App with cdk.json's context that synthesizes without running esbuild:
  * `aws:cdk:bundling-stacks` is the context key the CDK CLI itself sets (from `--exclusively`) to
@@ -16,6 +27,13 @@ const CDK_JSON_CONTEXT = (
  * the construct path. The infra tests prove real bundling once (test/infra/bundling.test.ts); the
  * cold-init bench bundles the functions itself (scripts/bench/function-bundles.ts).
  */
-export function appWithoutBundling(context: Record<string, unknown> = {}, outdir?: string): App {
-  return new App({ outdir, context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
+export function appWithoutBundling(
+  context: Record<string, unknown> = {},
+  { outdir, cloudFormationValidation = false }: AppWithoutBundlingOptions = {},
+): App {
+  return new App({
+    outdir,
+    builtinCloudFormationValidation: cloudFormationValidation,
+    context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
+  });
 }

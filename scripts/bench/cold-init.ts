@@ -30,7 +30,7 @@ interface StackFunction {
  * environment is resolved as the template gives it, without synthesizing the whole app.
  */
 function functionsOfStack(outdir: string): StackFunction[] {
-  const stack = new VideoApiStack(appWithoutBundling({}, outdir), 'VideoApiStack');
+  const stack = new VideoApiStack(appWithoutBundling({}, { outdir }), 'VideoApiStack');
   return stack.node
     .findAll()
     .filter((construct) => construct instanceof NodeFunction)
