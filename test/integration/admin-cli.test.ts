@@ -8,6 +8,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { hashSecret, parseApiKey } from '#domain/access/api-keys';
 import { call } from './support/stack';
 import { runAdmin, startStackProcess, stopStackProcess } from './support/stack-process';
+import { stackDataDir } from '../support/stack-data-dir';
 
 /** The operator CLI against the running local stack. */
 const admin = (...args: string[]) => runAdmin(process.env.IT_DATA_DIR!, args);
@@ -416,7 +417,7 @@ describe('operator CLI: endpoints', () => {
 describe('operator CLI against a stopped local stack', () => {
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'admin-stopped-stack-'));
+    dataDir = await stackDataDir('admin-stopped-stack-');
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 

@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { eventually } from './support/eventually';
 import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
+import { stackDataDir } from '../support/stack-data-dir';
 
 /**
  * A local stack killed while a job is between two workflow steps, then started again on the same
@@ -13,7 +12,7 @@ let dataDir: string;
 let stack: StackProcess | undefined;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'crash-recovery-'));
+  dataDir = await stackDataDir('crash-recovery-');
 });
 
 afterAll(async () => {

@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { eventually } from './support/eventually';
 import { makeMedia } from './support/media';
 import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { stackDataDir } from '../support/stack-data-dir';
 
 /**
  * A local stack of its own, logging at debug, driven through every flow that handles a secret:
@@ -17,7 +16,7 @@ let stack: StackProcess | undefined;
 const receiver = new WebhookReceiver();
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'log-redaction-'));
+  dataDir = await stackDataDir('log-redaction-');
   await receiver.start();
 });
 

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { EVENT_ITEM_PREFIX } from '#domain/events/event-stream';
@@ -23,6 +21,7 @@ import {
 } from './support/stack';
 import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiver';
+import { stackDataDir } from '../support/stack-data-dir';
 
 interface Endpoint {
   id: string;
@@ -534,7 +533,7 @@ describe('a local stack stopped between a job ending and its delivery', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'webhook-restart-'));
+    dataDir = await stackDataDir('webhook-restart-');
   });
 
   afterAll(async () => {

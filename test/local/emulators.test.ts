@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import {
   CreateTableCommand,
   DynamoDBClient,
@@ -35,6 +33,7 @@ import {
   type LambdaInvoker,
   type StepFunctionsEmulator,
 } from '../../local/emulators/step-functions';
+import { stackDataDir } from '../support/stack-data-dir';
 
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
@@ -49,7 +48,7 @@ function isRunning(pid: number): boolean {
 
 const dataDirs: string[] = [];
 async function tempDataDir() {
-  const dir = await mkdtemp(join(tmpdir(), 'emulators-test-'));
+  const dir = await stackDataDir('emulators-test-');
   dataDirs.push(dir);
   return dir;
 }

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
@@ -23,12 +22,13 @@ import {
 } from '../../local/event-sources/table-stream';
 import type { TaskHandler } from '../../local/event-sources/invocation';
 import { deferred } from '../unit/support/deferred';
+import { stackDataDir } from '../support/stack-data-dir';
 
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 const dataDirs: string[] = [];
 async function tempDataDir() {
-  const dir = await mkdtemp(join(tmpdir(), 'event-sources-test-'));
+  const dir = await stackDataDir('event-sources-test-');
   dataDirs.push(dir);
   return dir;
 }

@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SFNServiceException, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { startLocalStack, type LocalStack } from '../../local/stack';
+import { stackDataDir } from '../support/stack-data-dir';
 
 /**
  * Faults injected into a real local stack (the emulators, the route table's handlers, the video
@@ -31,7 +30,7 @@ let domain: Domain;
 const restoreAll: (() => void)[] = [];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'job-faults-'));
+  dataDir = await stackDataDir('job-faults-');
   process.env.LOG_LEVEL = 'silent';
   process.env.VIDEO_RENDER_POLL_SECONDS = '1';
   stack = await startLocalStack({ port: 0, dataDir });

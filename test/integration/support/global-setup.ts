@@ -1,11 +1,9 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { stackDataDir } from '../../support/stack-data-dir';
 import { startStackProcess } from './stack-process';
 
 /** Integration tests share one real local stack, started exactly as `npm start` starts it. */
 export default async function globalSetup() {
-  const dataDir = await mkdtemp(join(tmpdir(), 'video-api-it-'));
+  const dataDir = await stackDataDir('video-api-it-');
   const stack = await startStackProcess(dataDir);
   process.env.IT_DATA_DIR = dataDir;
   process.env.IT_BASE_URL = `http://127.0.0.1:${stack.port}`;
