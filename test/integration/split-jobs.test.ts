@@ -391,7 +391,7 @@ describe('creating a split job', () => {
 
   it('refuses a job above the concurrency cap with 429 and Retry-After', async () => {
     const capped = await createOrganization({ plan: 'custom', limits: { concurrent_split_jobs: 1 } });
-    const cappedSource = await uploadAsset(capped, sourceBytes);
+    const cappedSource = await uploadAsset(capped, shortSourceBytes);
     const first = await call<SplitJob>('POST', '/split-jobs', {
       key: capped.key,
       body: { source_asset_id: cappedSource },
@@ -404,8 +404,8 @@ describe('creating a split job', () => {
     expect(second.status).toBe(429);
     expect(second.body.error.code).toBe('CONCURRENT_JOB_LIMIT_EXCEEDED');
     expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
-    await waitForJob(capped.key, first.body.id, 120_000);
-  }, 150_000);
+    await waitForJob(capped.key, first.body.id, 60_000);
+  }, 90_000);
 });
 
 describe('a short source', () => {
@@ -510,9 +510,9 @@ describe('a source that holds less than its header claims', () => {
     })),
     silences: [{ startSeconds: 12, endSeconds: 13 }],
   };
+  const whole = makeSplitSource(LONG_SOURCE);
 
   it('prices a truncated upload by what it decodes to, and claims no clip beyond it', async () => {
-    const whole = makeSplitSource(LONG_SOURCE);
     // The first quarter of the file: its index, at the front, still says 90 s.
     const truncated = whole.subarray(0, Math.floor(whole.length / 4));
     const org = await createOrganization({ credits: 100 });
@@ -539,7 +539,6 @@ describe('a source that holds less than its header claims', () => {
   }, 150_000);
 
   it('fails a source whose picture does not decode with SOURCE_UNREADABLE, refunded in full', async () => {
-    const whole = makeSplitSource(LONG_SOURCE);
     // The index intact, the media data after it noise: ffprobe reads the header, nothing decodes.
     const mediaData = whole.indexOf('mdat') + 4;
     const corrupt = Buffer.concat([whole.subarray(0, mediaData), randomBytes(whole.length - mediaData)]);
