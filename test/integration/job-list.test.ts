@@ -32,13 +32,15 @@ interface CreatedJob {
 
 const EXTERNAL_IDS = ['order-1', 'ord#é/1 ✓', undefined] as const;
 /**
- * Each outcome the local renderer can be asked for, by prompt marker. A stalled render expires
- * at the stack's render deadline (40 s in these tests), so every job ends in a stable status.
+ * Each outcome the local renderer can be asked for, by prompt marker, and how many jobs of it each
+ * external id gets. A stalled render expires at the stack's render deadline (40 s in these tests),
+ * so every job ends in a stable status. A completed job is a whole render and finishing encode,
+ * many times the cost of the others, so there is one of those for each external id.
  */
 const OUTCOMES = [
-  { marker: ' [fault:stall]', status: 'expired' },
-  { marker: ' [fault:fail]', status: 'failed' },
-  { marker: '', status: 'completed' },
+  { marker: ' [fault:stall]', status: 'expired', rounds: 2 },
+  { marker: ' [fault:fail]', status: 'failed', rounds: 6 },
+  { marker: '', status: 'completed', rounds: 1 },
 ] as const;
 
 let org: TestOrganization;
@@ -64,10 +66,10 @@ beforeAll(async () => {
     limits: { concurrent_video_jobs: 50, requests_per_minute_per_key: 100_000 },
   });
   const created: CreatedJob[] = [];
-  // Every outcome with every external id, three times: 27 jobs, more than a default page. Renders
-  // that complete run one at a time, so that none is slow enough to reach the deadline.
+  // Every outcome with every external id: 27 jobs, more than a default page. Renders that complete
+  // run one at a time, so that none is slow enough to reach the deadline.
   for (const outcome of OUTCOMES) {
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < outcome.rounds; round += 1) {
       for (const externalId of EXTERNAL_IDS) {
         const job = await createJob(`A lighthouse at dusk ${round}${outcome.marker}`, externalId);
         created.push({ id: job.id, status: outcome.status, createdAt: job.created_at, externalId });
