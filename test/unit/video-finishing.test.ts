@@ -22,10 +22,28 @@ beforeAll(async () => {
 });
 afterAll(() => rm(workDir, { recursive: true, force: true }));
 
-/** A video shaped as Nova Reel delivers it for `requested` seconds (1280x720, 24 fps, whole shots of 6 s). */
-async function novaReelShaped(requested: DurationSeconds, options: { sound?: boolean } = {}): Promise<string> {
+const novaReelVideos = new Map<string, Promise<string>>();
+
+/**
+ * A video shaped as Nova Reel delivers it for `requested` seconds (1280x720, 24 fps, whole shots
+ * of 6 s), made once for the file: finishing reads it and never changes it.
+ */
+function novaReelShaped(requested: DurationSeconds, options: { sound?: boolean } = {}): Promise<string> {
+  const name = `nova-${requested}-${options.sound ? 'sound' : 'silent'}.mp4`;
+  let video = novaReelVideos.get(name);
+  if (!video) {
+    video = makeNovaReelShaped(requested, join(workDir, name), options);
+    novaReelVideos.set(name, video);
+  }
+  return video;
+}
+
+async function makeNovaReelShaped(
+  requested: DurationSeconds,
+  path: string,
+  options: { sound?: boolean },
+): Promise<string> {
   const { width, height, fps, durationSeconds } = novaReelOutput(requested);
-  const path = join(workDir, `nova-${requested}-${options.sound ? 'sound' : 'silent'}.mp4`);
   const sound = options.sound ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${durationSeconds}`] : [];
   await run(ffmpeg.path, [
     ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=${fps}:d=${durationSeconds}`],
