@@ -33,6 +33,8 @@ beforeAll(async () => {
   dataDir = await stackDataDir('job-faults-');
   process.env.LOG_LEVEL = 'silent';
   process.env.VIDEO_RENDER_POLL_SECONDS = '1';
+  // The stand-in for the video model at its cheapest, as in the integration tests' stack.
+  process.env.LOCAL_RENDERER_PRESET = 'ultrafast';
   stack = await startLocalStack({ port: 0, dataDir });
   // Imported once the stack has set the emulator endpoints, which the clients read when created.
   domain = {
