@@ -6,7 +6,7 @@ import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { hashSecret, parseApiKey } from '#domain/access/api-keys';
-import { call } from './support/stack';
+import { call, createKey as createKeyWithoutCli } from './support/stack';
 import { runAdmin, startStackProcess, stopStackProcess } from './support/stack-process';
 import { stackDataDir } from '../support/stack-data-dir';
 
@@ -122,9 +122,8 @@ describe('operator CLI', () => {
 
   it('refuses an eleventh active key for a Team organization', async () => {
     const org = json((await admin('org', 'create', '--plan', 'team', '--json')).stdout);
-    for (let index = 0; index < 10; index += 1) {
-      expect((await admin('key', 'create', '--org', String(org.organization_id), '--json')).code).toBe(0);
-    }
+    // The ten keys the CLI must count, made by the function the CLI calls, without a process each.
+    for (let index = 0; index < 10; index += 1) await createKeyWithoutCli(Number(org.organization_id));
     const eleventh = await admin('key', 'create', '--org', String(org.organization_id), '--json');
     expect(eleventh.code).not.toBe(0);
     expect(eleventh.stderr).toMatch(/10 active API keys/);
