@@ -15,6 +15,7 @@ const workers = Math.min(4, require('node:os').availableParallelism() + 1);
 module.exports = {
   testTimeout: 60000,
   maxWorkers: workers,
+  testSequencer: '<rootDir>/test/sequencer.js',
   projects: [
     {
       ...shared,
