@@ -1,6 +1,7 @@
-import { App, Aspects } from 'aws-cdk-lib';
+import { App, Aspects, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { deploymentConfigOf, stackNameOf } from '../lib/config';
+import { ControlTowerControls } from '../lib/control-tower';
 import { VideoApiStack } from '../lib/video-api-stack';
 
 const app = new App();
@@ -18,3 +19,6 @@ new VideoApiStack(app, stackNameOf(config.stage), {
 
 // Every AwsSolutions finding fails synth unless suppressed next to the resource with a reason.
 Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
+
+// AWS Control Tower's proactive controls, run over the synthesized template (docs/operations.md).
+Validations.of(app).addPlugins(new ControlTowerControls());

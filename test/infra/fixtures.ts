@@ -1,14 +1,21 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
+import {
+  FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT,
+  VALIDATION_REPORT_FILE,
+  type SynthesisMessage,
+} from 'aws-cdk-lib/cx-api';
 import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
 import type { ApiStateMachines } from '../../lib/constructs/grants';
 import { VideoHttpApi, type ApiFloodControl } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
 import { appWithoutBundling } from '../../lib/app-without-bundling';
+import { CONTROL_TOWER, ControlTowerControls } from '../../lib/control-tower';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import type { Route } from '#routes';
 
@@ -26,6 +33,56 @@ export function logicalIdIn(stack: Stack): (construct: { node: { defaultChild?: 
 export function synthesizedStack(context: Record<string, unknown> = {}, id = 'VideoApiStack') {
   const stack = new VideoApiStack(appWithoutBundling(context), id);
   return { stack, template: Template.fromStack(stack), logicalIdOf: logicalIdIn(stack) };
+}
+
+/**
+ * What AWS Control Tower's proactive controls found in one synthesis, by control id: the construct
+ * paths of the resources failing each control, and, for each control acknowledged, how many
+ * resources each acknowledging construct covers.
+ */
+export interface ControlFindings {
+  failing: Record<string, string[]>;
+  acknowledged: Record<string, Record<string, number>>;
+}
+
+/** The parts of the synthesis's validation report (cdk.out/validation-report.json) the findings are read from. */
+interface ValidationReport {
+  pluginReports: {
+    pluginName: string;
+    violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
+    suppressedViolations?: { ruleName: string; acknowledgedAt: string; violatingConstructs: unknown[] }[];
+  }[];
+}
+
+function controlFindingsIn(report: ValidationReport): ControlFindings {
+  const controls = report.pluginReports.find((plugin) => plugin.pluginName === CONTROL_TOWER);
+  if (!controls) throw new Error(`The validation report has no ${CONTROL_TOWER} report: ${JSON.stringify(report)}`);
+  const findings: ControlFindings = { failing: {}, acknowledged: {} };
+  for (const { ruleName, violatingConstructs } of controls.violations) {
+    findings.failing[ruleName] = violatingConstructs.map(({ constructPath }) => constructPath).sort();
+  }
+  for (const { ruleName, acknowledgedAt, violatingConstructs } of controls.suppressedViolations ?? []) {
+    const byConstruct = (findings.acknowledged[ruleName] ??= {});
+    byConstruct[acknowledgedAt] = (byConstruct[acknowledgedAt] ?? 0) + violatingConstructs.length;
+  }
+  return findings;
+}
+
+/**
+ * synthesizedStack's stack, synthesized with AWS Control Tower's controls as bin/app.ts adds them,
+ * and what they found: the one synthesis runs cfn-guard once (tens of seconds over 237 rules), so a
+ * test file needs no second synthesis for its assertions. A failing control does not fail the
+ * synthesis here, so that a test can name it.
+ */
+export function synthesizedWithControls(context: Record<string, unknown> = {}) {
+  const app = appWithoutBundling({ ...context, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false });
+  Validations.of(app).addPlugins(new ControlTowerControls());
+  const stack = new VideoApiStack(app, 'VideoApiStack');
+  const template = Template.fromStack(stack);
+  const report = JSON.parse(
+    fs.readFileSync(path.join(app.synth().directory, VALIDATION_REPORT_FILE), 'utf8'),
+  ) as ValidationReport;
+  return { stack, template, logicalIdOf: logicalIdIn(stack), controls: controlFindingsIn(report) };
 }
 
 /**
