@@ -6,6 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct, type IConstruct } from 'constructs';
+import { limitGrantsToAwsServices } from './key-policies';
 
 export interface AlarmTopicProps {
   /** Subscribed by e-mail when given; the address must confirm the subscription before anything arrives. */
@@ -32,6 +33,7 @@ export class AlarmTopic extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
       pendingWindow: Duration.days(7),
     });
+    limitGrantsToAwsServices(this.key);
     // CloudWatch encrypts each notification with a data key of this key. The topic policy below
     // limits who may publish, so the key needs no condition of its own (and the KMS calls made for
     // an alarm are not documented to carry the source conditions).

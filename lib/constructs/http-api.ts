@@ -1,7 +1,8 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
@@ -82,6 +83,32 @@ interface RouteThrottleSetting {
   ThrottlingBurstLimit: number;
 }
 
+/**
+ * A Lambda proxy integration (payload format 2.0) that API Gateway invokes with a role, not with a
+ * permission in the function's own policy as CDK's HttpLambdaIntegration adds. Such a permission
+ * names API Gateway, a service principal, which CT.LAMBDA.PR.2 accepts only with a SourceAccount or
+ * SourceArn it can read in the template: an environment-agnostic synthesis knows no account, and
+ * the API's ARN is a join of several values.
+ */
+class HttpLambdaRoleIntegration extends apigwv2.HttpRouteIntegration {
+  constructor(
+    id: string,
+    private readonly fn: lambda.IFunction,
+    private readonly role: iam.IRole,
+  ) {
+    super(id);
+  }
+
+  bind(): apigwv2.HttpRouteIntegrationConfig {
+    return {
+      type: apigwv2.HttpIntegrationType.AWS_PROXY,
+      uri: this.fn.functionArn,
+      payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
+      credentials: apigwv2.IntegrationCredentials.fromRole(this.role),
+    };
+  }
+}
+
 const NO_AUTHORIZER_REASON =
   'Authentication (bearer API key), scopes and the per-key/per-organization rate limits run in the handler (lambdas/http/api-handler.ts): every response, 401 and 429 included, must carry the rate-limit headers and the error envelope of the spec, which an API Gateway authorizer cannot produce.';
 
@@ -95,6 +122,8 @@ export class VideoHttpApi extends Construct {
   public readonly api: apigwv2.HttpApi;
   public readonly stage: apigwv2.HttpStage;
   public readonly accessLogGroup: logs.LogGroup;
+  /** What API Gateway invokes the functions with: InvokeFunction on each of them, and nothing else. */
+  public readonly integrationRole: iam.Role;
   /** Every function by operationId, the fallback under FALLBACK_HANDLER. */
   public readonly functions: ReadonlyMap<string, ApiFunction>;
   /** `https://…/api/v1/developer`: the spec's {base_url}. */
@@ -132,6 +161,12 @@ export class VideoHttpApi extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
+    this.integrationRole = new iam.Role(this, 'IntegrationRole', {
+      assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      description: 'API Gateway invokes the route functions of the developer API with this role',
+    });
+    // The stage deploys the routes: not before the role may invoke their functions.
+    this.stage.node.addDependency(this.integrationRole);
     // With a `$default` stage the stage adds nothing to the path: the base URL is endpoint + prefix.
     this.baseUrl = `${this.api.apiEndpoint}${API_PREFIX}`;
 
@@ -250,7 +285,16 @@ export class VideoHttpApi extends Construct {
     });
   }
 
-  private integrationOf(id: string, fn: ApiFunction): HttpLambdaIntegration {
-    return new HttpLambdaIntegration(id, fn, { payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0 });
+  /**
+   * The function's integration, and InvokeFunction on its unqualified ARN for the integration role
+   * (the integration names no version or alias, so no `:*`).
+   */
+  private integrationOf(id: string, fn: ApiFunction): HttpLambdaRoleIntegration {
+    iam.Grant.addToPrincipal({
+      grantee: this.integrationRole,
+      actions: ['lambda:InvokeFunction'],
+      resourceArns: [fn.functionArn],
+    });
+    return new HttpLambdaRoleIntegration(id, fn, this.integrationRole);
   }
 }

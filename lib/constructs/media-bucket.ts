@@ -27,14 +27,45 @@ export const RENDER_OUTPUT_LIFETIME = Duration.days(2);
 /** The S3 actions that apply to objects (not to the bucket), the only ones granted by prefix. */
 type ObjectAction = `s3:${string}Object` | 's3:AbortMultipartUpload';
 
-/** Common settings of both buckets: private, owner-enforced, TLS 1.2+. */
+/**
+ * How long an overwritten or deleted object's previous version is kept. Keys are written once, so
+ * previous versions come from deletions (the lifecycle rules', a confirmation's): one day to undo
+ * a deletion made by mistake, short enough that deleted videos do not pile up as paid-for copies.
+ */
+export const NONCURRENT_VERSION_LIFETIME = Duration.days(1);
+
+/**
+ * Common settings of both buckets: private, owner-enforced, TLS 1.2+, versioned (CT.S3.PR.11), and
+ * with S3's event notifications to EventBridge on (CT.S3.PR.4: delivering AWS service events to
+ * the default event bus is free, and any rule of the account may follow object changes).
+ */
 const PRIVATE_BUCKET: s3.BucketProps = {
   blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
   objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-  encryption: s3.BucketEncryption.S3_MANAGED,
   enforceSSL: true,
   minimumTLSVersion: 1.2,
+  versioned: true,
 };
+
+/**
+ * With versioning on, an expiration leaves a delete marker over a noncurrent version: this rule
+ * deletes that version after NONCURRENT_VERSION_LIFETIME, then the marker it leaves alone.
+ */
+const EXPIRE_NONCURRENT_VERSIONS: s3.LifecycleRule = {
+  id: 'expire-noncurrent-versions',
+  noncurrentVersionExpiration: NONCURRENT_VERSION_LIFETIME,
+  expiredObjectDeleteMarker: true,
+};
+
+/**
+ * S3 sends object events to EventBridge. Set on the bucket resource itself: the construct's
+ * `eventBridgeEnabled` would set it through a custom resource and a function of its own.
+ */
+function sendEventsToEventBridge(bucket: s3.Bucket): void {
+  (bucket.node.defaultChild as s3.CfnBucket).notificationConfiguration = {
+    eventBridgeConfiguration: { eventBridgeEnabled: true },
+  };
+}
 
 export interface MediaBucketProps {
   /**
@@ -46,12 +77,13 @@ export interface MediaBucketProps {
 
 /**
  * The private media bucket that presigned URLs read from and write to, plus its access-log bucket.
- * SSE-S3 rather than KMS: clients PUT and GET through presigned URLs of up to 2 GB objects, and a
- * KMS key would add a KMS request per object operation and a key policy every reader (job workers
- * included) must be granted, for no control we use. Versioning off: every object key is written
- * once (new asset id, new key), unconfirmed uploads are meant to disappear, and noncurrent
- * versions of multi-gigabyte videos would be paid-for copies nobody reads. No CORS: API keys are
- * server-only (spec, "What the service does"), so uploads come from servers, not browsers.
+ * SSE-KMS with the AWS managed key `aws/s3` (CT.S3.PR.10): its key policy lets every principal of
+ * the account use it through S3, so the roles that sign upload and download URLs, the workers,
+ * and Bedrock and Amazon Transcribe writing with their callers' rights need no KMS grant, and a
+ * presigned PUT needs no encryption header (the bucket's default applies). The bucket key keeps
+ * the KMS requests (and their cost) to a few per object batch rather than one per request.
+ * Versioned, with previous versions kept one day (NONCURRENT_VERSION_LIFETIME). No CORS: API keys
+ * are server-only (spec, "What the service does"), so uploads come from servers, not browsers.
  */
 export class MediaBucket extends Construct {
   public readonly bucket: s3.Bucket;
@@ -74,16 +106,20 @@ export class MediaBucket extends Construct {
     const lifecycle: s3.BucketProps = { removalPolicy, autoDeleteObjects: removalPolicy === RemovalPolicy.DESTROY };
 
     // Needs no access log of its own: cdk-nag (S1) recognises it as the media bucket's log target.
+    // SSE-S3: S3 delivers server access logs only to a bucket whose default encryption is SSE-S3.
     this.accessLogBucket = new s3.Bucket(this, 'AccessLogs', {
       ...PRIVATE_BUCKET,
       ...lifecycle,
-      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }, EXPIRE_NONCURRENT_VERSIONS],
     });
+    sendEventsToEventBridge(this.accessLogBucket);
 
     this.bucket = new s3.Bucket(this, 'Bucket', {
       ...PRIVATE_BUCKET,
       ...lifecycle,
-      versioned: false,
+      encryption: s3.BucketEncryption.KMS_MANAGED,
+      bucketKeyEnabled: true,
       serverAccessLogsBucket: this.accessLogBucket,
       serverAccessLogsPrefix: 'media/',
       lifecycleRules: [
@@ -95,8 +131,10 @@ export class MediaBucket extends Construct {
         { id: 'expire-render-outputs', prefix: MEDIA_PREFIXES.renders, expiration: RENDER_OUTPUT_LIFETIME },
         { id: 'expire-job-work-files', prefix: MEDIA_PREFIXES.work, expiration: Duration.days(WORK_RETENTION_DAYS) },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        EXPIRE_NONCURRENT_VERSIONS,
       ],
     });
+    sendEventsToEventBridge(this.bucket);
   }
 
   get bucketName(): string {

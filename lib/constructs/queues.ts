@@ -20,6 +20,20 @@ export function secureQueue(scope: Construct, id: string, props: sqs.QueueProps 
   });
 }
 
+/**
+ * A queue that holds what another one, or an event source mapping, gave up on: kept as long as
+ * every dead-letter queue, and marked as a dead-letter queue by its redrive permission, so that it
+ * needs none of its own (CT.SQS.PR.1). The permission is SQS's default (any queue of the account may
+ * name it), stated: naming the source queue instead would make the two queues refer to each other,
+ * a cycle CloudFormation cannot create.
+ */
+export function deadLetterQueue(scope: Construct, id: string): sqs.Queue {
+  return secureQueue(scope, id, {
+    retentionPeriod: DEAD_LETTER_RETENTION,
+    redriveAllowPolicy: { redrivePermission: sqs.RedrivePermission.ALLOW_ALL },
+  });
+}
+
 /** One queue of lambdas/queues.ts with its dead-letter queue. */
 export interface ServiceQueue {
   readonly definition: Queue;
@@ -52,16 +66,14 @@ export class ServiceQueues extends Construct {
     const queues = new Map<QueueName, ServiceQueue>();
     for (const definition of props.queues ?? QUEUES) {
       const constructId = constructIdOf(definition.name);
-      const deadLetterQueue = secureQueue(this, `${constructId}DeadLetterQueue`, {
-        retentionPeriod: DEAD_LETTER_RETENTION,
-      });
+      const deadLetters = deadLetterQueue(this, `${constructId}DeadLetterQueue`);
       // No AwsSolutions-SQS3 finding: cdk-nag recognizes a queue that another queue's redrive
       // policy names as a dead-letter queue.
       const queue = secureQueue(this, `${constructId}Queue`, {
         visibilityTimeout: Duration.seconds(visibilityTimeoutSecondsOf(definition, props.tasks ?? TASKS)),
-        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
       });
-      queues.set(definition.name as QueueName, { definition, queue, deadLetterQueue });
+      queues.set(definition.name as QueueName, { definition, queue, deadLetterQueue: deadLetters });
     }
     this.queues = queues;
   }

@@ -15,7 +15,7 @@ import { applyGrants, type ApiStateMachines } from './grants';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
 import { NodeFunction, PROJECT_ROOT } from './node-function';
-import { DEAD_LETTER_RETENTION, secureQueue, type QueuesByName } from './queues';
+import { deadLetterQueue, type QueuesByName } from './queues';
 import type { WebhookSecretsKey } from './webhook-secrets-key';
 
 /** Where task modules live; a task's `handler` names a module below it. */
@@ -125,7 +125,7 @@ export class TaskFunctions extends Construct {
           // blocking its shard. Nothing reads it but an operator (an alarm fires on its first
           // message): each event item stays in the outbox index until relayed, and the sweeper
           // (sweep-webhooks) relays what the stream gave up on.
-          const failures = secureQueue(this, `${constructId}FailuresQueue`, { retentionPeriod: DEAD_LETTER_RETENTION });
+          const failures = deadLetterQueue(this, `${constructId}FailuresQueue`);
           NagSuppressions.addResourceSuppressions(failures, [
             {
               id: 'AwsSolutions-SQS3',

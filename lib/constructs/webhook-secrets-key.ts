@@ -2,6 +2,7 @@ import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import { limitGrantsToAwsServices } from './key-policies';
 
 /**
  * The encryption context keys lambdas/domain/webhooks/secret-sealing.ts binds every wrapped data
@@ -17,7 +18,8 @@ export const WEBHOOK_SECRET_ENCRYPTION_CONTEXT_KEYS = ['organization_id', 'webho
  * table is not enough to sign as the service. Yearly automatic rotation (old key material keeps
  * decrypting what it wrapped); it follows the table's removal policy (RETAIN unless told), since
  * the sealed secrets in the table can be opened with this key only. The key policy is CDK's default (the account's IAM
- * policies decide), so the grants below are the whole of who may use it.
+ * policies decide) and refuses KMS grants to all but AWS services, so the grants below are the whole
+ * of who may use it.
  */
 export class WebhookSecretsKey extends Construct {
   public readonly key: kms.Key;
@@ -30,6 +32,7 @@ export class WebhookSecretsKey extends Construct {
       enableKeyRotation: true,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
+    limitGrantsToAwsServices(this.key);
   }
 
   get keyArn(): string {

@@ -13,15 +13,10 @@ test('the default configuration fails exactly these Control Tower controls, on t
     'CT.APIGATEWAY.PR.5': 26,
     'CT.CLOUDWATCH.PR.2': 45,
     'CT.CLOUDWATCH.PR.3': 45,
-    'CT.KMS.PR.3': 2,
-    'CT.LAMBDA.PR.2': 26,
     'CT.LAMBDA.PR.3': 42,
     'CT.S3.PR.2': 1,
-    'CT.S3.PR.4': 2,
     'CT.S3.PR.9': 2,
-    'CT.S3.PR.10': 2,
-    'CT.S3.PR.11': 2,
-    'CT.SQS.PR.1': 2,
+    'CT.S3.PR.10': 1,
   });
 });
 

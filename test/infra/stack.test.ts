@@ -14,6 +14,7 @@ import {
   ApiOnlyStack,
   actionsOf,
   appWithoutBundling,
+  asText,
   logicalIdIn,
   policyStatements,
   resourcesOf,
@@ -206,12 +207,36 @@ describe('HTTP API', () => {
     });
   });
 
-  test('integrations are Lambda proxies with payload format 2.0', () => {
+  test('integrations are Lambda proxies with payload format 2.0, invoked with the integration role', () => {
     const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration'));
     expect(integrations).toHaveLength(ROUTES.length + 1);
     for (const integration of integrations) {
-      expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+      expect(integration.Properties).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        CredentialsArn: { 'Fn::GetAtt': [logicalIdOf(stack.httpApi.integrationRole), 'Arn'] },
+      });
     }
+  });
+
+  test('no function has a resource-based permission for API Gateway: the integration role may invoke exactly the API functions', () => {
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission'));
+    expect(permissions.filter((permission) => permission.Properties.Principal === 'apigateway.amazonaws.com')).toEqual(
+      [],
+    );
+    const role = template.findResources('AWS::IAM::Role')[logicalIdOf(stack.httpApi.integrationRole)]!;
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'apigateway.amazonaws.com' } },
+    ]);
+    const statements = policyStatements(template).filter((statement) =>
+      statement.roles.some(
+        (ref) => JSON.stringify(ref) === JSON.stringify({ Ref: logicalIdOf(stack.httpApi.integrationRole) }),
+      ),
+    );
+    expect(statements.flatMap(actionsOf)).toEqual(['lambda:InvokeFunction']);
+    expect(statements.flatMap(resourcesOf).map(asText).sort()).toEqual(
+      [...stack.httpApi.functions.values()].map((fn) => `<${logicalIdOf(fn)}.Arn>`).sort(),
+    );
   });
 
   test('the $default stage auto-deploys, throttles and writes JSON access logs with the standard fields', () => {
@@ -318,11 +343,13 @@ describe('media bucket', () => {
   const mediaBucketId = logicalIdOf(stack.media.bucket);
   const media = template.findResources('AWS::S3::Bucket')[mediaBucketId]!;
 
-  test('is private, SSE-S3 encrypted, owner-enforced, unversioned and retained', () => {
+  test('is private, SSE-KMS encrypted with the AWS managed key and a bucket key, owner-enforced, versioned and retained', () => {
     expect(media.DeletionPolicy).toBe('Retain');
     expect(media.Properties).toMatchObject({
       BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        ServerSideEncryptionConfiguration: [
+          { ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms' }, BucketKeyEnabled: true },
+        ],
       },
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
@@ -332,9 +359,44 @@ describe('media bucket', () => {
       },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       LoggingConfiguration: { DestinationBucketName: { Ref: logicalIdOf(stack.media.accessLogBucket) } },
+      VersioningConfiguration: { Status: 'Enabled' },
+      NotificationConfiguration: { EventBridgeConfiguration: { EventBridgeEnabled: true } },
     });
-    expect(media.Properties.VersioningConfiguration).toBeUndefined();
+    // The AWS managed key: no key of the stack's for the signers and workers to be granted.
+    expect(
+      media.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault
+        .KMSMasterKeyID,
+    ).toBeUndefined();
     expect(media.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  test('keeps a previous version one day, then removes it and its delete marker', () => {
+    expect(media.Properties.LifecycleConfiguration.Rules).toContainEqual({
+      Id: 'expire-noncurrent-versions',
+      NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+      ExpiredObjectDeleteMarker: true,
+      Status: 'Enabled',
+    });
+  });
+
+  test('its access-log bucket is SSE-S3 encrypted (the only encryption S3 delivers access logs to), versioned, and expires logs after 90 days', () => {
+    const logs = template.findResources('AWS::S3::Bucket')[logicalIdOf(stack.media.accessLogBucket)]!;
+    expect(logs.Properties).toMatchObject({
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      VersioningConfiguration: { Status: 'Enabled' },
+      NotificationConfiguration: { EventBridgeConfiguration: { EventBridgeEnabled: true } },
+    });
+    expect(logs.Properties.LifecycleConfiguration.Rules).toEqual([
+      { Id: 'expire-access-logs', ExpirationInDays: 90, Status: 'Enabled' },
+      {
+        Id: 'expire-noncurrent-versions',
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        ExpiredObjectDeleteMarker: true,
+        Status: 'Enabled',
+      },
+    ]);
   });
 
   test("expires unconfirmed uploads under incoming/ and render outputs under renders/ after 2 days, jobs' work files after 7, and aborts multipart uploads after 1 day", () => {
@@ -582,5 +644,22 @@ describe('policies derived from route grants', () => {
           stateMachines: () => ({}),
         }),
     ).toThrow(/startJob.*states.video-job:start.*no video-job/);
+  });
+});
+
+describe('KMS keys', () => {
+  test('every key of the stack refuses kms:CreateGrant to all but AWS services and grants for AWS resources', () => {
+    const keys = Object.values(template.findResources('AWS::KMS::Key'));
+    expect(keys).toHaveLength(2);
+    for (const key of keys) {
+      expect(key.Properties.KeyPolicy.Statement).toContainEqual({
+        Sid: 'GrantsOnlyForAwsResources',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 'kms:CreateGrant',
+        Resource: '*',
+        Condition: { BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' } },
+      });
+    }
   });
 });

@@ -126,9 +126,18 @@ describe('the webhook deliveries queue', () => {
     expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * consumerTimeout);
   });
 
-  test('its dead-letter queue keeps messages 14 days', () => {
+  test('its dead-letter queue keeps messages 14 days, and says it is one (a redrive permission, no redrive policy)', () => {
     expect(deadLetters.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     expect(deadLetters.Properties.RedrivePolicy).toBeUndefined();
+    expect(deadLetters.Properties.RedriveAllowPolicy).toEqual({ redrivePermission: 'allowAll' });
+  });
+
+  test("the relay's failures queue is a dead-letter queue like the deliveries' one", () => {
+    expect(queues[relayFailuresId]!.Properties).toMatchObject({
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      RedriveAllowPolicy: { redrivePermission: 'allowAll' },
+    });
+    expect(queues[relayFailuresId]!.Properties.RedrivePolicy).toBeUndefined();
   });
 
   test('every queue of the stack is SSE-SQS encrypted and denies requests without TLS', () => {
