@@ -1,6 +1,8 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { TRANSCRIPTION_PROVIDER_KINDS, type TranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
+import type { VpcSubnet } from './constructs/function-network';
+import { GOVERNED_MINIMUM_LOG_RETENTION, type GovernedProfile } from './constructs/governance';
 import type { VideoModel } from './constructs/grants';
 import { DEFAULT_ACCESS_LOG_RETENTION } from './constructs/http-api';
 import { DEFAULT_FUNCTION_LOG_RETENTION } from './constructs/node-function';
@@ -11,7 +13,7 @@ import {
   VIDEO_MODEL_ID,
 } from './constructs/workflow';
 import { MEDIA_TOOLS_ARCHITECTURES, type MediaToolsSource } from './constructs/media-tools-layer';
-import { booleanIn, numberIn, refusal } from './context-values';
+import { arrayIn, booleanIn, numberIn, objectIn, refusal } from './context-values';
 import { floodControlFrom, type FloodControl } from './flood-control';
 
 /**
@@ -43,6 +45,12 @@ export interface DeploymentConfig {
   readonly floodControl: FloodControl;
   /** The ffmpeg and ffprobe of the functions that run them. */
   readonly mediaTools: MediaToolsSource;
+  /**
+   * Given, the stack meets AWS Control Tower's proactive controls that cost money to meet: its
+   * functions run in the operator's VPC with the endpoints they need, and its log groups are
+   * encrypted with a key of the stack's and kept a year at least.
+   */
+  readonly governed?: GovernedProfile;
 }
 
 export interface Stage {
@@ -70,6 +78,9 @@ export const CONFIG_KEYS = {
   mediaToolsLayerArn: 'mediaToolsLayerArn',
   mediaToolsVersion: 'mediaToolsVersion',
   mediaToolsArchitecture: 'mediaToolsArchitecture',
+  governed: 'governed',
+  vpcId: 'vpcId',
+  vpcSubnets: 'vpcSubnets',
 } as const;
 
 /** The stage a deployment is unless told otherwise, and the one stage that can never be non-production. */
@@ -97,6 +108,10 @@ const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 /** A layer version's ARN: `arn:aws:lambda:<region>:<account>:layer:<name>:<version>`. */
 const LAYER_VERSION_ARN = /^arn:aws[a-z-]*:lambda:[a-z]{2}(-[a-z]+)+-\d+:\d{12}:layer:[A-Za-z0-9_-]{1,140}:\d+$/;
 const MEDIA_TOOLS_VERSION = /^[\w.+~-]{1,64}$/;
+const VPC_ID = /^vpc-[0-9a-f]{8,17}$/;
+const SUBNET_ID = /^subnet-[0-9a-f]{8,17}$/;
+const ROUTE_TABLE_ID = /^rtb-[0-9a-f]{8,17}$/;
+const AVAILABILITY_ZONE = /^[a-z]{2}(-[a-z]+)+-\d+[a-z]$/;
 
 function invalid(key: string, expected: string, value: unknown): Error {
   return new Error(`${refusal(key, expected, value)} (set with -c ${key}=… or in cdk.json's context)`);
@@ -119,12 +134,69 @@ function matching(key: string, pattern: RegExp, expected: string, value: unknown
   return value;
 }
 
-/** One of CloudWatch Logs' retentions, in days, as a number or its text. */
-function retentionSetting(key: string, value: unknown): logs.RetentionDays {
+/**
+ * One of CloudWatch Logs' retentions, in days, as a number or its text; `minimum` and up only
+ * (the governed profile's year), which is then also the default.
+ */
+function retentionSetting(
+  key: string,
+  value: unknown,
+  defaultRetention: logs.RetentionDays,
+  minimum?: logs.RetentionDays,
+): logs.RetentionDays {
+  if (value === undefined) return minimum ?? defaultRetention;
   const days = numberIn(value);
   const retention = RETENTION_DAYS.find((candidate) => candidate === days);
   if (retention === undefined) throw invalid(key, `one of ${RETENTION_DAYS.join(', ')} (days)`, value);
+  if (minimum !== undefined && retention < minimum) {
+    throw invalid(key, `at least ${minimum} (days) with ${CONFIG_KEYS.governed}=true`, value);
+  }
   return retention;
+}
+
+/** One entry of `vpcSubnets`: `{"subnetId": "subnet-…", "availabilityZone": "us-east-1a", "routeTableId": "rtb-…"}`. */
+function vpcSubnetFrom(value: unknown): VpcSubnet {
+  const subnet = objectIn(value);
+  const expected =
+    'a list of subnets, each {"subnetId": "subnet-…", "availabilityZone": "us-east-1a", "routeTableId": "rtb-…"}';
+  if (
+    !subnet ||
+    Object.keys(subnet).length !== 3 ||
+    typeof subnet.subnetId !== 'string' ||
+    !SUBNET_ID.test(subnet.subnetId) ||
+    typeof subnet.availabilityZone !== 'string' ||
+    !AVAILABILITY_ZONE.test(subnet.availabilityZone) ||
+    typeof subnet.routeTableId !== 'string' ||
+    !ROUTE_TABLE_ID.test(subnet.routeTableId)
+  ) {
+    throw invalid(CONFIG_KEYS.vpcSubnets, expected, value);
+  }
+  return { subnetId: subnet.subnetId, availabilityZone: subnet.availabilityZone, routeTableId: subnet.routeTableId };
+}
+
+/** The governed profile, when `governed` is true: it needs the VPC and its subnets, which mean nothing without it. */
+function governedFrom(read: (key: string) => unknown): GovernedProfile | undefined {
+  const governed = booleanSetting(CONFIG_KEYS.governed, read(CONFIG_KEYS.governed) ?? false);
+  const network = [CONFIG_KEYS.vpcId, CONFIG_KEYS.vpcSubnets] as const;
+  if (!governed) {
+    const stray = network.filter((key) => read(key) !== undefined);
+    if (stray.length > 0) throw new Error(`${stray.join(' and ')} apply only with ${CONFIG_KEYS.governed}=true`);
+    return undefined;
+  }
+  const missing = network.filter((key) => read(key) === undefined);
+  if (missing.length > 0) {
+    throw new Error(
+      `${CONFIG_KEYS.governed}=true needs ${missing.join(' and ')}: the VPC the functions run in and its subnets (docs/operations.md)`,
+    );
+  }
+  const subnets = arrayIn(read(CONFIG_KEYS.vpcSubnets));
+  if (!subnets || subnets.length === 0) {
+    throw invalid(CONFIG_KEYS.vpcSubnets, 'a non-empty JSON list of subnets', read(CONFIG_KEYS.vpcSubnets));
+  }
+  return {
+    vpcId: matching(CONFIG_KEYS.vpcId, VPC_ID, 'a VPC id (vpc-…)', read(CONFIG_KEYS.vpcId)),
+    subnets: subnets.map(vpcSubnetFrom),
+  };
 }
 
 function stageFrom(read: (key: string) => unknown): Stage {
@@ -188,6 +260,8 @@ function mediaToolsFrom(read: (key: string) => unknown): MediaToolsSource {
  */
 export function deploymentConfigFrom(read: (key: string) => unknown): DeploymentConfig {
   const alarmEmail = read(CONFIG_KEYS.alarmEmail);
+  const governed = governedFrom(read);
+  const minimumRetention = governed ? GOVERNED_MINIMUM_LOG_RETENTION : undefined;
   return {
     stage: stageFrom(read),
     providers: {
@@ -220,19 +294,26 @@ export function deploymentConfigFrom(read: (key: string) => unknown): Deployment
     logRetention: {
       functions: retentionSetting(
         CONFIG_KEYS.functionLogRetentionDays,
-        read(CONFIG_KEYS.functionLogRetentionDays) ?? DEFAULT_LOG_RETENTION.functions,
+        read(CONFIG_KEYS.functionLogRetentionDays),
+        DEFAULT_LOG_RETENTION.functions,
+        minimumRetention,
       ),
       stateMachines: retentionSetting(
         CONFIG_KEYS.stateMachineLogRetentionDays,
-        read(CONFIG_KEYS.stateMachineLogRetentionDays) ?? DEFAULT_LOG_RETENTION.stateMachines,
+        read(CONFIG_KEYS.stateMachineLogRetentionDays),
+        DEFAULT_LOG_RETENTION.stateMachines,
+        minimumRetention,
       ),
       accessLogs: retentionSetting(
         CONFIG_KEYS.accessLogRetentionDays,
-        read(CONFIG_KEYS.accessLogRetentionDays) ?? DEFAULT_LOG_RETENTION.accessLogs,
+        read(CONFIG_KEYS.accessLogRetentionDays),
+        DEFAULT_LOG_RETENTION.accessLogs,
+        minimumRetention,
       ),
     },
     floodControl: floodControlFrom(read),
     mediaTools: mediaToolsFrom(read),
+    ...(governed ? { governed } : {}),
   };
 }
 

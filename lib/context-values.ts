@@ -27,16 +27,25 @@ export function numberIn(value: unknown): number | undefined {
   return undefined;
 }
 
+/** A JSON value as itself or as its text (undefined for text that is no JSON). */
+function jsonIn(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A JSON object (not an array or null), as an object or as its text. */
 export function objectIn(value: unknown): Record<string, unknown> | undefined {
-  let parsed = value;
-  if (typeof value === 'string') {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return undefined;
-    }
-  }
+  const parsed = jsonIn(value);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
   return parsed as Record<string, unknown>;
+}
+
+/** A JSON array, as an array or as its text. */
+export function arrayIn(value: unknown): unknown[] | undefined {
+  const parsed = jsonIn(value);
+  return Array.isArray(parsed) ? parsed : undefined;
 }

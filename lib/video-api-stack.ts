@@ -1,11 +1,15 @@
 import { AspectPriority, Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { ROUTES } from '#routes';
+import { TASKS } from '#tasks';
 import { WORKFLOWS } from '#workflows';
 import { deploymentConfigOf, type DeploymentConfig } from './config';
+import { acknowledgeControl } from './control-tower';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { ApiEdge } from './constructs/api-edge';
 import { CursorKey } from './constructs/cursor-key';
 import { DataTable } from './constructs/data-table';
+import { Governance } from './constructs/governance';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
 import { MediaToolsLayer } from './constructs/media-tools-layer';
@@ -42,6 +46,8 @@ export class VideoApiStack extends Stack {
   public readonly tasks: TaskFunctions;
   public readonly monitoring: Monitoring;
   public readonly alarmTopic: AlarmTopic;
+  /** The VPC placement and logs key of every function and log group, in the governed profile. */
+  public readonly governance?: Governance;
 
   constructor(scope: Construct, id: string, props: VideoApiStackProps = {}) {
     // Read before super(): termination protection is a property of the stack itself.
@@ -53,6 +59,18 @@ export class VideoApiStack extends Stack {
     this.table = new DataTable(this, 'Data', { removalPolicy: dataRemovalPolicy });
     this.media = new MediaBucket(this, 'Media', { removalPolicy: dataRemovalPolicy });
     this.webhookSecretsKey = new WebhookSecretsKey(this, 'WebhookSecretsKey', { removalPolicy: dataRemovalPolicy });
+    if (config.governed) {
+      this.governance = new Governance(this, 'Governance', {
+        profile: config.governed,
+        grants: [...ROUTES, ...WORKFLOWS.flatMap((workflow) => Object.values(workflow.workers)), ...TASKS].flatMap(
+          ({ grants }) => grants,
+        ),
+        removalPolicy: dataRemovalPolicy,
+      });
+    } else {
+      acknowledgeNotGoverned(this);
+    }
+    const { governance } = this;
     this.queues = new ServiceQueues(this, 'Queues');
     const queues = this.queues.byName;
     const mediaTools = new MediaToolsLayer(this, 'MediaTools', { source: config.mediaTools });
@@ -69,6 +87,7 @@ export class VideoApiStack extends Stack {
           mediaTools,
           queues,
           webhookSecretsKey: this.webhookSecretsKey,
+          governance,
         }),
     );
     const stateMachines = Object.fromEntries(
@@ -86,6 +105,7 @@ export class VideoApiStack extends Stack {
       queues,
       webhookSecretsKey: this.webhookSecretsKey,
       mediaTools,
+      governance,
     });
     this.tasks = new TaskFunctions(this, 'Tasks', {
       table: this.table,
@@ -95,6 +115,7 @@ export class VideoApiStack extends Stack {
       webhookSecretsKey: this.webhookSecretsKey,
       webhookDelivery: { enabled: config.webhookDeliveryEnabled },
       logRetention: logRetention.functions,
+      governance,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.httpApi,
@@ -131,4 +152,27 @@ export class VideoApiStack extends Stack {
       });
     }
   }
+}
+
+/**
+ * Without the governed profile, the controls only it meets: stated for the whole stack, where the
+ * profile is chosen, so that the synthesis reports them with the way to meet them.
+ */
+function acknowledgeNotGoverned(stack: VideoApiStack): void {
+  const profile = 'the governed profile (governed=true, docs/operations.md#governed-accounts)';
+  acknowledgeControl(
+    stack,
+    'CT.LAMBDA.PR.3',
+    `Functions run outside any VPC, which needs no VPC endpoints (billed per hour and Availability Zone); ${profile} runs them in the operator's VPC.`,
+  );
+  acknowledgeControl(
+    stack,
+    'CT.CLOUDWATCH.PR.2',
+    `Log groups keep lines for the functionLogRetentionDays, stateMachineLogRetentionDays and accessLogRetentionDays settings (30, 30 and 90 days by default); ${profile} keeps them a year at least.`,
+  );
+  acknowledgeControl(
+    stack,
+    'CT.CLOUDWATCH.PR.3',
+    `Log groups are encrypted with CloudWatch Logs' own keys; ${profile} encrypts them with a customer managed key of the stack's.`,
+  );
 }

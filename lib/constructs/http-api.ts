@@ -12,6 +12,7 @@ import { FALLBACK_ROUTE_KEY, defaultFloodControl, routeKeyOf, type FloodControl 
 import { ApiFunction } from './api-function';
 import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
+import type { Governance } from './governance';
 import type { MediaToolsLayer } from './media-tools-layer';
 import type { DataTable } from './data-table';
 import type { MediaBucket } from './media-bucket';
@@ -48,6 +49,8 @@ export interface VideoHttpApiProps {
    * trail that outlives the stack) unless told.
    */
   readonly accessLogs?: { readonly retention: logs.RetentionDays; readonly removalPolicy: RemovalPolicy };
+  /** The governed profile: every function in its network, every log group encrypted with its key. */
+  readonly governance?: Governance;
 }
 
 /** Who called what and when: the audit trail, kept longer than the diagnostic logs. */
@@ -148,6 +151,7 @@ export class VideoHttpApi extends Construct {
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.accessLogs?.retention ?? DEFAULT_ACCESS_LOG_RETENTION,
+      encryptionKey: props.governance?.logsKey,
       // Who called what and when: unless told, kept for audits even if the stack is deleted.
       removalPolicy: props.accessLogs?.removalPolicy ?? RemovalPolicy.RETAIN,
     });
@@ -282,6 +286,7 @@ export class VideoHttpApi extends Construct {
       mediaBucketName: this.props.media.bucketName,
       logLevel: this.props.logLevel,
       logRetention: this.props.logRetention,
+      governance: this.props.governance,
     });
   }
 

@@ -8,6 +8,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { LOG_LEVEL, MEDIA_BUCKET_NAME, METRICS_NAMESPACE, TABLE_NAME } from '#platform/settings';
 import { metricsNamespaceOf } from './business-metrics';
+import type { Governance } from './governance';
 import type { MediaToolsLayer } from './media-tools-layer';
 
 /** The repository root: esbuild's working directory and the root every entry must sit under. */
@@ -62,12 +63,21 @@ export interface NodeFunctionProps {
   readonly readsTableStream?: boolean;
   /** Executions reserved for (and capping) this function; none unless told (lib/flood-control.ts). */
   readonly reservedConcurrentExecutions?: number;
+  /** The governed profile: the function runs in its network, and its log group is encrypted with its key. */
+  readonly governance?: Governance;
 }
 
 /** What a route handler or a workflow worker states about itself; the rest follows from its kind. */
 export interface HandlerModuleProps extends Pick<
   NodeFunctionProps,
-  'description' | 'tableName' | 'mediaBucketName' | 'logLevel' | 'logRetention' | 'environment' | 'mediaTools'
+  | 'description'
+  | 'tableName'
+  | 'mediaBucketName'
+  | 'logLevel'
+  | 'logRetention'
+  | 'environment'
+  | 'mediaTools'
+  | 'governance'
 > {
   /** Module exporting `handler`, as the route table or the workflow list names it (`me/get`). */
   readonly handlerModule: string;
@@ -88,6 +98,7 @@ export class NodeFunction extends NodejsFunction {
     // Created before super() because the function needs both at construction; siblings, not children.
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention ?? DEFAULT_FUNCTION_LOG_RETENTION,
+      encryptionKey: props.governance?.logsKey,
       // Diagnostic logs bounded by the retention; they go with the stack (the data does not).
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -111,6 +122,7 @@ export class NodeFunction extends NodejsFunction {
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,
+      ...props.governance?.network.placement,
       environment: {
         // Stack traces point at lambdas/**/*.ts lines instead of the minified bundle.
         NODE_OPTIONS: '--enable-source-maps',
@@ -129,17 +141,33 @@ export class NodeFunction extends NodejsFunction {
     // `this.logGroup` (inherited) returns this group; the role may write to it and nowhere else.
     logGroup.grantWrite(this);
 
+    const onEverything = [
+      'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords',
+      ...(props.readsTableStream ? ["the table stream's event source mapping dynamodb:ListStreams"] : []),
+    ];
+    let reason = `${onEverything.join(', and ')}, which support no resource-level permissions, so their Resource must be "*"${props.readsTableStream ? " (DescribeStream, GetRecords and GetShardIterator name the table's stream)" : ''}.`;
+    if (props.governance) {
+      // What AWS's AWSLambdaVPCAccessExecutionRole allows, without its CloudWatch Logs part: Lambda
+      // manages the function's network interfaces in the VPC with the function's own role.
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: [
+            'ec2:CreateNetworkInterface',
+            'ec2:DescribeNetworkInterfaces',
+            'ec2:DescribeSubnets',
+            'ec2:DeleteNetworkInterface',
+            'ec2:AssignPrivateIpAddresses',
+            'ec2:UnassignPrivateIpAddresses',
+          ],
+          resources: ['*'],
+        }),
+      );
+      reason +=
+        " In the VPC, Lambda creates, describes and deletes the function's network interfaces with its role (the actions of AWSLambdaVPCAccessExecutionRole, without its log permissions): the interfaces get their ids when Lambda creates them, and the Describe actions support no resource-level permissions.";
+    }
     NagSuppressions.addResourceSuppressions(
       role,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason: props.readsTableStream
-            ? 'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, and the table stream\'s event source mapping dynamodb:ListStreams, which support no resource-level permissions, so their Resource must be "*" (DescribeStream, GetRecords and GetShardIterator name the table\'s stream).'
-            : 'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions, so their Resource must be "*".',
-          appliesTo: ['Resource::*'],
-        },
-      ],
+      [{ id: 'AwsSolutions-IAM5', reason, appliesTo: ['Resource::*'] }],
       true,
     );
   }

@@ -13,6 +13,7 @@ import { TASKS, type Task, type TaskSetting } from '#tasks';
 import { constructIdOf } from './construct-ids';
 import { applyGrants, type ApiStateMachines } from './grants';
 import type { DataTable } from './data-table';
+import type { Governance } from './governance';
 import type { MediaBucket } from './media-bucket';
 import { NodeFunction, PROJECT_ROOT } from './node-function';
 import { deadLetterQueue, type QueuesByName } from './queues';
@@ -46,6 +47,8 @@ export interface TaskFunctionsProps {
   readonly logLevel?: string;
   /** Of every task's log group; a month unless told. */
   readonly logRetention?: logs.RetentionDays;
+  /** The governed profile: every task in its network, every log group encrypted with its key. */
+  readonly governance?: Governance;
 }
 
 /**
@@ -89,6 +92,7 @@ export class TaskFunctions extends Construct {
         mediaBucketName: props.media.bucketName,
         logLevel: props.logLevel,
         logRetention: props.logRetention,
+        governance: props.governance,
         environment: Object.assign(
           {},
           ...(task.settings ?? []).map((setting) => this.settingEnvironment(task, setting)),

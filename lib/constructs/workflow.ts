@@ -18,6 +18,7 @@ import {
 import { definitionWithWorkers, type Workflow, type WorkerSetting } from '#workflows';
 import { applyGrants, type VideoModel } from './grants';
 import type { DataTable } from './data-table';
+import type { Governance } from './governance';
 import type { MediaBucket } from './media-bucket';
 import type { MediaToolsLayer } from './media-tools-layer';
 import type { QueuesByName } from './queues';
@@ -108,6 +109,8 @@ export interface WorkflowStateMachineProps {
   readonly logRetention?: logs.RetentionDays;
   /** Of the execution log group; a month unless told. */
   readonly executionLogRetention?: logs.RetentionDays;
+  /** The governed profile: every worker in its network, every log group encrypted with its key. */
+  readonly governance?: Governance;
 }
 
 /**
@@ -144,6 +147,7 @@ export class WorkflowStateMachine extends Construct {
         timeoutSeconds: worker.timeoutSeconds,
         ephemeralStorageMb: worker.ephemeralStorageMb,
         mediaTools: worker.mediaTools ? props.mediaTools : undefined,
+        governance: props.governance,
         environment: Object.assign(
           {},
           ...worker.settings.map((setting) =>
@@ -169,6 +173,7 @@ export class WorkflowStateMachine extends Construct {
       // CloudWatch Logs resource policy, which is capped at 5120 characters.
       logGroupName: `/aws/vendedlogs/states/${Stack.of(this).stackName}-${workflow.name}`,
       retention: props.executionLogRetention ?? DEFAULT_EXECUTION_LOG_RETENTION,
+      encryptionKey: props.governance?.logsKey,
       removalPolicy: RemovalPolicy.DESTROY,
     });
 

@@ -93,6 +93,60 @@ describe('the deployment configuration', () => {
     expect(fromJson.logRetention).toEqual(fromCli.logRetention);
   });
 
+  describe('the governed profile', () => {
+    const subnets = [
+      { subnetId: 'subnet-0aaaaaaaaaaaaaaa1', availabilityZone: 'us-east-1a', routeTableId: 'rtb-0aaaaaaaaaaaaaaa1' },
+      { subnetId: 'subnet-0bbbbbbbbbbbbbbb2', availabilityZone: 'us-east-1b', routeTableId: 'rtb-0bbbbbbbbbbbbbbb2' },
+    ];
+    const network = { vpcId: 'vpc-0123456789abcdef0', vpcSubnets: JSON.stringify(subnets) };
+
+    test('is off unless told, and then takes the VPC and its subnets, from the CLI (text) or cdk.json (JSON)', () => {
+      expect(configWith({}).governed).toBeUndefined();
+      expect(configWith({ governed: 'false' }).governed).toBeUndefined();
+      const expected = { vpcId: 'vpc-0123456789abcdef0', subnets };
+      expect(configWith({ governed: 'true', ...network }).governed).toEqual(expected);
+      expect(configWith({ governed: true, vpcId: network.vpcId, vpcSubnets: subnets }).governed).toEqual(expected);
+    });
+
+    test('keeps every log group a year unless told longer, and refuses shorter', () => {
+      expect(configWith({ governed: 'true', ...network }).logRetention).toEqual({
+        functions: 365,
+        stateMachines: 365,
+        accessLogs: 365,
+      });
+      expect(configWith({ governed: 'true', ...network, accessLogRetentionDays: '731' }).logRetention.accessLogs).toBe(
+        731,
+      );
+      expect(() => configWith({ governed: 'true', ...network, functionLogRetentionDays: '90' })).toThrow(
+        /functionLogRetentionDays must be at least 365 \(days\) with governed=true, got "90"/,
+      );
+    });
+
+    test('needs the VPC and its subnets, which mean nothing without it', () => {
+      expect(() => configWith({ governed: 'true' })).toThrow(/governed=true needs vpcId and vpcSubnets/);
+      expect(() => configWith({ governed: 'true', vpcId: network.vpcId })).toThrow(/governed=true needs vpcSubnets/);
+      expect(() => configWith(network)).toThrow(/vpcId and vpcSubnets apply only with governed=true/);
+    });
+
+    test.each([
+      [{ vpcId: 'vpc-1' }, /vpcId must be a VPC id/],
+      [{ vpcSubnets: '[]' }, /vpcSubnets must be a non-empty JSON list of subnets/],
+      [{ vpcSubnets: 'subnet-0aaaaaaaaaaaaaaa1' }, /vpcSubnets must be a non-empty JSON list/],
+      [
+        { vpcSubnets: JSON.stringify([{ subnetId: 'subnet-0aaaaaaaaaaaaaaa1' }]) },
+        /vpcSubnets must be a list of subnets, each/,
+      ],
+      [
+        { vpcSubnets: JSON.stringify([{ ...subnets[0], availabilityZone: 'us-east-1' }]) },
+        /vpcSubnets must be a list of subnets/,
+      ],
+      [{ vpcSubnets: JSON.stringify([{ ...subnets[0], routeTableId: 'rtb-x' }]) }, /vpcSubnets must be a list/],
+      [{ vpcSubnets: JSON.stringify([{ ...subnets[0], extra: 1 }]) }, /vpcSubnets must be a list/],
+    ])('refuses %p', (values, message) => {
+      expect(() => configWith({ governed: 'true', ...network, ...values })).toThrow(message);
+    });
+  });
+
   test('treats every stage as production unless told otherwise', () => {
     expect(configWith({ stage: 'dev' }).stage).toEqual({ name: 'dev', production: true });
     expect(configWith({ stage: 'dev', production: 'false' }).stage).toEqual({ name: 'dev', production: false });

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Aspects, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -9,6 +9,7 @@ import {
   VALIDATION_REPORT_FILE,
   type SynthesisMessage,
 } from 'aws-cdk-lib/cx-api';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
 import type { ApiStateMachines } from '../../lib/constructs/grants';
@@ -69,20 +70,27 @@ function controlFindingsIn(report: ValidationReport): ControlFindings {
 }
 
 /**
- * synthesizedStack's stack, synthesized with AWS Control Tower's controls as bin/app.ts adds them,
- * and what they found: the one synthesis runs cfn-guard once (tens of seconds over 237 rules), so a
- * test file needs no second synthesis for its assertions. A failing control does not fail the
- * synthesis here, so that a test can name it.
+ * synthesizedStack's stack, synthesized with the checks bin/app.ts adds (cdk-nag's AwsSolutions and
+ * AWS Control Tower's controls), and what they found: the one synthesis runs cfn-guard once (tens
+ * of seconds over 237 rules), so a test file needs no second synthesis for its assertions. A
+ * failing control does not fail the synthesis here, so that a test can name it.
  */
 export function synthesizedWithControls(context: Record<string, unknown> = {}) {
   const app = appWithoutBundling({ ...context, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false });
+  Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
   Validations.of(app).addPlugins(new ControlTowerControls());
   const stack = new VideoApiStack(app, 'VideoApiStack');
   const template = Template.fromStack(stack);
   const report = JSON.parse(
     fs.readFileSync(path.join(app.synth().directory, VALIDATION_REPORT_FILE), 'utf8'),
   ) as ValidationReport;
-  return { stack, template, logicalIdOf: logicalIdIn(stack), controls: controlFindingsIn(report) };
+  return {
+    stack,
+    template,
+    logicalIdOf: logicalIdIn(stack),
+    controls: controlFindingsIn(report),
+    nag: nagFindings(stack),
+  };
 }
 
 /**
