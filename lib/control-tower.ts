@@ -7,6 +7,7 @@ import {
   type IPolicyValidationPluginBeta1,
   type PolicyValidationPluginReportBeta1,
 } from 'aws-cdk-lib';
+import { VALIDATION_REPORT_FILE } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -60,10 +61,10 @@ function rulesFor(templatePaths: readonly string[]): string[] {
  * AWS Control Tower's proactive controls (the Guard rules @cdklabs/cdk-validator-cfnguard ships,
  * which Control Tower runs as CloudFormation hooks) as a validation plugin of the synthesis. It
  * reports each finding under its control id rather than its Guard rule name, so that the report
- * and the acknowledgements speak Control Tower's language. Every finding is a warning: the
- * synthesis prints the report (cdk.out/validation-report.json has it too) and goes on. A resource
- * that does not meet a control on purpose acknowledges it with its reason (`acknowledgeControl`),
- * and the report lists it apart, with that reason.
+ * and the acknowledgements speak Control Tower's language. Every finding is an error: the
+ * synthesis prints the report (cdk.out/validation-report.json has it too) and fails, unless the
+ * resource, or a construct above it, acknowledges the control with its reason
+ * (`acknowledgeControl`); the report then lists it apart, with that reason.
  */
 export class ControlTowerControls implements IPolicyValidationPluginBeta1 {
   public readonly name = CONTROL_TOWER;
@@ -85,11 +86,13 @@ export class ControlTowerControls implements IPolicyValidationPluginBeta1 {
     });
     const report = guard.validate(context);
     return {
-      success: true,
+      success: report.success,
+      // The synthesis judges a report whose findings were partly acknowledged by the severity of
+      // the others: without one, they would not fail it.
       violations: report.violations.map((violation) => ({
         ...violation,
         ruleName: CONTROL_ID.exec(violation.description)?.[1] ?? violation.ruleName,
-        severity: 'warning',
+        severity: 'error',
       })),
     };
   }
@@ -97,8 +100,75 @@ export class ControlTowerControls implements IPolicyValidationPluginBeta1 {
 
 /**
  * States that `scope` and everything under it do not meet `control`, and why: the synthesis then
- * lists the finding with this reason, apart from the others.
+ * lists the finding with this reason instead of failing on it.
  */
 export function acknowledgeControl(scope: IConstruct, control: ControlId, reason: string): void {
   Validations.of(scope).acknowledge({ id: `${CONTROL_TOWER}::${control}`, reason });
+}
+
+/** A control that resources under one construct do not meet, as that construct acknowledged it. */
+export interface AcknowledgedControl {
+  readonly control: string;
+  /** The path of the construct that acknowledged it. */
+  readonly at: string;
+  /** The paths of the resources failing it there. */
+  readonly resources: readonly string[];
+  readonly reason: string;
+}
+
+/** What the controls found in a synthesis: the resources failing each control, and what was acknowledged. */
+export interface ControlFindings {
+  /** By control id, the construct paths of the resources failing it. */
+  readonly failing: Readonly<Record<string, readonly string[]>>;
+  readonly acknowledged: readonly AcknowledgedControl[];
+}
+
+/** The parts of the synthesis's validation report the findings are read from. */
+interface ValidationReport {
+  pluginReports: {
+    pluginName: string;
+    violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
+    suppressedViolations?: {
+      ruleName: string;
+      acknowledgedAt: string;
+      reason: string;
+      violatingConstructs: { constructPath: string }[];
+    }[];
+  }[];
+}
+
+/** The controls' findings in the validation report of the cloud assembly in `assemblyDirectory`. */
+export function controlFindingsIn(assemblyDirectory: string): ControlFindings {
+  const report = JSON.parse(
+    fs.readFileSync(path.join(assemblyDirectory, VALIDATION_REPORT_FILE), 'utf8'),
+  ) as ValidationReport;
+  const controls = report.pluginReports.find((plugin) => plugin.pluginName === CONTROL_TOWER);
+  if (!controls) throw new Error(`The validation report has no ${CONTROL_TOWER} report: ${JSON.stringify(report)}`);
+  const paths = (constructs: { constructPath: string }[]) =>
+    constructs.map(({ constructPath }) => constructPath).sort();
+  return {
+    failing: Object.fromEntries(
+      controls.violations.map((finding) => [finding.ruleName, paths(finding.violatingConstructs)]),
+    ),
+    acknowledged: (controls.suppressedViolations ?? []).map((finding) => ({
+      control: finding.ruleName,
+      at: finding.acknowledgedAt,
+      resources: paths(finding.violatingConstructs),
+      reason: finding.reason,
+    })),
+  };
+}
+
+/**
+ * The acknowledged controls as lines for the console: the synthesis's own report shows only
+ * the failing ones.
+ */
+export function acknowledgedControlsText(findings: ControlFindings): string {
+  const lines = findings.acknowledged.map(
+    ({ control, at, resources, reason }) =>
+      `  ${control} at ${at} (${resources.length} resource${resources.length === 1 ? '' : 's'}): ${reason}`,
+  );
+  return [`AWS Control Tower controls acknowledged (${VALIDATION_REPORT_FILE} in the cloud assembly):`, ...lines].join(
+    '\n',
+  );
 }

@@ -6,6 +6,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { ErrorEnvelope } from '#contract/types';
 import { API_PREFIX } from '#routes';
+import { acknowledgeControl } from '../control-tower';
 import { FLOOD_CONTROL_CONTEXT_KEYS, type EdgeFirewallSettings, type EdgeWebAclRules } from '../flood-control';
 import type { VideoHttpApi } from './http-api';
 
@@ -98,6 +99,35 @@ export class ApiEdge extends Construct {
           "The distribution uses CloudFront's default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1 (minimumProtocolVersion needs a custom certificate). Connections to the origin are TLS 1.2 only; a custom domain with an ACM certificate lifts the viewer side to TLS 1.2 (docs/flood-control.md).",
       },
     ]);
+    this.acknowledgeControls();
+  }
+
+  /** The Control Tower controls a distribution in front of an API, on CloudFront's own domain, does not meet. */
+  private acknowledgeControls() {
+    const defaultCertificate =
+      "The distribution serves CloudFront's own *.cloudfront.net domain with its default certificate, which the stack has no setting to replace: a custom domain needs an ACM certificate in us-east-1 and DNS the operator owns (docs/flood-control.md). Viewers must use HTTPS, and connections to the origin are TLS 1.2 only.";
+    acknowledgeControl(this.distribution, 'CT.CLOUDFRONT.PR.6', defaultCertificate);
+    acknowledgeControl(this.distribution, 'CT.CLOUDFRONT.PR.7', defaultCertificate);
+    acknowledgeControl(
+      this.distribution,
+      'CT.CLOUDFRONT.PR.9',
+      `${defaultCertificate} CloudFront fixes the default certificate's security policy at TLSv1.`,
+    );
+    acknowledgeControl(
+      this.distribution,
+      'CT.CLOUDFRONT.PR.1',
+      "A default root object is a file served for the root URL, as a website has; the API has none, and the root URL reaches the API's $default route, which answers 404 in the error envelope.",
+    );
+    acknowledgeControl(
+      this.distribution,
+      'CT.CLOUDFRONT.PR.4',
+      "The API has one origin, the stack's HTTP API in its region; a failover origin would be a second deployment of the service, with its own table, in another region.",
+    );
+    acknowledgeControl(
+      this.distribution,
+      'CT.CLOUDFRONT.PR.5',
+      "Standard logging needs an S3 bucket with ACLs enabled, which the project's buckets refuse (bucket-owner enforced). Every request the distribution forwards is in the stage's access log and the handler's log line; the web ACL's metrics and sampled requests show what it blocks.",
+    );
   }
 
   /** Fails the synthesis, or the deployment when the region is unknown until then, outside us-east-1. */

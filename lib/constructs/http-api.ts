@@ -8,6 +8,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, FALLBACK_TABLE_ACCESS, ROUTES, type Route } from '#routes';
+import { acknowledgeControl } from '../control-tower';
 import { FALLBACK_ROUTE_KEY, defaultFloodControl, routeKeyOf, type FloodControl } from '../flood-control';
 import { ApiFunction } from './api-function';
 import { constructIdOf } from './construct-ids';
@@ -111,6 +112,13 @@ class HttpLambdaRoleIntegration extends apigwv2.HttpRouteIntegration {
     };
   }
 }
+
+/**
+ * Why no route names an authorization type (CT.APIGATEWAY.PR.5), and what protects them instead;
+ * docs/architecture.md weighs a Lambda authorizer.
+ */
+const ROUTE_AUTHORIZATION_EXCEPTION =
+  "Every route is open to API Gateway and authenticated in its function: the bearer API key (read with a strongly consistent read, so a revoked key is refused at its next request), its scopes and the per-key and per-organization rate limits are checked by the handler (lambdas/http/api-handler.ts), because every response, 401 and 429 included, must carry the spec's error envelope and rate-limit headers, which an authorizer's denial (API Gateway's bare 401 or 403) cannot. A Lambda authorizer would add an invocation to every request, or, with cached results, let a revoked key through until the cache expired and count none of its requests. Each function holds only its route's grants; the stage and route throttles, reserved concurrency and, when on, the edge firewall stand before it.";
 
 const NO_AUTHORIZER_REASON =
   'Authentication (bearer API key), scopes and the per-key/per-organization rate limits run in the handler (lambdas/http/api-handler.ts): every response, 401 and 429 included, must carry the rate-limit headers and the error envelope of the spec, which an API Gateway authorizer cannot produce.';
@@ -227,6 +235,7 @@ export class VideoHttpApi extends Construct {
     functions.set(FALLBACK_HANDLER, fallback);
 
     this.functions = functions;
+    acknowledgeControl(this, 'CT.APIGATEWAY.PR.5', ROUTE_AUTHORIZATION_EXCEPTION);
     this.applyRouteSettings(new Set([FALLBACK_ROUTE_KEY, ...routeTable.map(routeKeyOf)]));
   }
 

@@ -1,4 +1,4 @@
-import { Duration, FeatureFlags, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, FeatureFlags, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
@@ -10,6 +10,7 @@ import {
   WORK_RETENTION_DAYS,
   type MediaPrefix,
 } from '#domain/assets/media-layout';
+import { acknowledgeControl } from '../control-tower';
 
 /**
  * How long an unconfirmed upload may stay under incoming/: the lifetime the asset record written
@@ -85,6 +86,23 @@ export interface MediaBucketProps {
  * Versioned, with previous versions kept one day (NONCURRENT_VERSION_LIFETIME). No CORS: API keys
  * are server-only (spec, "What the service does"), so uploads come from servers, not browsers.
  */
+/** The construct id CDK gives the function that empties auto-deleted buckets: one per stack. */
+const AUTO_DELETE_PROVIDER_ID = 'Custom::S3AutoDeleteObjectsCustomResourceProvider';
+
+/**
+ * CDK's custom resource providers take no VPC settings, so the function that empties a
+ * non-production stage's buckets runs outside any VPC (CT.LAMBDA.PR.3).
+ */
+function acknowledgeAutoDeleteProvider(stack: Stack): void {
+  const provider = stack.node.tryFindChild(AUTO_DELETE_PROVIDER_ID);
+  if (!provider) throw new Error(`CDK no longer names its auto-delete provider ${AUTO_DELETE_PROVIDER_ID}`);
+  acknowledgeControl(
+    provider,
+    'CT.LAMBDA.PR.3',
+    "CDK's function that empties the buckets of a non-production stage before they are deleted: CDK's custom resource providers take no VPC settings. It runs only when the stack deletes a bucket, and the two buckets' policies let its role list and delete their objects and refuse new ones, nothing else.",
+  );
+}
+
 export class MediaBucket extends Construct {
   public readonly bucket: s3.Bucket;
   public readonly accessLogBucket: s3.Bucket;
@@ -114,6 +132,21 @@ export class MediaBucket extends Construct {
       lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }, EXPIRE_NONCURRENT_VERSIONS],
     });
     sendEventsToEventBridge(this.accessLogBucket);
+    acknowledgeControl(
+      this.accessLogBucket,
+      'CT.S3.PR.2',
+      "It is where the media bucket's access logs go. Logging its own access would need a further bucket, itself unlogged, or its own (S3 advises against a bucket logging to itself: each delivery writes logs about logs). Only S3's log delivery writes to it (its bucket policy), no function of the service reads it, and CloudTrail records changes to its settings.",
+    );
+    acknowledgeControl(
+      this.accessLogBucket,
+      'CT.S3.PR.10',
+      'S3 delivers server access logs only to a bucket whose default encryption is SSE-S3 (Amazon S3 User Guide, "Enabling Amazon S3 server access logging"): the logs are encrypted at rest with S3 managed keys (AES-256).',
+    );
+    acknowledgeControl(
+      this.accessLogBucket,
+      'CT.S3.PR.9',
+      "S3 refuses Object Lock default retention on a server access log destination, and logs expire after 90 days. Only S3's log delivery writes to it, no function of the service may delete from it, and versioning keeps an overwritten or deleted log a day.",
+    );
 
     this.bucket = new s3.Bucket(this, 'Bucket', {
       ...PRIVATE_BUCKET,
@@ -135,6 +168,12 @@ export class MediaBucket extends Construct {
       ],
     });
     sendEventsToEventBridge(this.bucket);
+    acknowledgeControl(
+      this.bucket,
+      'CT.S3.PR.9',
+      "Object Lock would keep objects that must go: unconfirmed uploads, render outputs and jobs' work files expire by lifecycle rules, a confirmed upload leaves incoming/ once copied, and the product keeps nothing it does not need. What protects the objects instead: only confirmation may delete, and only under incoming/ (the functions' grants name a prefix and actions each), versioning keeps a deleted object a day, and a production stage retains the bucket when the stack is deleted.",
+    );
+    if (lifecycle.autoDeleteObjects) acknowledgeAutoDeleteProvider(Stack.of(this));
   }
 
   get bucketName(): string {

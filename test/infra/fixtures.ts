@@ -1,14 +1,8 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Aspects, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import {
-  FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT,
-  VALIDATION_REPORT_FILE,
-  type SynthesisMessage,
-} from 'aws-cdk-lib/cx-api';
+import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT, type SynthesisMessage } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
@@ -16,7 +10,7 @@ import type { ApiStateMachines } from '../../lib/constructs/grants';
 import { VideoHttpApi, type ApiFloodControl } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
 import { appWithoutBundling } from '../../lib/app-without-bundling';
-import { CONTROL_TOWER, ControlTowerControls } from '../../lib/control-tower';
+import { ControlTowerControls, controlFindingsIn, type ControlFindings } from '../../lib/control-tower';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import type { Route } from '#routes';
 
@@ -37,36 +31,22 @@ export function synthesizedStack(context: Record<string, unknown> = {}, id = 'Vi
 }
 
 /**
- * What AWS Control Tower's proactive controls found in one synthesis, by control id: the construct
- * paths of the resources failing each control, and, for each control acknowledged, how many
- * resources each acknowledging construct covers.
+ * What AWS Control Tower's controls found, by control id: the construct paths of the resources
+ * failing each control, and, for each control acknowledged, how many resources each acknowledging
+ * construct covers.
  */
-export interface ControlFindings {
-  failing: Record<string, string[]>;
+export interface ControlCounts {
+  failing: Record<string, readonly string[]>;
   acknowledged: Record<string, Record<string, number>>;
 }
 
-/** The parts of the synthesis's validation report (cdk.out/validation-report.json) the findings are read from. */
-interface ValidationReport {
-  pluginReports: {
-    pluginName: string;
-    violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
-    suppressedViolations?: { ruleName: string; acknowledgedAt: string; violatingConstructs: unknown[] }[];
-  }[];
-}
-
-function controlFindingsIn(report: ValidationReport): ControlFindings {
-  const controls = report.pluginReports.find((plugin) => plugin.pluginName === CONTROL_TOWER);
-  if (!controls) throw new Error(`The validation report has no ${CONTROL_TOWER} report: ${JSON.stringify(report)}`);
-  const findings: ControlFindings = { failing: {}, acknowledged: {} };
-  for (const { ruleName, violatingConstructs } of controls.violations) {
-    findings.failing[ruleName] = violatingConstructs.map(({ constructPath }) => constructPath).sort();
+function controlCountsOf(findings: ControlFindings): ControlCounts {
+  const acknowledged: ControlCounts['acknowledged'] = {};
+  for (const { control, at, resources } of findings.acknowledged) {
+    const byConstruct = (acknowledged[control] ??= {});
+    byConstruct[at] = (byConstruct[at] ?? 0) + resources.length;
   }
-  for (const { ruleName, acknowledgedAt, violatingConstructs } of controls.suppressedViolations ?? []) {
-    const byConstruct = (findings.acknowledged[ruleName] ??= {});
-    byConstruct[acknowledgedAt] = (byConstruct[acknowledgedAt] ?? 0) + violatingConstructs.length;
-  }
-  return findings;
+  return { failing: { ...findings.failing }, acknowledged };
 }
 
 /**
@@ -81,14 +61,13 @@ export function synthesizedWithControls(context: Record<string, unknown> = {}) {
   Validations.of(app).addPlugins(new ControlTowerControls());
   const stack = new VideoApiStack(app, 'VideoApiStack');
   const template = Template.fromStack(stack);
-  const report = JSON.parse(
-    fs.readFileSync(path.join(app.synth().directory, VALIDATION_REPORT_FILE), 'utf8'),
-  ) as ValidationReport;
+  const findings = controlFindingsIn(app.synth().directory);
   return {
     stack,
     template,
     logicalIdOf: logicalIdIn(stack),
-    controls: controlFindingsIn(report),
+    findings,
+    controls: controlCountsOf(findings),
     nag: nagFindings(stack),
   };
 }
