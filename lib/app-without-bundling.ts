@@ -15,7 +15,8 @@ export interface AppWithoutBundlingOptions {
   /**
    * Whether synthesis runs CDK's built-in CloudFormation validation, as `cdk synth` does. It loads
    * a WebAssembly rule engine and checks every resource, several CPU-seconds per synthesis, so
-   * only the test of the stack as bin/app.ts builds it turns it on (test/infra/nag.test.ts).
+   * only the tests of the stack checked as bin/app.ts checks it turn it on
+   * (`synthesizedWithControls` in test/infra/fixtures.ts).
    */
   cloudFormationValidation?: boolean;
 }

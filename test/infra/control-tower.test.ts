@@ -9,8 +9,8 @@ import {
 import { ROUTES } from '#routes';
 import { synthesizedWithControls } from './fixtures';
 
-// The stack as `npm run synth` builds and checks it by default.
-const { template, findings, controls, nag } = synthesizedWithControls();
+// The stack as `npm run synth` builds and checks it by default: a production stage.
+const { template, findings, controls, nag, cloudFormationValidation } = synthesizedWithControls();
 const functionCount = Object.keys(template.findResources('AWS::Lambda::Function')).length;
 const logGroupCount = Object.keys(template.findResources('AWS::Logs::LogGroup')).length;
 
@@ -50,6 +50,10 @@ test('the synthesis lists every acknowledged control with where and why, as bin/
 
 test('cdk-nag finds nothing unsuppressed in the same synthesis', () => {
   expect(nag).toEqual({ errors: [], warnings: [] });
+});
+
+test("the template passes CDK's built-in CloudFormation validation without a finding", () => {
+  expect(cloudFormationValidation).toEqual([]);
 });
 
 describe('the synthesis with the controls', () => {

@@ -1,8 +1,14 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Aspects, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT, type SynthesisMessage } from 'aws-cdk-lib/cx-api';
+import {
+  FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT,
+  VALIDATION_REPORT_FILE,
+  type SynthesisMessage,
+} from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
@@ -10,7 +16,7 @@ import type { ApiStateMachines } from '../../lib/constructs/grants';
 import { VideoHttpApi, type ApiFloodControl } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
 import { appWithoutBundling } from '../../lib/app-without-bundling';
-import { ControlTowerControls, controlFindingsIn, type ControlFindings } from '../../lib/control-tower';
+import { CONTROL_TOWER, ControlTowerControls, controlFindingsIn, type ControlFindings } from '../../lib/control-tower';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import type { Route } from '#routes';
 
@@ -49,19 +55,49 @@ function controlCountsOf(findings: ControlFindings): ControlCounts {
   return { failing: { ...findings.failing }, acknowledged };
 }
 
+/** The parts of a cloud assembly's validation report that name what other plugins found. */
+interface ValidationReport {
+  pluginReports: {
+    pluginName: string;
+    violations: { ruleName: string; description: string; violatingConstructs: { constructPath: string }[] }[];
+  }[];
+}
+
 /**
- * synthesizedStack's stack, synthesized with the checks bin/app.ts adds (cdk-nag's AwsSolutions and
- * AWS Control Tower's controls), and what they found: the one synthesis runs cfn-guard once (tens
- * of seconds over 237 rules), so a test file needs no second synthesis for its assertions. A
- * failing control does not fail the synthesis here, so that a test can name it.
+ * What the validation plugins other than the Control Tower controls found (CDK's built-in
+ * CloudFormation validation, when it ran), each as `path: rule description`.
+ */
+function otherValidationFindings(assemblyDirectory: string): string[] {
+  const report = JSON.parse(
+    fs.readFileSync(path.join(assemblyDirectory, VALIDATION_REPORT_FILE), 'utf8'),
+  ) as ValidationReport;
+  return report.pluginReports
+    .filter(({ pluginName }) => pluginName !== CONTROL_TOWER)
+    .flatMap(({ violations }) =>
+      violations.flatMap(({ ruleName, description, violatingConstructs }) =>
+        violatingConstructs.map(({ constructPath }) => `${constructPath}: ${ruleName} ${description}`),
+      ),
+    );
+}
+
+/**
+ * synthesizedStack's stack, synthesized with every check bin/app.ts and `cdk synth` run: cdk-nag's
+ * AwsSolutions, AWS Control Tower's controls and CDK's built-in CloudFormation validation. What
+ * they found comes back with it: the one synthesis runs cfn-guard once (tens of seconds over the
+ * rules), so each configuration checked is synthesized once in the whole suite. A failing control
+ * or validation finding does not fail the synthesis here, so that a test can name it.
  */
 export function synthesizedWithControls(context: Record<string, unknown> = {}) {
-  const app = appWithoutBundling({ ...context, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false });
+  const app = appWithoutBundling(
+    { ...context, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false },
+    { cloudFormationValidation: true },
+  );
   Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
   Validations.of(app).addPlugins(new ControlTowerControls());
   const stack = new VideoApiStack(app, 'VideoApiStack');
   const template = Template.fromStack(stack);
-  const findings = controlFindingsIn(app.synth().directory);
+  const assemblyDirectory = app.synth().directory;
+  const findings = controlFindingsIn(assemblyDirectory);
   return {
     stack,
     template,
@@ -69,6 +105,7 @@ export function synthesizedWithControls(context: Record<string, unknown> = {}) {
     findings,
     controls: controlCountsOf(findings),
     nag: nagFindings(stack),
+    cloudFormationValidation: otherValidationFindings(assemblyDirectory),
   };
 }
 
