@@ -1,7 +1,8 @@
 /**
  * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`; `-- --phase
- * cold-init`, `routes`, `webhooks` or `soak` for one phase alone; `--soak-minutes N` for a shorter
- * soak).
+ * cold-init`, `routes`, `split`, `webhooks` or `soak` for one phase alone; `--soak-minutes N` for a
+ * shorter soak; `--split-sources a,b` for the split jobs of those sources only; `--split-sources-dir
+ * DIR` to make them there, and reuse what an earlier run made there).
  *
  * First times the cold init of each Lambda function's bundle against an empty handler that makes
  * the same SDK clients (scripts/bench/cold-init.ts), before the local stack's processes compete
@@ -11,8 +12,9 @@
  * GET /me and POST /video-jobs latency and throughput, AWS SDK calls per request (with the
  * per-command breakdown), GET /video-jobs/{id} latency, the seconds a real 5 s local render takes
  * from create to completed, the confirmation of a large upload (a copy in parts), split jobs of
- * generated 2, 5 and 10 minute 720p sources (wall time per source second, and how much of it
- * ffmpeg's analysis and clip renders took), webhooks (from a job's end to receipt at a receiver in
+ * generated 2, 5 and 10 minute 720p sources and of 10 minute noisy 720p and 1080p ones (wall time
+ * per source second, ffmpeg's CPU-seconds per stage, and the wall time that CPU would take in
+ * AWS), webhooks (from a job's end to receipt at a receiver in
  * this process, and deliveries per second of a burst of test events), process memory, and last a
  * soak: minutes of mixed traffic at a fixed offered rate. It reports figures and asserts nothing
  * about speed; it fails only when a request does not succeed, a delivery does not arrive, the call
@@ -47,6 +49,7 @@ import { measureRoutes } from './bench/routes';
 import { seedCaller } from './bench/seeding';
 import { BENCH_SETTINGS } from './bench/settings';
 import { measureSoak } from './bench/soak';
+import { measureSplitJobs, parseSplitSourceName } from './bench/split-jobs';
 import { megabytes, round } from './bench/statistics';
 import { measureWebhooks } from './bench/webhooks';
 
@@ -55,6 +58,8 @@ const { values: flags } = parseArgs({
     json: { type: 'boolean', default: false },
     phase: { type: 'string' },
     'soak-minutes': { type: 'string', default: String(BENCH_SETTINGS.soak.minutes) },
+    'split-sources': { type: 'string', default: BENCH_SETTINGS.splitJobs.sources.join(',') },
+    'split-sources-dir': { type: 'string' },
   },
 });
 const jsonOnly = flags.json ?? false;
@@ -62,7 +67,7 @@ const jsonOnly = flags.json ?? false;
  * The phases `--phase` runs alone: `cold-init` without starting the local stack, the others after
  * the cold start and the first GET /me.
  */
-const PHASES = ['cold-init', 'routes', 'webhooks', 'soak'] as const;
+const PHASES = ['cold-init', 'routes', 'split', 'webhooks', 'soak'] as const;
 type Phase = (typeof PHASES)[number];
 const onlyPhase = flags.phase;
 if (onlyPhase !== undefined && !(PHASES as readonly string[]).includes(onlyPhase)) {
@@ -72,6 +77,13 @@ if (onlyPhase !== undefined && !(PHASES as readonly string[]).includes(onlyPhase
 const soakMinutes = Number(flags['soak-minutes']);
 if (!Number.isInteger(soakMinutes) || soakMinutes < 1) {
   process.stderr.write(`bench: --soak-minutes takes a whole number of minutes; got '${flags['soak-minutes']}'\n`);
+  process.exit(2);
+}
+const splitSourceNames = (flags['split-sources'] ?? '').split(',').filter(Boolean);
+try {
+  splitSourceNames.forEach(parseSplitSourceName);
+} catch (error) {
+  process.stderr.write(`bench: --split-sources: ${(error as Error).message}\n`);
   process.exit(2);
 }
 const runs = (phase: Phase) => onlyPhase === undefined || onlyPhase === phase;
@@ -149,10 +161,19 @@ async function main(): Promise<Figures> {
         : await measurePhasesBeforeWebhooks({
             apiUrl,
             key,
-            dataDir,
             stopExecutions,
             progress,
           });
+    const splitJobs = runs('split')
+      ? await measureSplitJobs({
+          apiUrl,
+          key,
+          dataDir,
+          sourceNames: splitSourceNames,
+          sourcesDirectory: flags['split-sources-dir'],
+          progress,
+        })
+      : undefined;
     const webhooks = runs('webhooks') ? await measureWebhooks(apiUrl, progress) : undefined;
     const soak = runs('soak') ? await measureSoak({ apiUrl, dataDir, minutes: soakMinutes, progress }) : undefined;
 
@@ -169,6 +190,7 @@ async function main(): Promise<Figures> {
       },
       routes,
       ...phasesBeforeWebhooks,
+      split_jobs: splitJobs,
       webhooks,
       soak,
     };

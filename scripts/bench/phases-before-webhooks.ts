@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '../upload-to-url';
 import { beyond, byCommand, callsBetween, snapshot, sum } from './call-counter';
 import { stopExecutionOfJob } from './executions';
@@ -10,7 +8,6 @@ import { call, expectStatus, inParallel, type Reply } from './http';
 import type { PhasesBeforeWebhooksFigures } from './report';
 import { seedCaller, seedJobs } from './seeding';
 import { BENCH_SETTINGS } from './settings';
-import { makeSplitSources, measureSplitJob, referenceEncodeSeconds, uploadSplitSource } from './split-jobs';
 import { latency, median, megabytes, round } from './statistics';
 import { headerThenZeros, sha256Of, tapped } from './uploads';
 
@@ -35,19 +32,18 @@ function timedRunFigures(
 }
 
 /**
- * Every phase but the webhooks, in their order: GET /me, creates, renders, GET /video-jobs/{id},
- * GET /jobs, the large confirmation and the split jobs. `--phase webhooks` skips them.
+ * The phases a full run makes before the split jobs and the webhooks, in their order: GET /me,
+ * creates, renders, GET /video-jobs/{id}, GET /jobs and the large confirmation. Any `--phase`
+ * skips them.
  */
 export async function measurePhasesBeforeWebhooks({
   apiUrl,
   key,
-  dataDir,
   stopExecutions,
   progress,
 }: {
   apiUrl: string;
   key: string;
-  dataDir: string;
   stopExecutions: SFNClient;
   progress: (message: string) => void;
 }): Promise<PhasesBeforeWebhooksFigures> {
@@ -287,29 +283,6 @@ export async function measurePhasesBeforeWebhooks({
     confirm_sdk_calls: beyond(confirmCalls, meCalls),
   };
 
-  // --- Split jobs of 2, 5 and 10 minute 720p sources, one after another: create to completed.
-  const split = BENCH_SETTINGS.splitJobs;
-  const ffmpeg = await resolveMediaTool('ffmpeg');
-  progress(`split jobs: making ${split.sourceSeconds.join(', ')} s sources of 1280x720 (not timed)`);
-  const sourcesStartedAt = performance.now();
-  const splitSources = await makeSplitSources(ffmpeg.path, join(dataDir, 'split-sources'), split.sourceSeconds);
-  progress(`split jobs: sources made in ${round((performance.now() - sourcesStartedAt) / 1000)} s`);
-  const splitRuns = [];
-  for (const source of splitSources) {
-    progress(`split job of the ${source.seconds} s source (${megabytes(source.sizeBytes)} MiB): create to completed`);
-    const sourceAssetId = await uploadSplitSource(apiUrl, key, source);
-    splitRuns.push(await measureSplitJob(apiUrl, key, sourceAssetId, source));
-  }
-  const longest = splitSources[splitSources.length - 1]!;
-  progress('split jobs: the reference encode (30 s of the longest source cropped to 720x1280, x264 veryfast)');
-  const referenceEncodeS = await referenceEncodeSeconds(ffmpeg.path, longest.path, join(dataDir, 'reference.mp4'));
-  const splitJobs = {
-    ffmpeg: ffmpeg.version,
-    poll_interval_ms: split.pollMs,
-    reference_encode_s: referenceEncodeS,
-    runs: splitRuns,
-  };
-
   return {
     get_me: getMe,
     create_video_job: createVideoJob,
@@ -317,6 +290,5 @@ export async function measurePhasesBeforeWebhooks({
     list_jobs: listJobs,
     render: renderFigures,
     confirm_large_upload: confirmLargeUpload,
-    split_jobs: splitJobs,
   };
 }

@@ -1,7 +1,7 @@
 import type { measureColdInit } from './cold-init';
 import type { measureRoutes } from './routes';
 import { SOAK_FAMILIES, type SoakFigures } from './soak';
-import type { measureSplitJob } from './split-jobs';
+import type { measureSplitJobs } from './split-jobs';
 import { megabytes, round } from './statistics';
 import type { measureWebhooks } from './webhooks';
 
@@ -14,6 +14,7 @@ export type Figures = Record<string, unknown> & {
   cold_init?: ColdInitFigures;
   routes?: RouteFigures;
   webhooks?: WebhookFigures;
+  split_jobs?: SplitJobsFigures;
   soak?: SoakFigures;
 } & Partial<LocalStackFigures> &
   Partial<PhasesBeforeWebhooksFigures>;
@@ -57,7 +58,6 @@ export interface PhasesBeforeWebhooksFigures {
     confirm_calls_per_request: number;
     confirm_sdk_calls: Record<string, number>;
   };
-  split_jobs: { ffmpeg: string; poll_interval_ms: number; reference_encode_s: number; runs: SplitJobFigures[] };
   render: {
     video_seconds: number;
     poll_interval_ms: number;
@@ -76,7 +76,7 @@ type WebhookFigures = Awaited<ReturnType<typeof measureWebhooks>>;
 
 type RouteFigures = Awaited<ReturnType<typeof measureRoutes>>;
 
-type SplitJobFigures = Awaited<ReturnType<typeof measureSplitJob>>;
+type SplitJobsFigures = Awaited<ReturnType<typeof measureSplitJobs>>;
 
 type ListFigures = LatencyFigures & { list_calls_per_page: number; list_sdk_calls_by_command: Record<string, number> };
 
@@ -107,6 +107,7 @@ export function report(figures: Figures, jsonOnly: boolean): string {
   if (figures.cold_init) reportColdInit(figures.cold_init, lines);
   if (figures.routes) reportRoutes(figures.routes, lines);
   if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
+  if (figures.split_jobs) reportSplitJobs(figures.split_jobs, lines);
   if (figures.webhooks) reportWebhooks(figures.webhooks, lines);
   if (figures.soak) reportSoak(figures.soak, lines);
   if (ranLocalStack(figures)) reportLocalStack(figures, lines);
@@ -225,15 +226,19 @@ function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines:
     confirm.confirm_sdk_calls,
   );
   lines.push('');
-  const split = figures.split_jobs;
+}
+
+function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
   lines.push(
     `Split jobs, default options (9:16, at most 5 clips, auto lengths), one after another, create to completed polled every ${split.poll_interval_ms} ms (${split.ffmpeg}):`,
   );
   lines.push(
     ...table(
       [
-        'source s',
+        'source',
+        's',
         'MB',
+        'load',
         'wall s',
         'wall/source',
         'clips',
@@ -247,8 +252,10 @@ function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines:
       ],
       split.runs.map((run) =>
         [
+          run.source,
           run.source_seconds,
           run.source_mb,
+          `${run.load_average_1m.before}→${run.load_average_1m.after}`,
           run.wall_s,
           run.wall_per_source_second,
           run.clips,
@@ -264,14 +271,67 @@ function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines:
     ),
   );
   lines.push(
-    '  (to 45 %: until a poll sees the clips chosen, after the analysis; clip renders: first clip encode to last thumbnail; no ffmpeg: wall time with no ffmpeg or ffprobe running)',
+    '  (load: the 1-minute load average before and after; to 45 %: until a poll sees the clips chosen, after the analysis; clip renders: first clip encode to last thumbnail; no ffmpeg: wall time with no ffmpeg or ffprobe running)',
   );
   for (const run of split.runs) {
-    lines.push(`  ${run.source_seconds} s source, clip encodes in parallel: ${run.clip_encode_s.join(', ')} s`);
+    lines.push(`  ${run.source}, clip encodes in parallel: ${run.clip_encode_s.join(', ')} s`);
   }
+  lines.push('CPU-seconds of ffmpeg and ffprobe per stage (the children as the kernel counts them once reaped):');
   lines.push(
-    `  Reference encode (30 s cropped to 720x1280, x264 veryfast; 5.4 s when the target was set): ${split.reference_encode_s} s`,
+    ...table(
+      [
+        'source',
+        'probe',
+        'analysis',
+        'clip encodes',
+        'thumbnails',
+        'analysis / source min',
+        'render / output min',
+        'analysis cores used',
+      ],
+      split.runs.map((run) =>
+        [
+          run.source,
+          run.cpu_s.probe,
+          run.cpu_s.analysis,
+          run.cpu_s.clip_encodes,
+          run.cpu_s.thumbnails,
+          run.analysis_cpu_s_per_source_minute,
+          run.render_cpu_s_per_output_minute,
+          run.analysis_cores_used,
+        ].map(String),
+      ),
+    ),
   );
+  const model = split.runs[0]?.aws_model;
+  if (model) {
+    lines.push(
+      `Modelled in AWS from those CPU figures (analysis ${model.lambda_vcpus.analysis} vCPU per segment, ${model.map_max_concurrency.analysis} at once; render ${model.lambda_vcpus.render} vCPU per clip, ${model.map_max_concurrency.render} at once; media work only):`,
+    );
+    lines.push(
+      ...table(
+        ['source', 'source min', 'segments', 'analysis s', 'render s', 'wall s', 'wall/source'],
+        split.runs.flatMap((run) =>
+          run.aws_model.sources.map((modelled) =>
+            [
+              run.source,
+              modelled.source_minutes,
+              modelled.analysis_segments,
+              modelled.analysis_s,
+              modelled.render_s,
+              modelled.wall_s,
+              modelled.wall_per_source_second,
+            ].map(String),
+          ),
+        ),
+      ),
+    );
+  }
+  if (split.reference_encode_s !== null) {
+    lines.push(
+      `  Reference encode (30 s cropped to 720x1280, x264 veryfast; 5.4 s when the target was set): ${split.reference_encode_s} s`,
+    );
+  }
   lines.push('');
 }
 

@@ -22,7 +22,8 @@ export const BENCH_SETTINGS = {
   confirmLargeUpload: { sizeBytes: 1024 ** 3, chunkBytes: 8 * 1024 * 1024, rssSampleMs: 100 },
   // One job per source, one after another, with the default options; each source PUT to its upload URL.
   splitJobs: {
-    sourceSeconds: [120, 300, 600],
+    // `--split-sources` names others (parseSplitSourceName in split-jobs.ts).
+    sources: ['patterns-120s', 'patterns-300s', 'patterns-600s', 'noisy-720p-600s', 'noisy-1080p-600s'],
     pollMs: 250,
     timeoutMs: 20 * 60_000,
     readChunkBytes: 8 * 1024 * 1024,

@@ -1,6 +1,7 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -8,8 +9,10 @@ import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '../upload-to-url';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
 import { callsBetween, snapshot, sum } from './call-counter';
+import { reapedChildrenCpuSeconds } from './cpu';
 import { call, expectStatus } from './http';
 import { BENCH_SETTINGS } from './settings';
+import { awsSplitModel } from './split-aws-model';
 import { megabytes, round } from './statistics';
 import { fileParts } from './uploads';
 
@@ -37,6 +40,22 @@ const SPLIT_SOURCE_MINUTES = [
   },
 ];
 
+/**
+ * Runs `make` to write `path` unless an earlier run left it there (a directory kept with
+ * `--split-sources-dir`). It writes beside it and renames, so that an interrupted run leaves no
+ * half-made file to be reused; the temporary name keeps the extension, which names ffmpeg's muxer.
+ */
+async function madeOnce(path: string, make: (temporaryPath: string) => Promise<unknown>): Promise<void> {
+  const exists = await stat(path).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return;
+  const temporaryPath = `${path}.partial.mp4`;
+  await make(temporaryPath);
+  await rename(temporaryPath, path);
+}
+
 export interface SplitSourceFile {
   seconds: number;
   path: string;
@@ -60,14 +79,16 @@ export async function makeSplitSources(
     SPLIT_SOURCE_MINUTES.map(async ({ scenes, tone }, index) => {
       const path = join(directory, `minute-${index}.mp4`);
       const concat = `${scenes.map((_, scene) => `[${scene}:v]`).join('')}concat=n=${scenes.length}:v=1:a=0[v]`;
-      await ffmpeg([
-        ...scenes.flatMap(({ seconds, pattern }) => ['-t', String(seconds), '-f', 'lavfi', '-i', pattern]),
-        ...['-f', 'lavfi', '-i', `aevalsrc='${tone}':s=48000:d=60`],
-        ...['-filter_complex', concat, '-map', '[v]', '-map', `${scenes.length}:a`],
-        ...['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '1000k', '-pix_fmt', 'yuv420p'],
-        ...['-c:a', 'aac', '-b:a', '128k'],
-        path,
-      ]);
+      await madeOnce(path, (output) =>
+        ffmpeg([
+          ...scenes.flatMap(({ seconds, pattern }) => ['-t', String(seconds), '-f', 'lavfi', '-i', pattern]),
+          ...['-f', 'lavfi', '-i', `aevalsrc='${tone}':s=48000:d=60`],
+          ...['-filter_complex', concat, '-map', '[v]', '-map', `${scenes.length}:a`],
+          ...['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '1000k', '-pix_fmt', 'yuv420p'],
+          ...['-c:a', 'aac', '-b:a', '128k'],
+          output,
+        ]),
+      );
       return path;
     }),
   );
@@ -82,6 +103,76 @@ export async function makeSplitSources(
     sources.push({ seconds, path, sizeBytes: (await stat(path)).size });
   }
   return sources;
+}
+
+/**
+ * The scenes of the noisy sources' segment: a cut every 5 to 9 s, 9 a minute, just under the 10 a
+ * minute at which `auto` makes under_30 clips (AUTO_FAST_CUTS_PER_MINUTE), so that a job of them
+ * renders under_60 clips, the longest a fast-cut source gets. Each pattern is drawn at the
+ * source's size (`SIZE`), but mandelbrot, drawn small and scaled up: it computes every pixel on
+ * one core.
+ */
+const NOISY_SCENES = [
+  { seconds: 5, pattern: 'testsrc2=s=SIZE:r=30' },
+  { seconds: 8, pattern: 'life=s=SIZE:r=30:mold=10:ratio=0.1:death_color=#C83232:life_color=#00ff00' },
+  { seconds: 6, pattern: 'smptehdbars=s=SIZE:r=30,hue=H=t*2' },
+  { seconds: 9, pattern: 'mandelbrot=s=320x180:r=30,scale=SIZE' },
+  { seconds: 5, pattern: 'testsrc2=s=SIZE:r=30,hue=h=150,negate' },
+  { seconds: 7, pattern: 'rgbtestsrc=s=SIZE:r=30,hue=H=t' },
+];
+const NOISY_SEGMENT_SECONDS = NOISY_SCENES.reduce((total, scene) => total + scene.seconds, 0);
+/**
+ * Grain over every pixel, new in every frame (ffmpeg's `noise`, uniform, temporal, strength 18 of
+ * 255): what costs the encoder bits and the decoder work in footage from a small sensor in poor light.
+ */
+const GRAIN = 'noise=alls=18:allf=t+u';
+/** A syllable-rate rhythm with a pause of 0.7 s every 7 s, over the scene cuts rather than with them. */
+const NOISY_TONE = 'if(lt(mod(t,7),0.7),0,0.4*sin(2*PI*220*t)*(0.6+0.4*sin(2*PI*3*t)))';
+
+/** The harder sources: phone-like grain and frequent cuts, at 30 fps and a bit rate a phone or a download has. */
+export const NOISY_SPLIT_SOURCES = {
+  'noisy-720p': { width: 1280, height: 720, videoKbps: 3000 },
+  'noisy-1080p': { width: 1920, height: 1080, videoKbps: 6000 },
+} as const;
+export type NoisySplitSourceKind = keyof typeof NOISY_SPLIT_SOURCES;
+
+/**
+ * A noisy source of whole segments (see NOISY_SCENES): one segment encoded (x264 veryfast at the
+ * kind's bit rate, AAC), then repeated without re-encoding, as makeSplitSources does.
+ */
+export async function makeNoisySplitSource(
+  ffmpegPath: string,
+  directory: string,
+  kind: NoisySplitSourceKind,
+  seconds: number,
+): Promise<SplitSourceFile> {
+  if (seconds % NOISY_SEGMENT_SECONDS !== 0) {
+    throw new Error(`A noisy split source lasts whole ${NOISY_SEGMENT_SECONDS} s segments; ${seconds} s does not`);
+  }
+  await mkdir(directory, { recursive: true });
+  const { width, height, videoKbps } = NOISY_SPLIT_SOURCES[kind];
+  const ffmpeg = (args: string[]) => execFileAsync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  const segment = join(directory, `${kind}-segment.mp4`);
+  const scenes = NOISY_SCENES.length;
+  const concat = `${NOISY_SCENES.map((_, scene) => `[${scene}:v]`).join('')}concat=n=${scenes}:v=1:a=0`;
+  await madeOnce(segment, (output) =>
+    ffmpeg([
+      ...NOISY_SCENES.flatMap((scene) => [
+        ...['-t', String(scene.seconds), '-f', 'lavfi', '-i', scene.pattern.replaceAll('SIZE', `${width}x${height}`)],
+      ]),
+      ...['-f', 'lavfi', '-i', `aevalsrc='${NOISY_TONE}':s=48000:d=${NOISY_SEGMENT_SECONDS}`],
+      ...['-filter_complex', `${concat},${GRAIN},format=yuv420p[v]`, '-map', '[v]', '-map', `${scenes}:a`],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', `${videoKbps}k`],
+      ...['-maxrate', `${videoKbps}k`, '-bufsize', `${2 * videoKbps}k`],
+      ...['-c:a', 'aac', '-b:a', '128k'],
+      output,
+    ]),
+  );
+  const list = join(directory, `${kind}-${seconds}s.txt`);
+  const path = join(directory, `${kind}-${seconds}s.mp4`);
+  await writeFile(list, `file '${segment}'\n`.repeat(seconds / NOISY_SEGMENT_SECONDS));
+  await ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-movflags', '+faststart', path]);
+  return { seconds, path, sizeBytes: (await stat(path)).size };
 }
 
 /**
@@ -129,10 +220,16 @@ interface MediaToolRunSpan {
   kind: MediaToolRunKind;
   startMs: number;
   endMs: number;
+  /**
+   * Its CPU time: what the children reaped since the previous child's exit added. Two children
+   * reaped at once are told apart only by kind order; the sums per stage are exact.
+   */
+  cpuSeconds: number;
 }
 
 /** ffprobe and ffmpeg processes of this process, as they end; the split phase empties it before each job. */
 const mediaToolRuns: MediaToolRunSpan[] = [];
+let reapedCpuSeconds = reapedChildrenCpuSeconds();
 
 function mediaToolRunKind(commandLine: readonly string[]): MediaToolRunKind | undefined {
   const tool = basename(commandLine[0] ?? '');
@@ -149,8 +246,11 @@ subscribe('child_process', (message) => {
   const { process: child } = message as { process: ChildProcess };
   const startMs = performance.now();
   child.once('exit', () => {
+    const reaped = reapedChildrenCpuSeconds();
+    const cpuSeconds = reaped - reapedCpuSeconds;
+    reapedCpuSeconds = reaped;
     const kind = mediaToolRunKind(child.spawnargs);
-    if (kind) mediaToolRuns.push({ kind, startMs, endMs: performance.now() });
+    if (kind) mediaToolRuns.push({ kind, startMs, endMs: performance.now(), cpuSeconds });
   });
 });
 
@@ -165,6 +265,11 @@ function coveredMs(spans: readonly MediaToolRunSpan[], fromMs: number, toMs: num
     reachedMs = Math.max(reachedMs, endMs);
   }
   return covered;
+}
+
+/** CPU seconds of the runs of those kinds. */
+function cpuSecondsOf(runs: readonly MediaToolRunSpan[], kinds: readonly MediaToolRunKind[]): number {
+  return runs.filter((run) => kinds.includes(run.kind)).reduce((total, run) => total + run.cpuSeconds, 0);
 }
 
 /** From the first start to the last end of the runs of those kinds, in seconds. */
@@ -205,12 +310,21 @@ export async function uploadSplitSource(apiUrl: string, key: string, source: Spl
   return assetId;
 }
 
+/** A source the split phase runs a job of, by the name `--split-sources` gives it. */
+export interface NamedSplitSource extends SplitSourceFile {
+  name: string;
+}
+
+/** The load average over the last minute, to two decimals: how busy the shared machine was. */
+const loadAverage = () => round(loadavg()[0]!, 2);
+
 /** One split job with the default options, from just before its create until a poll sees it completed. */
-export async function measureSplitJob(apiUrl: string, key: string, assetId: string, source: SplitSourceFile) {
+export async function measureSplitJob(apiUrl: string, key: string, assetId: string, source: NamedSplitSource) {
   const settings = BENCH_SETTINGS.splitJobs;
   const jobsUrl = `${apiUrl}/split-jobs`;
   const before = snapshot();
   mediaToolRuns.length = 0;
+  const loadBefore = loadAverage();
   const startedAt = performance.now();
   const created = expectStatus(await call(jobsUrl, 'POST', key, { source_asset_id: assetId }), 201, 'POST /split-jobs');
   const jobId = (JSON.parse(created.body) as { id: string }).id;
@@ -229,6 +343,7 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
     await sleep(settings.pollMs);
   }
   const completedAt = performance.now();
+  const loadAfter = loadAverage();
   const listed = expectStatus(await call(`${jobsUrl}/${jobId}/clips`, 'GET', key), 200, 'GET /split-jobs/{id}/clips');
   const clips = (JSON.parse(listed.body) as { clips: { status: string; duration_seconds: number }[] }).clips.filter(
     (clip) => clip.status === 'completed',
@@ -236,25 +351,128 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
   const runs = [...mediaToolRuns];
   const workerCalls = callsBetween(before, snapshot(), 'background');
   const wallSeconds = (completedAt - startedAt) / 1000;
+  const clipSeconds = clips.map((clip) => clip.duration_seconds);
+  const outputMinutes = clipSeconds.reduce((total, seconds) => total + seconds, 0) / 60;
+  const analysisCpuSeconds = cpuSecondsOf(runs, ['analysis']);
+  const renderCpuSeconds = cpuSecondsOf(runs, ['clip', 'thumbnail']);
+  const analysisCpuPerSourceMinute = analysisCpuSeconds / (source.seconds / 60);
+  const renderCpuPerOutputMinute = outputMinutes > 0 ? renderCpuSeconds / outputMinutes : 0;
+  const analysisSpanSeconds = spanSeconds(runs, ['analysis']);
   return {
+    source: source.name,
     source_seconds: source.seconds,
     source_mb: megabytes(source.sizeBytes),
+    load_average_1m: { before: loadBefore, after: loadAfter },
     create_ms: round(created.ms),
     wall_s: round(wallSeconds, 2),
     wall_per_source_second: round(wallSeconds / source.seconds, 3),
     clips: clips.length,
-    clip_seconds: round(clips.reduce((total, clip) => total + clip.duration_seconds, 0)),
+    clip_seconds: round(outputMinutes * 60),
     // Set at the latest by the poll that saw the job completed (progress 100).
     to_chosen_s: round((chosenAt! - startedAt) / 1000, 2),
     after_chosen_s: round((completedAt - chosenAt!) / 1000, 2),
-    analysis_ffmpeg_s: spanSeconds(runs, ['analysis']),
+    analysis_ffmpeg_s: analysisSpanSeconds,
     clip_renders_s: spanSeconds(runs, ['clip', 'thumbnail']),
     clip_encode_s: runs
       .filter((run) => run.kind === 'clip')
       .sort((a, b) => a.startMs - b.startMs)
       .map((run) => round((run.endMs - run.startMs) / 1000, 2)),
     no_media_tool_running_s: round(wallSeconds - coveredMs(runs, startedAt, completedAt) / 1000, 2),
+    cpu_s: {
+      probe: round(cpuSecondsOf(runs, ['probe']), 2),
+      analysis: round(analysisCpuSeconds, 2),
+      clip_encodes: round(cpuSecondsOf(runs, ['clip']), 2),
+      thumbnails: round(cpuSecondsOf(runs, ['thumbnail']), 2),
+    },
+    analysis_cpu_s_per_source_minute: round(analysisCpuPerSourceMinute, 2),
+    render_cpu_s_per_output_minute: round(renderCpuPerOutputMinute, 2),
+    analysis_cores_used: analysisSpanSeconds > 0 ? round(analysisCpuSeconds / analysisSpanSeconds, 2) : 0,
+    aws_model: awsSplitModel({
+      analysisCpuSecondsPerSourceMinute: analysisCpuPerSourceMinute,
+      renderCpuSecondsPerOutputMinute: renderCpuPerOutputMinute,
+      clipSeconds,
+    }),
     worker_sdk_calls_per_job: sum(workerCalls),
     worker_sdk_calls: workerCalls,
+  };
+}
+
+export type SplitSourceKind = 'patterns' | NoisySplitSourceKind;
+
+/**
+ * A split source's name, as BENCH_SETTINGS.splitJobs.sources and `--split-sources` give it:
+ * `patterns-<seconds>s` (makeSplitSources), `noisy-720p-<seconds>s` or `noisy-1080p-<seconds>s`
+ * (makeNoisySplitSource). Throws for any other.
+ */
+export function parseSplitSourceName(name: string): { kind: SplitSourceKind; seconds: number } {
+  const parsed = /^(patterns|noisy-720p|noisy-1080p)-(\d+)s$/.exec(name);
+  if (!parsed) {
+    throw new Error(
+      `A split source is patterns-<seconds>s, noisy-720p-<seconds>s or noisy-1080p-<seconds>s; not '${name}'`,
+    );
+  }
+  return { kind: parsed[1] as SplitSourceKind, seconds: Number(parsed[2]) };
+}
+
+/**
+ * The split phase: the named sources made (not timed; the pattern ones and each noisy one side
+ * by side), then one job of each, one after another, then the reference encode on the longest
+ * pattern source.
+ */
+export async function measureSplitJobs({
+  apiUrl,
+  key,
+  dataDir,
+  sourceNames,
+  sourcesDirectory = join(dataDir, 'split-sources'),
+  progress,
+}: {
+  apiUrl: string;
+  key: string;
+  dataDir: string;
+  sourceNames: readonly string[];
+  /** Where the sources are made; the encoded minutes and segments an earlier run left there are reused. */
+  sourcesDirectory?: string;
+  progress: (message: string) => void;
+}) {
+  const settings = BENCH_SETTINGS.splitJobs;
+  const ffmpeg = await resolveMediaTool('ffmpeg');
+  const directory = sourcesDirectory;
+  const wanted = sourceNames.map((name) => ({ name, ...parseSplitSourceName(name) }));
+  const patternSeconds = wanted.filter((source) => source.kind === 'patterns').map((source) => source.seconds);
+  progress(`split jobs: making the sources ${sourceNames.join(', ')} (not timed)`);
+  const sourcesStartedAt = performance.now();
+  const [patterns, ...noisy] = await Promise.all([
+    patternSeconds.length > 0 ? makeSplitSources(ffmpeg.path, directory, patternSeconds) : [],
+    ...wanted.map(async (source) =>
+      source.kind === 'patterns'
+        ? undefined
+        : { ...(await makeNoisySplitSource(ffmpeg.path, directory, source.kind, source.seconds)), name: source.name },
+    ),
+  ]);
+  progress(`split jobs: sources made in ${round((performance.now() - sourcesStartedAt) / 1000)} s`);
+  const sources: NamedSplitSource[] = wanted.map((source, index) => {
+    if (source.kind !== 'patterns') return noisy[index]!;
+    return { ...patterns.find((made) => made.seconds === source.seconds)!, name: source.name };
+  });
+  const runs = [];
+  for (const source of sources) {
+    progress(`split job of ${source.name} (${megabytes(source.sizeBytes)} MiB): create to completed`);
+    const assetId = await uploadSplitSource(apiUrl, key, source);
+    runs.push(await measureSplitJob(apiUrl, key, assetId, source));
+  }
+  const longestPatterns = [...patterns].sort((a, b) => b.seconds - a.seconds)[0];
+  let referenceEncodeS: number | null = null;
+  if (longestPatterns) {
+    progress(
+      'split jobs: the reference encode (30 s of the longest pattern source cropped to 720x1280, x264 veryfast)',
+    );
+    referenceEncodeS = await referenceEncodeSeconds(ffmpeg.path, longestPatterns.path, join(dataDir, 'reference.mp4'));
+  }
+  return {
+    ffmpeg: ffmpeg.version,
+    poll_interval_ms: settings.pollMs,
+    reference_encode_s: referenceEncodeS,
+    runs,
   };
 }
