@@ -66,24 +66,31 @@ describe('clipEncodingArgs', () => {
     expect(graphFor(1920, 1036)).toContain('boxblur');
   });
 
-  it('fits a landscape source into a portrait frame over a blurred fill made at an eighth of the size', () => {
+  it('fits a landscape source into a portrait frame between bands of a blurred fill made at an eighth of the size', () => {
     const graph = valueAfter(clipEncodingArgs(encodingRequest()), '-filter_complex');
+    // 1280x720 at 720 wide is 720x405, made even: 406, leaving 874 rows, 436 above and 438 below.
     expect(graph.split(';')).toEqual([
       "[0:v]select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.03125)',split=2[background][foreground]",
-      '[background]scale=90:160:force_original_aspect_ratio=increase,crop=90:160,boxblur=10:2,scale=720:1280:flags=fast_bilinear,setsar=1[blurred]',
-      '[foreground]scale=720:-2,setsar=1[fitted]',
-      '[blurred][fitted]overlay=(W-w)/2:(H-h)/2,format=yuv420p[v]',
+      '[background]scale=90:160:force_original_aspect_ratio=increase,crop=90:160,boxblur=10:2,scale=720:1280:flags=fast_bilinear,setsar=1,split=2[fill1][fill2]',
+      '[fill1]crop=720:436:0:0[band1]',
+      '[fill2]crop=720:438:0:842[band2]',
+      '[foreground]scale=720:406,setsar=1[fitted]',
+      '[band1][fitted][band2]vstack=inputs=3,format=yuv420p[v]',
     ]);
   });
 
-  it('fits a portrait source into a landscape or square frame by its height', () => {
+  it('fits a portrait source into a landscape or square frame by its height, between bands either side', () => {
     const portrait = { width: 1080, height: 1920, hasAudio: true };
-    for (const [aspectRatio, fit, background] of [
-      ['16:9', 'scale=-2:720', 'crop=160:90'],
-      ['1:1', 'scale=-2:720', 'crop=90:90'],
+    for (const [aspectRatio, fit, bands, background] of [
+      // 720 × 1080 / 1920 = 405, made even: 406; 1280 − 406 = 874 columns, 436 and 438.
+      ['16:9', 'scale=406:720', ['crop=436:720:0:0', 'crop=438:720:842:0'], 'crop=160:90'],
+      // 720 − 406 = 314 columns, 156 and 158.
+      ['1:1', 'scale=406:720', ['crop=156:720:0:0', 'crop=158:720:562:0'], 'crop=90:90'],
     ] as const) {
       const graph = valueAfter(clipEncodingArgs(encodingRequest({ aspectRatio, source: portrait })), '-filter_complex');
       expect(graph).toContain(`[foreground]${fit},`);
+      for (const band of bands) expect(graph).toContain(band);
+      expect(graph).toContain('hstack=inputs=3');
       expect(graph).toContain(background);
     }
   });
@@ -169,9 +176,10 @@ describe('renderClip with the real ffmpeg', () => {
   let ffmpegPath: string;
   let withAudio: string;
   let silent: string;
+  let portrait: string;
 
-  async function generateSource(path: string, seconds: number, audio: boolean) {
-    const video = ['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`];
+  async function generateSource(path: string, seconds: number, audio: boolean, size = '640x360') {
+    const video = ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=${seconds}`];
     const sound = audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`] : [];
     await run(ffmpegPath, [
       ...['-hide_banner', '-loglevel', 'error', '-y', ...video, ...sound],
@@ -199,7 +207,12 @@ describe('renderClip with the real ffmpeg', () => {
     ffmpegPath = (await resolveMediaTool('ffmpeg')).path;
     withAudio = join(workDir, 'with-audio.mp4');
     silent = join(workDir, 'silent.mp4');
-    await Promise.all([generateSource(withAudio, 12, true), generateSource(silent, 4, false)]);
+    portrait = join(workDir, 'portrait.mp4');
+    await Promise.all([
+      generateSource(withAudio, 12, true),
+      generateSource(silent, 4, false),
+      generateSource(portrait, 3, false, '360x640'),
+    ]);
   });
 
   afterAll(async () => {
@@ -252,6 +265,17 @@ describe('renderClip with the real ffmpeg', () => {
     expect(streams.map((stream) => stream.codec_type)).toEqual(['video']);
     expect(streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
     expect(rendered.durationSeconds).toBe(2);
+  });
+
+  it('renders a portrait source to a landscape frame of the exact size', async () => {
+    const rendered = await render('portrait', {
+      input: portrait,
+      range: { startSeconds: 0, endSeconds: 2 },
+      aspectRatio: '16:9',
+      source: { width: 360, height: 640, hasAudio: false },
+    });
+    const { streams } = await probe(rendered.videoPath);
+    expect(streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
   });
 
   it('reports the encoded length when the source ends inside the range', async () => {
