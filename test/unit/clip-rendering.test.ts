@@ -98,7 +98,7 @@ describe('clipEncodingArgs', () => {
   it('encodes H.264 with the index first, AAC stereo at 48 kHz, and no source metadata', () => {
     const args = clipEncodingArgs(encodingRequest()).join(' ');
     expect(args).toContain(
-      '-map [v] -vsync vfr -c:v libx264 -preset veryfast -crf 23 -profile:v high -x264-params me=dia',
+      '-map [v] -vsync vfr -c:v libx264 -preset veryfast -crf 23 -profile:v high -x264-params me=dia:subme=1:partitions=i8x8,i4x4',
     );
     expect(args).toContain('-map 0:a:0 -c:a aac -b:a 128k -ac 2 -ar 48000');
     expect(args).toContain('-map_metadata -1');

@@ -15,7 +15,7 @@ import type { TimeRange } from './source-analysis';
  *
  * Encoding. H.264 High in yuv420p at no more than 30 fps, AAC stereo at 48 kHz, the index at the
  * front: what TikTok, Reels, Shorts, LinkedIn and X all accept as uploaded and browsers play as
- * they download. CRF 23 with preset veryfast (and its diamond motion search) keeps one clip well
+ * they download. CRF 23 with preset veryfast and superfast's motion search keeps one clip well
  * inside one invocation.
  */
 
@@ -84,9 +84,12 @@ export function clipEncodingArgs(
     // Without vfr the muxer would duplicate the frames the frame-rate cap dropped.
     ...['-vsync', 'vfr'],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high'],
-    // Diamond motion search (superfast's) instead of veryfast's hexagon: encoding is most of a split
-    // job's time, and at CRF 23 this saves about a tenth of it for the same file size.
-    ...['-x264-params', 'me=dia'],
+    // superfast's motion search (diamond, sub-pixel refinement 1, no inter sub-partitions) with
+    // veryfast's lookahead and macroblock tree kept: encoding is most of a split job's time, and
+    // this takes a fifth to a quarter less of it than veryfast, for the same SSIM and files from 5%
+    // smaller to 8% larger (docs/split-jobs.md, Rendering a clip). superfast itself drops the macroblock tree, and
+    // its files at CRF 23 were 2.4 times as large on grainy footage.
+    ...['-x264-params', 'me=dia:subme=1:partitions=i8x8,i4x4'],
     ...audio,
     // A phone's recording carries where it was made; the clip is published, its metadata is not.
     ...['-map_metadata', '-1'],
