@@ -427,6 +427,36 @@ describe('analysing a real video with ffmpeg', () => {
     expect(analysis.loudnessDb).toEqual(new Array(80).fill(LOUDNESS_FLOOR_DB));
   });
 
+  it('finds the cut and the motion of a moving source whose B-frames the decoder skips', async () => {
+    // x264 veryfast puts B-frames no other frame refers to between the others: the analysis does
+    // not decode those, and must neither miss the cut nor see one in the steady motion.
+    const moving = join(directory, 'moving-b-frames.mp4');
+    const run = promisify(execFile);
+    await run(ffmpegPath, [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=640x360:r=25:d=8'],
+      ...['-f', 'lavfi', '-i', 'color=c=blue:s=640x360:r=25:d=4'],
+      ...['-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0[video]', '-map', '[video]'],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', moving],
+    ]);
+    const { stdout } = await run((await resolveMediaTool('ffprobe')).path, [
+      ...['-v', 'error', '-select_streams', 'v', '-show_entries', 'frame=pict_type', '-of', 'csv=p=0', moving],
+    ]);
+    expect(stdout.split('\n')).toContain('B');
+
+    const analysis = await analyseSegment({
+      ffmpegPath,
+      input: moving,
+      range: { startSeconds: 0, endSeconds: 12 },
+      hasAudio: false,
+      timeoutMs: 30_000,
+    });
+    expectNear(analysis.sceneCuts, [8]);
+    expect(analysis.decodedEndSeconds).toBe(12);
+    const movingWindows = analysis.motion.slice(0, 8 / ANALYSIS_WINDOW_SECONDS);
+    expect(movingWindows.every((motion) => motion > 0)).toBe(true);
+    expect(analysis.motion.slice(9 / ANALYSIS_WINDOW_SECONDS).every((motion) => motion < 0.01)).toBe(true);
+  });
+
   it('says where the picture of a truncated file stops, though its header claims the whole length', async () => {
     // The index at the front, as a phone or an encoder with faststart writes it: the header survives the cut.
     const faststart = join(directory, 'faststart.mp4');
