@@ -70,11 +70,10 @@ describe('clipEncodingArgs', () => {
     const graph = valueAfter(clipEncodingArgs(encodingRequest()), '-filter_complex');
     // 1280x720 at 720 wide is 720x405, made even: 406, leaving 874 rows, 436 above and 438 below.
     expect(graph.split(';')).toEqual([
-      "[0:v]select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.03125)',split=2[background][foreground]",
+      "[0:v]select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.03125)',scale=720:406,setsar=1,split=2[background][fitted]",
       '[background]scale=90:160:force_original_aspect_ratio=increase,crop=90:160,boxblur=10:2,scale=720:1280:flags=fast_bilinear,setsar=1,split=2[fill1][fill2]',
       '[fill1]crop=720:436:0:0[band1]',
       '[fill2]crop=720:438:0:842[band2]',
-      '[foreground]scale=720:406,setsar=1[fitted]',
       '[band1][fitted][band2]vstack=inputs=3,format=yuv420p[v]',
     ]);
   });
@@ -88,7 +87,7 @@ describe('clipEncodingArgs', () => {
       ['1:1', 'scale=406:720', ['crop=156:720:0:0', 'crop=158:720:562:0'], 'crop=90:90'],
     ] as const) {
       const graph = valueAfter(clipEncodingArgs(encodingRequest({ aspectRatio, source: portrait })), '-filter_complex');
-      expect(graph).toContain(`[foreground]${fit},`);
+      expect(graph).toContain(`,${fit},setsar=1,split=2[background][fitted]`);
       for (const band of bands) expect(graph).toContain(band);
       expect(graph).toContain('hstack=inputs=3');
       expect(graph).toContain(background);
