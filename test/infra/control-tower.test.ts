@@ -6,7 +6,7 @@ import {
   ControlTowerControls,
   type ControlId,
 } from '../../lib/control-tower';
-import { EXCEPTIONS_EVERYWHERE, synthesizedWithControls } from './fixtures';
+import { assemblyOutdir, EXCEPTIONS_EVERYWHERE, synthesizedWithControls } from './fixtures';
 
 // The stack as `npm run synth` builds and checks it by default: a production stage.
 const { template, findings, controls, nag, cloudFormationValidation } = synthesizedWithControls();
@@ -68,7 +68,7 @@ describe('the synthesis with the controls', () => {
 
   /** Synthesizes an app holding one bare bucket that acknowledges these controls. */
   function synthesizeBareBucket(acknowledged: readonly ControlId[]) {
-    const app = new App();
+    const app = new App({ outdir: assemblyOutdir() });
     Validations.of(app).addPlugins(new ControlTowerControls());
     const bucket = new s3.CfnBucket(new Stack(app, 'Small'), 'Bucket');
     for (const control of acknowledged) acknowledgeControl(bucket, control, 'This test says so.');

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Aspects, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -15,12 +16,30 @@ import { DataTable } from '../../lib/constructs/data-table';
 import type { ApiStateMachines } from '../../lib/constructs/grants';
 import { VideoHttpApi, type ApiFloodControl } from '../../lib/constructs/http-api';
 import { MediaBucket } from '../../lib/constructs/media-bucket';
-import { appWithoutBundling } from '../../lib/app-without-bundling';
+import {
+  appWithoutBundling as appWithoutBundlingAnywhere,
+  type AppWithoutBundlingOptions,
+} from '../../lib/app-without-bundling';
 import { CONTROL_TOWER, ControlTowerControls, controlFindingsIn, type ControlFindings } from '../../lib/control-tower';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { ROUTES, type Route } from '#routes';
 
-export { appWithoutBundling };
+/**
+ * The cloud assemblies of this test file's apps, removed after its tests: CDK would otherwise make
+ * a new temporary directory for each synthesis and leave it behind, hundreds a run.
+ */
+const assemblies = fs.mkdtempSync(path.join(os.tmpdir(), 'infra-test-assemblies-'));
+afterAll(() => fs.rmSync(assemblies, { recursive: true, force: true }));
+
+/** A new directory for one app's cloud assembly, removed with the file's others. */
+export function assemblyOutdir(): string {
+  return fs.mkdtempSync(path.join(assemblies, 'app-'));
+}
+
+/** lib/app-without-bundling.ts's app, its assembly among this file's unless the options place it. */
+export function appWithoutBundling(context: Record<string, unknown> = {}, options: AppWithoutBundlingOptions = {}) {
+  return appWithoutBundlingAnywhere(context, { outdir: assemblyOutdir(), ...options });
+}
 
 /** The logical id, in `stack`'s template, of the CloudFormation resource behind a construct. */
 export function logicalIdIn(stack: Stack): (construct: { node: { defaultChild?: unknown } }) => string {

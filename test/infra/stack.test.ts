@@ -15,6 +15,7 @@ import {
   actionsOf,
   appWithoutBundling,
   asText,
+  assemblyOutdir,
   logicalIdIn,
   policyStatements,
   resourcesOf,
@@ -414,7 +415,7 @@ describe('media bucket', () => {
   });
 
   test('refuses to build without the S3 bucket-policy log delivery flag, naming it', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = new App({ outdir: assemblyOutdir(), context: { 'aws:cdk:bundling-stacks': [] } });
     expect(() => new ApiOnlyStack(app, 'NoFlag', { routes: [] })).toThrow(
       /@aws-cdk\/aws-s3:serverAccessLogsUseBucketPolicy/,
     );
