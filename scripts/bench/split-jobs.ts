@@ -62,6 +62,39 @@ export interface SplitSourceFile {
   sizeBytes: number;
 }
 
+/** Runs ffmpeg quietly, overwriting its output. */
+function runFfmpeg(ffmpegPath: string, args: readonly string[]) {
+  return execFileAsync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+}
+
+/**
+ * Joins `files` one after another into `path` with the concat demuxer, without re-encoding, the
+ * index at the front; the list it reads is written beside `path`.
+ */
+async function joinedWithoutReencoding(
+  ffmpegPath: string,
+  files: readonly string[],
+  path: string,
+  seconds: number,
+): Promise<SplitSourceFile> {
+  const list = path.replace(/\.mp4$/, '.txt');
+  await writeFile(list, files.map((file) => `file '${file}'\n`).join(''));
+  await runFfmpeg(ffmpegPath, [
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-c',
+    'copy',
+    '-movflags',
+    '+faststart',
+    path,
+  ]);
+  return { seconds, path, sizeBytes: (await stat(path)).size };
+}
+
 /**
  * 1280x720 25 fps H.264 (x264 veryfast, 1 Mb/s) and AAC sources of the given whole minutes: the
  * two minutes above, encoded once, then alternated and joined without re-encoding. Encoding ten
@@ -73,7 +106,7 @@ export async function makeSplitSources(
   lengths: readonly number[],
 ): Promise<SplitSourceFile[]> {
   await mkdir(directory, { recursive: true });
-  const ffmpeg = (args: string[]) => execFileAsync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  const ffmpeg = (args: string[]) => runFfmpeg(ffmpegPath, args);
   // Side by side: the pattern sources draw on one core each.
   const minutes = await Promise.all(
     SPLIT_SOURCE_MINUTES.map(async ({ scenes, tone }, index) => {
@@ -95,12 +128,8 @@ export async function makeSplitSources(
   const sources: SplitSourceFile[] = [];
   for (const seconds of lengths) {
     if (seconds % 60 !== 0) throw new Error(`A split source lasts whole minutes; ${seconds} s does not`);
-    const list = join(directory, `source-${seconds}s.txt`);
-    const path = join(directory, `source-${seconds}s.mp4`);
-    const files = Array.from({ length: seconds / 60 }, (_, minute) => minutes[minute % minutes.length]);
-    await writeFile(list, files.map((file) => `file '${file}'\n`).join(''));
-    await ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-movflags', '+faststart', path]);
-    sources.push({ seconds, path, sizeBytes: (await stat(path)).size });
+    const files = Array.from({ length: seconds / 60 }, (_, minute) => minutes[minute % minutes.length]!);
+    sources.push(await joinedWithoutReencoding(ffmpegPath, files, join(directory, `source-${seconds}s.mp4`), seconds));
   }
   return sources;
 }
@@ -151,7 +180,7 @@ export async function makeNoisySplitSource(
   }
   await mkdir(directory, { recursive: true });
   const { width, height, videoKbps } = NOISY_SPLIT_SOURCES[kind];
-  const ffmpeg = (args: string[]) => execFileAsync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  const ffmpeg = (args: string[]) => runFfmpeg(ffmpegPath, args);
   const segment = join(directory, `${kind}-segment.mp4`);
   const scenes = NOISY_SCENES.length;
   const concat = `${NOISY_SCENES.map((_, scene) => `[${scene}:v]`).join('')}concat=n=${scenes}:v=1:a=0`;
@@ -168,11 +197,8 @@ export async function makeNoisySplitSource(
       output,
     ]),
   );
-  const list = join(directory, `${kind}-${seconds}s.txt`);
-  const path = join(directory, `${kind}-${seconds}s.mp4`);
-  await writeFile(list, `file '${segment}'\n`.repeat(seconds / NOISY_SEGMENT_SECONDS));
-  await ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-movflags', '+faststart', path]);
-  return { seconds, path, sizeBytes: (await stat(path)).size };
+  const segments = new Array<string>(seconds / NOISY_SEGMENT_SECONDS).fill(segment);
+  return joinedWithoutReencoding(ffmpegPath, segments, join(directory, `${kind}-${seconds}s.mp4`), seconds);
 }
 
 /**
