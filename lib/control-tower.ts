@@ -186,11 +186,11 @@ export interface ControlFindings {
   readonly acknowledged: readonly AcknowledgedControl[];
 }
 
-/** The parts of the synthesis's validation report the findings are read from. */
-interface ValidationReport {
+/** The parts of a cloud assembly's validation report that the findings are read from. */
+export interface ValidationReport {
   pluginReports: {
     pluginName: string;
-    violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
+    violations: { ruleName: string; description: string; violatingConstructs: { constructPath: string }[] }[];
     suppressedViolations?: {
       ruleName: string;
       acknowledgedAt: string;
@@ -200,11 +200,14 @@ interface ValidationReport {
   }[];
 }
 
+/** The validation report of the cloud assembly in `assemblyDirectory`. */
+export function validationReportIn(assemblyDirectory: string): ValidationReport {
+  return JSON.parse(fs.readFileSync(path.join(assemblyDirectory, VALIDATION_REPORT_FILE), 'utf8')) as ValidationReport;
+}
+
 /** The controls' findings in the validation report of the cloud assembly in `assemblyDirectory`. */
 export function controlFindingsIn(assemblyDirectory: string): ControlFindings {
-  const report = JSON.parse(
-    fs.readFileSync(path.join(assemblyDirectory, VALIDATION_REPORT_FILE), 'utf8'),
-  ) as ValidationReport;
+  const report = validationReportIn(assemblyDirectory);
   const controls = report.pluginReports.find((plugin) => plugin.pluginName === CONTROL_TOWER);
   if (!controls) throw new Error(`The validation report has no ${CONTROL_TOWER} report: ${JSON.stringify(report)}`);
   const paths = (constructs: { constructPath: string }[]) =>

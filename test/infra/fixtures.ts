@@ -5,11 +5,7 @@ import { Aspects, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import {
-  FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT,
-  VALIDATION_REPORT_FILE,
-  type SynthesisMessage,
-} from 'aws-cdk-lib/cx-api';
+import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT, type SynthesisMessage } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { DataTable } from '../../lib/constructs/data-table';
@@ -20,7 +16,13 @@ import {
   appWithoutBundling as appWithoutBundlingAnywhere,
   type AppWithoutBundlingOptions,
 } from '../../lib/app-without-bundling';
-import { CONTROL_TOWER, ControlTowerControls, controlFindingsIn, type ControlFindings } from '../../lib/control-tower';
+import {
+  CONTROL_TOWER,
+  ControlTowerControls,
+  controlFindingsIn,
+  validationReportIn,
+  type ControlFindings,
+} from '../../lib/control-tower';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { ROUTES, type Route } from '#routes';
 
@@ -74,24 +76,13 @@ function controlCountsOf(findings: ControlFindings): ControlCounts {
   return { failing: { ...findings.failing }, acknowledged };
 }
 
-/** The parts of a cloud assembly's validation report that name what other plugins found. */
-interface ValidationReport {
-  pluginReports: {
-    pluginName: string;
-    violations: { ruleName: string; description: string; violatingConstructs: { constructPath: string }[] }[];
-  }[];
-}
-
 /**
  * What the validation plugins other than the Control Tower controls found (CDK's built-in
  * CloudFormation validation, when it ran), each as `path: rule description`.
  */
 function otherValidationFindings(assemblyDirectory: string): string[] {
-  const report = JSON.parse(
-    fs.readFileSync(path.join(assemblyDirectory, VALIDATION_REPORT_FILE), 'utf8'),
-  ) as ValidationReport;
-  return report.pluginReports
-    .filter(({ pluginName }) => pluginName !== CONTROL_TOWER)
+  return validationReportIn(assemblyDirectory)
+    .pluginReports.filter(({ pluginName }) => pluginName !== CONTROL_TOWER)
     .flatMap(({ violations }) =>
       violations.flatMap(({ ruleName, description, violatingConstructs }) =>
         violatingConstructs.map(({ constructPath }) => `${constructPath}: ${ruleName} ${description}`),
