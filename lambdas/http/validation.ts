@@ -280,10 +280,6 @@ function describe(error: ErrorObject, part: RequestPart, schema: JsonSchema, dat
       const [first, second] = [Number(params.i), Number(params.j)].sort((a, b) => a - b);
       return `${subject} must not contain duplicates (items ${first} and ${second} are equal)${when}`;
     }
-    case 'minProperties':
-      return params.limit === 1
-        ? `${subject} must contain at least one ${noun}`
-        : `${subject} must contain at least ${params.limit} ${noun}s`;
     case 'maxProperties':
       return `${subject} must contain at most ${params.limit} ${noun}s`;
     default:

@@ -375,8 +375,9 @@ describe('webhooks', () => {
     expect(rejection('createWebhook', { body: { url: valid.url } })).toBe("Missing required field 'events'");
   });
 
-  it('PATCH /webhooks/{id} accepts any one field, and null to clear the description', () => {
+  it('PATCH /webhooks/{id} accepts any one field, none, and null to clear the description', () => {
     for (const body of [
+      {},
       { url: valid.url },
       { description: null },
       { description: 'x' },
@@ -389,7 +390,6 @@ describe('webhooks', () => {
   });
 
   it.each<[unknown, string]>([
-    [{}, 'Request body must contain at least one field'],
     [{ status: 'deleted' }, 'status must be one of active, disabled'],
     [{ url: 'http://insecure.example.com' }, 'url must be an https:// URL'],
     [{ events: [] }, 'events must not be empty'],

@@ -52,6 +52,8 @@ export async function updateWebhookEndpoint(
   request: UpdateWebhookRequest,
   now = new Date(),
 ): Promise<WebhookEndpoint> {
+  // An update that changes nothing writes nothing: the endpoint as it is, like a GET.
+  if (Object.keys(request).length === 0) return getWebhookEndpoint(caller, webhookId);
   const updated = await updateEndpoint(
     caller.organization.organizationId,
     webhookId,
