@@ -21,6 +21,8 @@ interface Clip {
   end_time_seconds: number;
   duration_seconds: number;
   score: number | null;
+  score_breakdown: Record<string, { value: number; weight: number }> | null;
+  reasons: string[];
   download_url: string | null;
   thumbnail_url: string | null;
   captions_url: string | null;
@@ -200,6 +202,34 @@ describe('a split job from start to clips', () => {
     });
     const scores = clips.map((clip) => clip.score!);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('explains each score by signals and weights that recompute it, with reasons', async () => {
+    const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
+    for (const clip of body.clips) {
+      const contributions = Object.values(clip.score_breakdown!);
+      expect(Object.keys(clip.score_breakdown!).sort()).toEqual(
+        ['energy', 'hook', 'length_fit', 'motion', 'rhythm', 'speech'].sort(),
+      );
+      expect(contributions.reduce((sum, { weight }) => sum + weight, 0)).toBeCloseTo(1, 3);
+      const recomputed = contributions.reduce((sum, { value, weight }) => sum + value * weight, 0);
+      expect(Math.abs(recomputed - clip.score!)).toBeLessThanOrEqual(0.002);
+      expect(clip.reasons.length).toBeGreaterThanOrEqual(1);
+      expect(clip.reasons.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('lists the same clips by start time with order=time, and by rank by default and with order=rank', async () => {
+    const ids = (clips: Clip[]) => clips.map((clip) => clip.id);
+    const list = async (query: string) =>
+      (await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips${query}`, { key: org.key })).body.clips;
+    const [byDefault, byRank, byTime] = await Promise.all([list(''), list('?order=rank'), list('?order=time')]);
+    expect(ids(byRank)).toEqual(ids(byDefault));
+    const starts = byTime.map((clip) => clip.start_time_seconds);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    expect([...ids(byTime)].sort()).toEqual([...ids(byDefault)].sort());
+    const refused = await call<ErrorBody>('GET', `/split-jobs/${job.id}/clips?order=score`, { key: org.key });
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
   it('renders each clip as a playable 720x1280 H.264/AAC MP4 of its duration, with a JPEG thumbnail and no captions without a transcript', async () => {

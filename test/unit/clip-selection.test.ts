@@ -5,12 +5,17 @@ import {
   CLIP_LENGTHS,
   CLIP_STYLE_WEIGHTS,
   chooseClips,
+  clipReasons,
+  MAX_REASONS,
+  REASON_MIN_SIGNAL,
   signalWeights,
   TITLE_MAX_CHARACTERS,
   type ChosenClip,
   type ClipChoiceOptions,
   type ClipLengthPreset,
+  type ClipSignal,
   type ClipStyle,
+  type ScoreBreakdown,
 } from '#domain/split-jobs/clip-selection';
 import {
   ANALYSIS_WINDOW_SECONDS,
@@ -215,6 +220,40 @@ describe('clip selection, for any analysis and options', () => {
     );
   });
 
+  it("breaks every score down into the style's weights and signals in [0, 1] that recompute it within 0.002", () => {
+    fc.assert(
+      fc.property(cases, (input) => {
+        const { clips } = run(input);
+        const weights = signalWeights(input.options.clipStyle, input.options.platforms);
+        for (const { score, breakdown } of clips) {
+          const contributions = Object.entries(breakdown) as [ClipSignal, { value: number; weight: number }][];
+          expect(contributions.map(([signal]) => signal).sort()).toEqual(Object.keys(weights).sort());
+          for (const [signal, { value, weight }] of contributions) {
+            expect(value).toBeGreaterThanOrEqual(0);
+            expect(value).toBeLessThanOrEqual(1);
+            expect(Math.abs(weight - weights[signal])).toBeLessThanOrEqual(0.00005);
+          }
+          const recomputed = contributions.reduce((sum, [, { value, weight }]) => sum + value * weight, 0);
+          expect(Math.abs(recomputed - score)).toBeLessThanOrEqual(0.002);
+        }
+      }),
+    );
+  });
+
+  it('gives every clip one to three reasons, each from a signal at least REASON_MIN_SIGNAL strong when any is', () => {
+    fc.assert(
+      fc.property(cases, (input) => {
+        for (const { breakdown, reasons } of run(input).clips) {
+          const strong = Object.values(breakdown).filter(
+            ({ value, weight }) => value >= REASON_MIN_SIGNAL && weight > 0,
+          );
+          expect(reasons.length).toBe(Math.max(1, Math.min(MAX_REASONS, strong.length)));
+          expect(new Set(reasons).size).toBe(reasons.length);
+        }
+      }),
+    );
+  });
+
   it('chooses the same clips every time for the same input', () => {
     fc.assert(
       fc.property(cases, (input) => {
@@ -264,6 +303,45 @@ describe('clip selection, by example', () => {
       expect(clips[0]!.score).toBeGreaterThan(clips[1]!.score);
     },
   );
+
+  it('explains the loud, busy stretch by its movement, loudness and sudden start, strongest contribution first', () => {
+    const { clips } = chooseClips(sourceWithLoudStretch(), null, { ...OPTIONS, clipStyle: 'highlights' });
+    expect(clips[0]!.breakdown).toMatchObject({
+      energy: { value: 1, weight: 0.25 },
+      motion: { weight: 0.3 },
+      rhythm: { weight: 0.25 },
+    });
+    expect(clips[0]!.reasons).toEqual([
+      'Much more movement on screen than the rest of the source.',
+      'Among the loudest, liveliest parts of the source.',
+      'Opens with a sharp rise in sound in its first 3 seconds: a strong hook.',
+    ]);
+  });
+
+  it('says so when no signal stands out, and words speech by whether there is a transcript', () => {
+    const weak = (value: number) => ({ value, weight: 1 / 6 });
+    const flat: ScoreBreakdown = {
+      energy: weak(0.2),
+      hook: weak(0),
+      speech: weak(0.4),
+      rhythm: weak(0),
+      motion: weak(0.1),
+      lengthFit: weak(0.3),
+    };
+    const context = { transcribed: false, preferredSeconds: 40 };
+    expect(clipReasons(flat, context)).toEqual([
+      'No single signal stands out: chosen as the best remaining part of the source overall.',
+    ]);
+    const spoken = { ...flat, speech: weak(0.9), lengthFit: weak(0.6) };
+    expect(clipReasons(spoken, context)).toEqual([
+      'Sound all the way through, with hardly a pause.',
+      'Close to the ideal length of 40 seconds for its preset.',
+    ]);
+    expect(clipReasons(spoken, { ...context, transcribed: true })[0]).toBe('Brisk, continuous speech.');
+    expect(clipReasons({ ...spoken, speech: { value: 0.9, weight: 0 } }, context)).toEqual([
+      'Close to the ideal length of 40 seconds for its preset.',
+    ]);
+  });
 
   it('still makes clips of a source with no cuts and no silences, on the grid of the preferred length', () => {
     const { clips } = chooseClips(steadySource(600), null, OPTIONS);

@@ -99,6 +99,14 @@ export interface ClipChoiceOptions {
   maxClips: number;
 }
 
+/** One signal of a clip's score: its value in [0, 1] and the weight the job's style and platforms gave it. */
+export interface SignalContribution {
+  value: number;
+  weight: number;
+}
+
+export type ScoreBreakdown = Record<ClipSignal, SignalContribution>;
+
 export interface ChosenClip {
   startSeconds: number;
   endSeconds: number;
@@ -106,9 +114,14 @@ export interface ChosenClip {
   score: number;
   /** The first sentence spoken in the clip, when there is a transcript and a word in the clip. */
   title: string | null;
+  /** Each signal's value and weight, both to three or four decimals: Σ value × weight is the score within 0.002. */
+  breakdown: ScoreBreakdown;
+  /** Short sentences naming what made the clip score, strongest first. */
+  reasons: string[];
 }
 
 const roundTo3 = (value: number) => Math.round(value * 1000) / 1000;
+const roundTo4 = (value: number) => Math.round(value * 10_000) / 10_000;
 const clamp01 = (value: number) => (value < 0 ? 0 : value > 1 ? 1 : value);
 
 /** The style's weights with the platforms' bonuses, normalised to sum to 1. */
@@ -191,13 +204,15 @@ interface Candidate {
   score: number;
 }
 
-/** Scores any [start, end) of the source; everything per-source is computed once, each score in O(log n). */
-function clipScorer(
+/**
+ * Measures the signals of any [start, end) of the source, each clamped to [0, 1]; everything
+ * per-source is computed once, each measure in O(log n).
+ */
+function clipSignals(
   analysis: SourceAnalysis,
   transcript: Transcript | null,
   lengths: ClipLengthRange,
-  weights: Record<ClipSignal, number>,
-): (startSeconds: number, endSeconds: number) => number {
+): (startSeconds: number, endSeconds: number) => Record<ClipSignal, number> {
   const loudness = windowMeans(analysis.loudnessDb);
   const audible = windowMeans(analysis.loudnessDb.map((level) => (level >= SILENCE_THRESHOLD_DB ? 1 : 0)));
   const motion = windowMeans(analysis.motion);
@@ -224,17 +239,74 @@ function clipScorer(
         length /
         FULL_SPEECH_WORDS_PER_SECOND
       : (audible(startSeconds, endSeconds) ?? 0);
-    const signals: Record<ClipSignal, number> = {
-      energy: loudnessRange > 0 ? (meanLoudness - quietest) / loudnessRange : 0,
-      hook: (opening - before) / HOOK_FULL_RISE_DB,
-      speech,
-      rhythm: cutsInside / (length / 10) / FULL_RHYTHM_CUTS_PER_10_SECONDS,
-      motion: sourceMotion > 0 ? (motion(startSeconds, endSeconds) ?? 0) / (FULL_MOTION_MULTIPLE * sourceMotion) : 0,
-      lengthFit: 1 - Math.abs(length - lengths.preferredSeconds) / lengthTolerance,
+    return {
+      energy: clamp01(loudnessRange > 0 ? (meanLoudness - quietest) / loudnessRange : 0),
+      hook: clamp01((opening - before) / HOOK_FULL_RISE_DB),
+      speech: clamp01(speech),
+      rhythm: clamp01(cutsInside / (length / 10) / FULL_RHYTHM_CUTS_PER_10_SECONDS),
+      motion: clamp01(
+        sourceMotion > 0 ? (motion(startSeconds, endSeconds) ?? 0) / (FULL_MOTION_MULTIPLE * sourceMotion) : 0,
+      ),
+      lengthFit: clamp01(1 - Math.abs(length - lengths.preferredSeconds) / lengthTolerance),
     };
-    const score = SIGNALS.reduce((sum, signal) => sum + weights[signal] * clamp01(signals[signal]), 0);
-    return clamp01(roundTo3(score));
   };
+}
+
+function weightedScore(signals: Record<ClipSignal, number>, weights: Record<ClipSignal, number>): number {
+  return clamp01(roundTo3(SIGNALS.reduce((sum, signal) => sum + weights[signal] * signals[signal], 0)));
+}
+
+/** A signal at least this strong may be named as a reason. */
+export const REASON_MIN_SIGNAL = 0.5;
+/** At most this many reasons per clip. */
+export const MAX_REASONS = 3;
+
+type ReasonContext = { transcribed: boolean; preferredSeconds: number };
+
+/** One sentence per signal, worded by how strong it is (at least REASON_MIN_SIGNAL). */
+const REASON_SENTENCES: Readonly<Record<ClipSignal, (value: number, context: ReasonContext) => string>> = {
+  energy: (value) =>
+    value >= 0.8 ? 'Among the loudest, liveliest parts of the source.' : 'Louder and livelier than most of the source.',
+  hook: (value) =>
+    value >= 0.8
+      ? `Opens with a sharp rise in sound in its first ${HOOK_SECONDS} seconds: a strong hook.`
+      : `The sound picks up in its first ${HOOK_SECONDS} seconds.`,
+  speech: (value, { transcribed }) =>
+    transcribed
+      ? value >= 0.8
+        ? 'Brisk, continuous speech.'
+        : 'Steady speech through most of it.'
+      : value >= 0.8
+        ? 'Sound all the way through, with hardly a pause.'
+        : 'Sound through most of it.',
+  rhythm: (value) =>
+    value >= 0.8 ? 'Fast cutting: a new scene every few seconds.' : 'Several scene changes keep it moving.',
+  motion: (value) =>
+    value >= 0.8
+      ? 'Much more movement on screen than the rest of the source.'
+      : 'More movement than most of the source.',
+  lengthFit: (_value, { preferredSeconds }) =>
+    `Close to the ideal length of ${preferredSeconds} seconds for its preset.`,
+};
+
+const NOTHING_STANDS_OUT = 'No single signal stands out: chosen as the best remaining part of the source overall.';
+
+/**
+ * The sentences of the signals that added most to the score (value × weight), strongest first:
+ * at most MAX_REASONS, each at least REASON_MIN_SIGNAL strong and with a weight of its own.
+ */
+export function clipReasons(breakdown: ScoreBreakdown, context: ReasonContext): string[] {
+  const strongest = SIGNALS.filter(
+    (signal) => breakdown[signal].value >= REASON_MIN_SIGNAL && breakdown[signal].weight > 0,
+  )
+    .sort(
+      (a, b) =>
+        breakdown[b].value * breakdown[b].weight - breakdown[a].value * breakdown[a].weight ||
+        SIGNALS.indexOf(a) - SIGNALS.indexOf(b),
+    )
+    .slice(0, MAX_REASONS);
+  if (strongest.length === 0) return [NOTHING_STANDS_OUT];
+  return strongest.map((signal) => REASON_SENTENCES[signal](breakdown[signal].value, context));
 }
 
 const SENTENCE_END = /[.!?]["'”’)\]]*$/;
@@ -277,11 +349,24 @@ export function chooseClips(
   const lengths = CLIP_LENGTHS[lengthsName];
   const duration = roundTo3(analysis.durationSeconds);
   if (duration <= 0 || options.maxClips < 1) return { lengths: lengthsName, clips: [] };
-  const score = clipScorer(analysis, transcript, lengths, signalWeights(options.clipStyle, options.platforms));
-  const titled = (candidate: Candidate): ChosenClip => ({
-    ...candidate,
-    title: transcript ? clipTitle(transcript.words, candidate.startSeconds, candidate.endSeconds) : null,
-  });
+  const weights = signalWeights(options.clipStyle, options.platforms);
+  const signalsOf = clipSignals(analysis, transcript, lengths);
+  const score = (startSeconds: number, endSeconds: number) =>
+    weightedScore(signalsOf(startSeconds, endSeconds), weights);
+  const reasonContext = { transcribed: transcript !== null, preferredSeconds: lengths.preferredSeconds };
+  // Only the clips taken are explained: measuring their signals again is cheaper than keeping every candidate's.
+  const titled = (candidate: Candidate): ChosenClip => {
+    const signals = signalsOf(candidate.startSeconds, candidate.endSeconds);
+    const breakdown = Object.fromEntries(
+      SIGNALS.map((signal) => [signal, { value: roundTo3(signals[signal]), weight: roundTo4(weights[signal]) }]),
+    ) as ScoreBreakdown;
+    return {
+      ...candidate,
+      title: transcript ? clipTitle(transcript.words, candidate.startSeconds, candidate.endSeconds) : null,
+      breakdown,
+      reasons: clipReasons(breakdown, reasonContext),
+    };
+  };
   if (duration < lengths.minSeconds) {
     return {
       lengths: lengthsName,

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JobError } from '#domain/jobs/job';
+import type { ScoreBreakdown } from './clip-selection';
 import { jobKey } from '#domain/jobs/job-store';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
@@ -31,6 +32,10 @@ export interface Clip {
   startSeconds: number;
   endSeconds: number;
   score: number;
+  /** What the score is made of; null for clips chosen before breakdowns were recorded. */
+  breakdown: ScoreBreakdown | null;
+  /** Why the clip was chosen, strongest reason first; empty for clips chosen before reasons were recorded. */
+  reasons: string[];
   files: ClipFiles | null;
   /** The rendered clip's own duration, once completed. */
   renderedSeconds: number | null;
@@ -47,6 +52,8 @@ interface ClipItem {
   start_seconds: number;
   end_seconds: number;
   score: number;
+  breakdown?: ScoreBreakdown;
+  reasons?: string[];
   files?: ClipFiles;
   rendered_seconds?: number;
   error?: JobError;
@@ -81,6 +88,8 @@ function fromItem(item: ClipItem): Clip {
     startSeconds: item.start_seconds,
     endSeconds: item.end_seconds,
     score: item.score,
+    breakdown: item.breakdown ?? null,
+    reasons: item.reasons ?? [],
     files: item.files ?? null,
     renderedSeconds: item.rendered_seconds ?? null,
     error: item.error ?? null,
@@ -92,6 +101,8 @@ export interface ChosenClipRecord {
   startSeconds: number;
   endSeconds: number;
   score: number;
+  breakdown: ScoreBreakdown;
+  reasons: string[];
 }
 
 /**
@@ -127,6 +138,8 @@ export async function putChosenClips(
       start_seconds: clip.startSeconds,
       end_seconds: clip.endSeconds,
       score: clip.score,
+      breakdown: clip.breakdown,
+      reasons: clip.reasons,
       updated_at: now.toISOString(),
     };
     items[`clip:${rank}`] = {

@@ -1,10 +1,22 @@
-import type { Clip as ClipShape, ClipsResponse, SplitJobResult } from '#contract/types';
+import type {
+  Clip as ClipShape,
+  ClipsResponse,
+  Operations,
+  ScoreBreakdown as ScoreBreakdownShape,
+  SplitJobResult,
+} from '#contract/types';
 import { presignFileDownload } from '#domain/assets/media';
 import { isActive, type JobOf } from '#domain/jobs/job';
 import { getCompletedJobOfType, getJobOfType } from '#domain/jobs/jobs';
+import type { ScoreBreakdown } from './clip-selection';
 import { findClips, type Clip } from './clip-store';
 
 const seconds = (value: number) => Math.round(value * 1000) / 1000;
+
+function presentBreakdown(breakdown: ScoreBreakdown): ScoreBreakdownShape {
+  const { lengthFit, ...named } = breakdown;
+  return { ...named, length_fit: lengthFit };
+}
 
 /**
  * One clip as the API shows it: signed URLs only for a completed clip. A clip its job left
@@ -25,6 +37,8 @@ export async function presentClip(
     end_time_seconds: seconds(clip.endSeconds),
     duration_seconds: seconds(clip.endSeconds - clip.startSeconds),
     score: clip.score,
+    score_breakdown: clip.breakdown && presentBreakdown(clip.breakdown),
+    reasons: clip.reasons,
     download_url: null,
     thumbnail_url: null,
     captions_url: null,
@@ -48,10 +62,19 @@ export async function presentClip(
   };
 }
 
-/** GET /split-jobs/{id}/clips: every clip chosen so far, in rank order, in any job status. */
-export async function getSplitJobClips(organizationId: number, jobId: string): Promise<ClipsResponse> {
+type ClipsQuery = Operations['getSplitJobClips']['query'];
+
+const byStartTime = (a: Clip, b: Clip) => a.startSeconds - b.startSeconds || a.rank - b.rank;
+
+/** GET /split-jobs/{id}/clips: every clip chosen so far, by rank or by start time, in any job status. */
+export async function getSplitJobClips(
+  organizationId: number,
+  jobId: string,
+  { order }: ClipsQuery,
+): Promise<ClipsResponse> {
   const job = await getJobOfType(organizationId, jobId, 'split');
-  const clips = await findClips(organizationId, jobId);
+  const ranked = await findClips(organizationId, jobId);
+  const clips = order === 'time' ? ranked.sort(byStartTime) : ranked;
   const now = new Date();
   return { job_id: job.jobId, clips: await Promise.all(clips.map((clip) => presentClip(clip, job, now))) };
 }
