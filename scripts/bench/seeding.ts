@@ -55,6 +55,7 @@ export async function seedJobs(
       type: 'video' as const,
       status: failed ? ('failed' as const) : ('completed' as const),
       progress: failed ? 0 : 100,
+      workStage: null,
       createdAt,
       updatedAt: createdAt,
       credits: { estimated: 10, charged: 10, refunded: failed ? 10 : 0 },

@@ -172,13 +172,17 @@ describe('GET /jobs', () => {
     expect(empty.body).toEqual({ data: [], pagination: { next_cursor: null } });
   });
 
-  it('gives availability flags and API paths, never signed URLs', async () => {
+  it('gives each job its creation time, metadata and stage, availability flags and API paths, never signed URLs', async () => {
     const response = await list({ limit: 100 });
     const itemOf = (job: CreatedJob) => response.body.data.find((item) => item.id === job.id);
     const common = (job: CreatedJob) => ({
       id: job.id,
       type: 'video',
       status: job.status,
+      stage: null,
+      created_at: job.createdAt,
+      updated_at: expect.any(String),
+      metadata: job.externalId === undefined ? null : { external_id: job.externalId },
       credits: { estimated: 10, charged: 10, refunded: expect.any(Number) },
       result: expect.objectContaining({
         clips_count: null,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { operationResponses } from './support/api-document';
-import { waitForJob } from './support/jobs';
+import { inStageOrder, waitForJob } from './support/jobs';
 import { makeMedia, makeSplitSource, probeMedia, type SplitSourcePlan } from './support/media';
 import {
   call,
@@ -32,6 +32,7 @@ interface Clip {
 interface SplitJob {
   id: string;
   status: string;
+  stage: string | null;
   progress: number;
   credits: { estimated: number; charged: number; refunded: number };
   input: Record<string, unknown>;
@@ -123,6 +124,7 @@ describe('a split job from start to clips', () => {
   let sourceId: string;
   let job: SplitJob;
   let progress: number[];
+  let stages: (string | null)[];
   let created: ApiResponse<SplitJob>;
   let resultWhileRunning: ApiResponse<ErrorBody>;
 
@@ -134,13 +136,18 @@ describe('a split job from start to clips', () => {
       body: { source_asset_id: sourceId, clip_length_preset: 'under_30', metadata: { external_id: 'talk-1' } },
     });
     resultWhileRunning = await call<ErrorBody>('GET', `/split-jobs/${created.body.id}/result`, { key: org.key });
-    ({ job, progress } = await waitForJob<SplitJob>(org.key, created.body.id, 120_000));
+    ({ job, progress, stages } = await waitForJob<SplitJob>(org.key, created.body.id, 120_000));
   }, 180_000);
 
   it('answers the create with the queued job, and the result with 409 JOB_NOT_READY until it completes', () => {
     expect(created.status).toBe(201);
     expectShape('createSplitJob', 201, created.body);
-    expect(created.body).toMatchObject({ status: 'queued', progress: 0, metadata: { external_id: 'talk-1' } });
+    expect(created.body).toMatchObject({
+      status: 'queued',
+      stage: 'queued',
+      progress: 0,
+      metadata: { external_id: 'talk-1' },
+    });
     expect(resultWhileRunning.status).toBe(409);
     expect(resultWhileRunning.body.error.code).toBe('JOB_NOT_READY');
   });
@@ -163,6 +170,8 @@ describe('a split job from start to clips', () => {
     expect(job.status).toBe('completed');
     expect(job.progress).toBe(100);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect([stages, inStageOrder('split', stages)]).toEqual([stages, true]);
+    expect(stages.at(-1)).toBeNull();
     expect(job.result.available).toBe(true);
     expect(job.result.clips_available).toBe(true);
     expect(job.result.asset_id).toBeNull();

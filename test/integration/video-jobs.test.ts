@@ -8,7 +8,7 @@ import {
   type TestOrganization,
 } from './support/stack';
 import { largeMediaChunks, makeMedia, probeMedia } from './support/media';
-import { waitForJob, type VideoJob } from './support/jobs';
+import { inStageOrder, waitForJob, type VideoJob } from './support/jobs';
 
 interface VideoResult {
   job_id: string;
@@ -57,6 +57,7 @@ describe('video jobs end to end', () => {
       id: expect.stringMatching(/^video_job_/),
       type: 'video',
       status: 'queued',
+      stage: 'queued',
       progress: 0,
       credits: { estimated: 10, charged: 10, refunded: 0 },
       input: {
@@ -72,9 +73,11 @@ describe('video jobs end to end', () => {
     });
     expect((await getOrganization(org.organizationId))?.creditsBalance).toBe(90);
 
-    const { job, progress } = await waitForJob(org.key, created.body.id);
+    const { job, progress, stages } = await waitForJob(org.key, created.body.id);
     expect(job.status).toBe('completed');
     expect(job.progress).toBe(100);
+    expect([stages, inStageOrder('video', stages)]).toEqual([stages, true]);
+    expect(stages.at(-1)).toBeNull();
     expect(job.result).toMatchObject({
       available: true,
       asset_id: expect.stringMatching(/^asset_/),

@@ -14,6 +14,7 @@ const videoJob: VideoJob = {
   id: 'video_job_1',
   type: 'video',
   status: 'queued',
+  stage: 'queued',
   progress: 0,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',

@@ -27,6 +27,7 @@ const job = (metadata: JobOf<'video'>['metadata']): JobOf<'video'> => ({
   type: 'video',
   status: 'queued',
   progress: 0,
+  workStage: null,
   createdAt: '2026-03-01T12:00:00.000Z',
   updatedAt: '2026-03-01T12:00:00.000Z',
   credits: { estimated: 10, charged: 10, refunded: 0 },

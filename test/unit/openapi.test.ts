@@ -331,6 +331,7 @@ describe('docs/openapi.yaml', () => {
         type: 'video',
         status: 'completed',
         progress: 100,
+        workStage: 'finishing',
         createdAt: '2025-01-01T00:00:00.000Z',
         updatedAt: '2025-01-01T00:05:00.000Z',
         credits: { estimated: 50, charged: 50, refunded: 0 },

@@ -17,6 +17,8 @@ import {
   type JobOf,
   type JobStatus,
   type JobType,
+  type WorkStage,
+  FIRST_WORK_STAGES,
 } from './job';
 
 /** The job item: the one module that knows its keys, attributes and update expressions. */
@@ -26,6 +28,7 @@ interface JobItemFields extends StoredMetadata<JobMetadata> {
   organization_id: number;
   status: JobStatus;
   progress: number;
+  work_stage?: WorkStage;
   created_at: string;
   updated_at: string;
   credits: JobCredits;
@@ -76,6 +79,7 @@ function fromItem(item: JobItem): Job {
     status: item.status,
     // Split jobs advance progress by fractions of a point as parts of the work finish.
     progress: Math.floor(item.progress),
+    workStage: item.work_stage ?? null,
     createdAt: item.created_at,
     updatedAt: item.updated_at,
     credits: item.credits,
@@ -103,6 +107,7 @@ function toItem<T extends JobType>(job: JobOf<T>): JobItemOf<T> {
     type: job.type,
     status: job.status,
     progress: job.progress,
+    ...(job.workStage ? { work_stage: job.workStage } : {}),
     created_at: job.createdAt,
     updated_at: job.updatedAt,
     credits: job.credits,
@@ -246,19 +251,24 @@ export function jobTrackingUpdate(
   };
 }
 
-/** For the transaction that starts a job's work: queued → processing, if it is still queued. */
+/** For the transaction that starts a job's work: queued → processing in its first stage, if it is still queued. */
 export function jobProcessingUpdate(
-  job: Pick<AnyJob, 'organizationId' | 'jobId' | 'tracked'>,
+  job: Pick<AnyJob, 'organizationId' | 'jobId' | 'tracked' | 'type'>,
   now: Date,
 ): TransactionItem {
   return {
     Update: {
       TableName: tableName(),
       Key: jobKey(job.organizationId, job.jobId),
-      UpdateExpression: 'SET #status = :processing, updated_at = :now',
+      UpdateExpression: 'SET #status = :processing, work_stage = :stage, updated_at = :now',
       ConditionExpression: `#status = :queued${stillUntracked(job)}`,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':processing': 'processing', ':queued': 'queued', ':now': now.toISOString() },
+      ExpressionAttributeValues: {
+        ':processing': 'processing',
+        ':queued': 'queued',
+        ':stage': FIRST_WORK_STAGES[job.type],
+        ':now': now.toISOString(),
+      },
     },
   };
 }
@@ -299,6 +309,38 @@ export async function advanceProgress(organizationId: number, jobId: string, poi
         ExpressionAttributeValues: {
           ':points': points,
           ':ceiling': 99 - points,
+          ':processing': 'processing',
+          ':now': now.toISOString(),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * A processing job enters its next stage, its progress set to where that stage begins. Each stage
+ * begins further on than the one before, so stages move forward with progress only.
+ */
+export async function enterWorkStage(
+  organizationId: number,
+  jobId: string,
+  stage: WorkStage,
+  progress: number,
+  now = new Date(),
+) {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(organizationId, jobId),
+        UpdateExpression: 'SET work_stage = :stage, progress = :progress, updated_at = :now',
+        ConditionExpression: '#status = :processing AND progress <= :progress',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':stage': stage,
+          ':progress': progress,
           ':processing': 'processing',
           ':now': now.toISOString(),
         },

@@ -2,6 +2,7 @@ import type {
   JobCredits,
   JobError,
   JobMetadata,
+  JobStage,
   JobStatus,
   JobType,
   SplitJobInput,
@@ -9,6 +10,12 @@ import type {
 } from '#contract/types';
 
 export type { JobError, JobMetadata, JobStatus, JobType };
+
+/** The stages of a processing job; `queued` and the end (null) follow from its status alone. */
+export type WorkStage = Exclude<JobStage, 'queued' | null>;
+
+/** The stage a job of each type enters as it starts processing. */
+export const FIRST_WORK_STAGES: Readonly<Record<JobType, WorkStage>> = { video: 'rendering', split: 'preparing' };
 
 /** Every job status, in the order of the contract's enum. */
 export const JOB_STATUSES: readonly JobStatus[] = [
@@ -34,6 +41,8 @@ interface JobFields {
   organizationId: number;
   status: JobStatus;
   progress: number;
+  /** The stage a processing job last entered; null until it starts, and for jobs from before stages were recorded. */
+  workStage: WorkStage | null;
   createdAt: string;
   updatedAt: string;
   credits: JobCredits;
@@ -73,4 +82,11 @@ export function jobOfType<T extends JobType>(job: Job | undefined, type: T): Job
 
 export function isActive(job: Pick<Job, 'status'>): boolean {
   return ACTIVE_STATUSES.includes(job.status);
+}
+
+/** The stage the API shows: `queued` while queued, the work's stage while processing, null once ended. */
+export function stageOf(job: Pick<Job, 'status' | 'type' | 'workStage'>): JobStage {
+  if (job.status === 'queued') return 'queued';
+  if (job.status === 'processing') return job.workStage ?? FIRST_WORK_STAGES[job.type];
+  return null;
 }

@@ -70,6 +70,7 @@ export async function createJob<T extends JobType>(
     type: request.type,
     status: 'queued',
     progress: 0,
+    workStage: null,
     createdAt,
     updatedAt: createdAt,
     credits: { estimated: request.price, charged: request.price, refunded: 0 },

@@ -1,5 +1,5 @@
 import type { UnifiedJobDetail, UnifiedJobListItem } from '#contract/types';
-import type { Job } from './job';
+import { stageOf, type Job } from './job';
 import { JOB_TYPES } from './job-types';
 
 /** Whether the job's result routes can answer, and the asset it produced: what every job shape says of its result. */
@@ -13,6 +13,7 @@ export function presentJobFields(job: Job) {
   return {
     id: job.jobId,
     status: job.status,
+    stage: stageOf(job),
     progress: job.progress,
     created_at: job.createdAt,
     updated_at: job.updatedAt,
@@ -32,7 +33,10 @@ export function presentUnifiedJob(job: Job): UnifiedJobListItem {
     id: job.jobId,
     type: job.type,
     status: job.status,
+    stage: stageOf(job),
     progress: job.progress,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
     credits: job.credits,
     result: {
       ...resultAvailability(job),
@@ -40,6 +44,7 @@ export function presentUnifiedJob(job: Job): UnifiedJobListItem {
       clips_url: traits.clipsPath(job.jobId),
     },
     error: job.error,
+    metadata: job.metadata,
   };
 }
 

@@ -7,7 +7,7 @@ import { clipObjectKey, workObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError, type JobOf } from '#domain/jobs/job';
 import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
-import { advanceProgress, findJob, recordProgress } from '#domain/jobs/job-store';
+import { advanceProgress, enterWorkStage, findJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
@@ -55,7 +55,7 @@ export const RENDER_TIMEOUT_MS = 8 * 60_000;
 export const TRANSCRIPTION_POLL_SECONDS = 15;
 export const TRANSCRIPTION_DEADLINE_SECONDS = 60 * 60;
 
-/** Shares of the progress bar: preparing, analysing, choosing, rendering; finishing brings it to 100. */
+/** Where each part of the work begins on the progress bar: analysing, rendering (after choosing); finishing brings it to 100. */
 const PROGRESS = { prepared: 2, analysis: 38, chosen: 45, rendering: 54 } as const;
 /** Progress writes during an analysis are at least this far apart. */
 const PROGRESS_INTERVAL_MS = 3000;
@@ -212,7 +212,7 @@ export async function prepareSplit(
         output: { bucket: mediaBucket(), key: transcriptOutputKey(state) },
       })
     : ({ state: 'unavailable' } as const);
-  await recordProgress(job.organizationId, job.jobId, PROGRESS.prepared);
+  await enterWorkStage(job.organizationId, job.jobId, 'analysing', PROGRESS.prepared);
   return {
     ...executionInputOf(state),
     outcome: 'ready',
@@ -329,7 +329,7 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
     maxClips: job.input.max_clips,
   });
   const written = await putChosenClips(job.organizationId, job.jobId, clips);
-  await recordProgress(job.organizationId, job.jobId, PROGRESS.chosen);
+  await enterWorkStage(job.organizationId, job.jobId, 'rendering', PROGRESS.chosen);
   return {
     ...executionInputOf(state),
     outcome: 'chosen',

@@ -7,7 +7,7 @@ import { finishedRenderObjectKey, renderObjectKey, storedObjectKey } from '#doma
 import { isActive, jobOfType, type JobError } from '#domain/jobs/job';
 import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
-import { findJob, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
+import { enterWorkStage, findJob, recordProgress, recordProviderJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
@@ -167,6 +167,9 @@ export async function pollRender(
   }
 }
 
+/** Where finishing begins on the progress bar: the render is done, and only the end moves a job to 100. */
+const FINISHING_PROGRESS = 99;
+
 /** Kills a finishing ffmpeg in time to record the failure before the worker's Lambda timeout (workflows.ts). */
 const FINISHING_TIMEOUT_MS = 240_000;
 
@@ -180,6 +183,7 @@ export async function finishRenderedVideo(
 ): Promise<RenderCompleted | RenderFailed | RenderFinished> {
   const job = jobOfType(await findJob(state.organization_id, state.job_id), 'video');
   if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
+  await enterWorkStage(job.organizationId, job.jobId, 'finishing', FINISHING_PROGRESS);
   const directory = await mkdtemp(join(tmpdir(), 'finish-'));
   try {
     const finished = await finishVideo({
