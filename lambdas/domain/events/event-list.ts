@@ -107,7 +107,8 @@ export async function listEvents(
 /** A retained event of the organization; another organization's, or any id not of ours, is not found. */
 export async function getEvent(organizationId: number, eventId: string, nowMs = Date.now()): Promise<EventPayload> {
   const payload = await findRetainedPayload(organizationId, eventId, nowMs);
-  if (!payload)
+  if (!payload) {
     throw new ApiError('EVENT_NOT_FOUND', `No event ${eventId} exists (events are kept ${EVENT_RETENTION_DAYS} days).`);
+  }
   return payload;
 }

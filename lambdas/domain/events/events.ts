@@ -52,7 +52,7 @@ interface EventItem {
   target_webhook_id?: string;
   outbox_shard?: string;
   outbox_due?: string;
-  /** Absent on events written before the outbox, which are past their retention. */
+  /** Absent on events written before the outbox, when no endpoint existed yet: they read as expired. */
   expires_at?: number;
 }
 
