@@ -18,19 +18,47 @@ function encodeBase32(bytes: Uint8Array): string {
   return out;
 }
 
+function idOf(prefix: string, milliseconds: number, unique: Uint8Array): string {
+  const bytes = new Uint8Array(16);
+  let time = milliseconds;
+  for (let index = 5; index >= 0; index -= 1) {
+    bytes[index] = time % 256;
+    time = Math.floor(time / 256);
+  }
+  bytes.set(unique, 6);
+  return `${prefix}${encodeBase32(bytes)}`;
+}
+
 /**
  * A lexicographically time-ordered id (48-bit millisecond time + 80 random bits, like a ULID),
  * so items keyed by it sort by creation without a separate index.
  */
 export function sortableId(prefix: string, now = Date.now()): string {
-  const bytes = new Uint8Array(16);
-  let time = now;
-  for (let index = 5; index >= 0; index -= 1) {
-    bytes[index] = time % 256;
-    time = Math.floor(time / 256);
+  return idOf(prefix, now, randomBytes(10));
+}
+
+/** The milliseconds a sortable id can hold: from the Unix epoch to 2^48 − 1 (year 10889). */
+export const SORTABLE_ID_LAST_MS = 2 ** 48 - 1;
+
+/**
+ * The first and the last id sortableId can make with `prefix` in the millisecond (between 0 and
+ * SORTABLE_ID_LAST_MS): the bounds of a key range that selects ids by time.
+ */
+export function sortableIdsAt(prefix: string, milliseconds: number): { first: string; last: string } {
+  return {
+    first: idOf(prefix, milliseconds, new Uint8Array(10)),
+    last: idOf(prefix, milliseconds, new Uint8Array(10).fill(255)),
+  };
+}
+
+/** The millisecond a sortable id was made in; `id` must satisfy isSortableId. */
+export function timeOfSortableId(prefix: string, id: string): number {
+  // The first 10 characters hold 50 bits: the 48 of the time, then 2 of the random part.
+  let value = 0;
+  for (const character of id.slice(prefix.length, prefix.length + 10)) {
+    value = value * 32 + CROCKFORD.indexOf(character);
   }
-  bytes.set(randomBytes(10), 6);
-  return `${prefix}${encodeBase32(bytes)}`;
+  return Math.floor(value / 4);
 }
 
 /** 128 bits in base 32: the length of every sortable id after its prefix. */

@@ -49,6 +49,8 @@ const SUCCESS_STATUS: { [Id in OperationId]: SuccessStatus<Id> } = {
   updateWebhook: 200,
   deleteWebhook: 204,
   testWebhook: 200,
+  listEvents: 200,
+  getEvent: 200,
   getUsage: 200,
   getUsageCredits: 200,
   getUsageRateLimits: 200,
@@ -388,6 +390,9 @@ export async function measureRoutes({
           await backgroundQuiet();
         },
       );
+      const [testEventId] = testEvents;
+      await measure(one('listEvents'));
+      await measure(one('getEvent', () => ({ id: testEventId })));
     } finally {
       await receiver.stop();
     }

@@ -502,23 +502,35 @@ describe('least privilege', () => {
 });
 
 describe('the cursor key', () => {
-  test('is a generated secret that only GET /jobs may read, with its ARN in that function alone', () => {
+  test('is a generated secret that only the paged lists (GET /jobs, GET /events) may read, with its ARN in their functions alone', () => {
     const secretId = logicalIdOf(stack.cursorKey.secret);
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
     });
+    const lists = ROUTES.filter((route) => route.grants.includes('secrets.cursor-key:read')).map(
+      (route) => route.operationId,
+    );
+    expect(lists).toEqual(['listJobs', 'listEvents']);
+    const listFunctions = lists.map((operationId) => stack.httpApi.functions.get(operationId)!);
     const readers = policyStatements(template).filter((statement) =>
       actionsOf(statement).some((action) => action.startsWith('secretsmanager:')),
     );
-    const listJobs = stack.httpApi.functions.get('listJobs')!;
-    expect(readers.map(({ roles }) => roles)).toEqual([[{ Ref: logicalIdOf(listJobs.role!) }]]);
-    expect(actionsOf(readers[0]!)).toEqual(['secretsmanager:GetSecretValue']);
-    expect(resourcesOf(readers[0]!)).toEqual([{ Ref: secretId }]);
+    expect(readers.map(({ roles }) => roles)).toEqual(
+      listFunctions.map((listFunction) => [{ Ref: logicalIdOf(listFunction.role!) }]),
+    );
+    for (const reader of readers) {
+      expect(actionsOf(reader)).toEqual(['secretsmanager:GetSecretValue']);
+      expect(resourcesOf(reader)).toEqual([{ Ref: secretId }]);
+    }
     const withArn = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
       ([, resource]) => resource.Properties.Environment?.Variables?.CURSOR_KEY_SECRET_ARN,
     );
-    expect(withArn.map(([id]) => id)).toEqual([logicalIdOf(listJobs)]);
-    expect(withArn[0]![1].Properties.Environment.Variables.CURSOR_KEY_SECRET_ARN).toEqual({ Ref: secretId });
+    expect(withArn.map(([id]) => id).sort()).toEqual(
+      listFunctions.map((listFunction) => logicalIdOf(listFunction)).sort(),
+    );
+    for (const [, resource] of withArn) {
+      expect(resource.Properties.Environment.Variables.CURSOR_KEY_SECRET_ARN).toEqual({ Ref: secretId });
+    }
   });
 });
 

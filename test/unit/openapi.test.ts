@@ -39,6 +39,8 @@ const OPERATIONS: [method: string, path: string, operationId: string, scope: str
   ['PATCH', '/webhooks/{id}', 'updateWebhook', 'webhooks:write'],
   ['DELETE', '/webhooks/{id}', 'deleteWebhook', 'webhooks:write'],
   ['POST', '/webhooks/{id}/test', 'testWebhook', 'webhooks:write'],
+  ['GET', '/events', 'listEvents', 'webhooks:read'],
+  ['GET', '/events/{id}', 'getEvent', 'webhooks:read'],
   ['GET', '/usage', 'getUsage', 'usage:read'],
   ['GET', '/usage/credits', 'getUsageCredits', 'usage:read'],
   ['GET', '/usage/rate-limits', 'getUsageRateLimits', 'usage:read'],
@@ -130,7 +132,7 @@ describe('docs/openapi.yaml', () => {
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it('documents exactly the 25 operations of v1', () => {
+  it('documents exactly the 27 operations of v1', () => {
     const documented = documentedOperations().map(({ method, path: route, operation }) => [
       method,
       route,
@@ -278,6 +280,7 @@ describe('docs/openapi.yaml', () => {
       '/split-jobs/': '^split_job_',
       '/jobs/': '^(video_job_|split_job_)',
       '/webhooks/': '^webhook_',
+      '/events/': '^evt_',
     };
     for (const { path: route, item, operation } of documentedOperations()) {
       const pathParameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])]
@@ -292,6 +295,17 @@ describe('docs/openapi.yaml', () => {
         patterns: prefix ? [['id', true, expected[prefix]]] : [],
       });
     }
+  });
+
+  it('lets GET /events list and filter every event a webhook can deliver, and no other', () => {
+    const delivered = Object.entries(document.webhooks as Node).map(([type, item]) => ({
+      type,
+      schema: item.post.requestBody.content['application/json'].schema.$ref,
+    }));
+    const listed = (document.components.schemas.Event.oneOf as Node[]).map((member) => member.$ref);
+    expect(listed.sort()).toEqual(delivered.map(({ schema }) => schema).sort());
+    expect([...document.components.schemas.EventType.enum].sort()).toEqual(delivered.map(({ type }) => type).sort());
+    for (const { type, schema } of delivered) expect(resolve({ $ref: schema }).properties.type.const).toBe(type);
   });
 
   it('has no dangling references', () => {

@@ -1,9 +1,9 @@
 import type { JobCompletedEvent, JobFailedEvent, WebhookTestEvent } from '#contract/types';
 import { ConditionalCheckFailedException, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
-import { sortableId } from '#platform/ids';
+import { isSortableId, SORTABLE_ID_LAST_MS, sortableId, sortableIdsAt } from '#platform/ids';
 import { DAY_MS } from '#platform/instants';
 import type { TransactionItem } from '#platform/transactions';
 import { organizationPartition } from '#platform/table-design';
@@ -18,6 +18,8 @@ export type EventBody = { [T in EventType]: { type: T; data: Extract<EventPayloa
 
 /** Events stay readable this long after they happened, then TTL removes them; deliveries are kept as long. */
 export const EVENT_RETENTION_DAYS = 30;
+
+const EVENT_ID_PREFIX = 'evt_';
 
 /**
  * Events are written in the same transaction as the state change they report, so one is never
@@ -50,7 +52,8 @@ interface EventItem {
   target_webhook_id?: string;
   outbox_shard?: string;
   outbox_due?: string;
-  expires_at: number;
+  /** Absent on events written before the outbox, when no endpoint existed yet: they read as expired. */
+  expires_at?: number;
 }
 
 function fromItem(item: EventItem): EventRecord {
@@ -91,7 +94,7 @@ export function newEvent(
   now = new Date(),
   targetWebhookId?: string,
 ): EventRecord {
-  const eventId = sortableId('evt_', now.getTime());
+  const eventId = sortableId(EVENT_ID_PREFIX, now.getTime());
   const createdAt = now.toISOString();
   const payload: EventPayload = {
     id: eventId,
@@ -148,4 +151,127 @@ export async function markEventRelayed(event: Pick<EventRecord, 'organizationId'
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
+}
+
+const unixSeconds = (milliseconds: number) => Math.floor(milliseconds / 1000);
+
+/**
+ * An event is retained while its `expires_at` (Unix seconds) is ahead: TTL deletes an item up to a
+ * few days after that, and until then the event must read as gone.
+ */
+function isRetained(item: Pick<EventItem, 'expires_at'>, nowMs: number): boolean {
+  return item.expires_at !== undefined && item.expires_at > unixSeconds(nowMs);
+}
+
+/** The payload of a retained event, as its deliveries carry it; text that is no event id is not looked up. */
+export async function findRetainedPayload(
+  organizationId: number,
+  eventId: string,
+  nowMs = Date.now(),
+): Promise<EventPayload | undefined> {
+  if (!isSortableId(EVENT_ID_PREFIX, eventId)) return undefined;
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: eventKey(organizationId, eventId),
+      ProjectionExpression: '#payload, expires_at',
+      ExpressionAttributeNames: { '#payload': 'payload' },
+      ConsistentRead: true,
+    }),
+  );
+  const item = Item as Pick<EventItem, 'payload' | 'expires_at'> | undefined;
+  return item && isRetained(item, nowMs) ? item.payload : undefined;
+}
+
+/** Which of an organization's events a range read selects. */
+export interface EventRange {
+  organizationId: number;
+  /** Only events created at or after this millisecond. */
+  createdFromMs?: number;
+  /** Only events created before this millisecond. */
+  createdBeforeMs?: number;
+  type?: EventType;
+  /** Only events about this job (`data.job.id`). */
+  jobId?: string;
+}
+
+export interface EventRangeRead {
+  /** The retained events among those read that the range selects, newest first. */
+  payloads: EventPayload[];
+  /** How many event items the read went through, selected or not. */
+  itemsRead: number;
+  /** The last event read, when the range may go on after it. */
+  lastReadEventId?: string;
+}
+
+/**
+ * The sort keys of the range's events, both inclusive: event ids sort by creation, so the creation
+ * range, the retention included, is a key range. Undefined when it holds nothing. The retention's
+ * bound is a second early because `expires_at` is in whole seconds; the filter is exact.
+ */
+function sortKeyRange(range: EventRange, nowMs: number): { from: string; to: string } | undefined {
+  const retainedFromMs = nowMs - EVENT_RETENTION_DAYS * DAY_MS - 1000;
+  const fromMs = Math.max(0, retainedFromMs, range.createdFromMs ?? 0);
+  const toMs = Math.min(SORTABLE_ID_LAST_MS, (range.createdBeforeMs ?? Infinity) - 1);
+  if (fromMs > toMs) return undefined;
+  return {
+    from: `${EVENT_ITEM_PREFIX}${sortableIdsAt(EVENT_ID_PREFIX, fromMs).first}`,
+    to: `${EVENT_ITEM_PREFIX}${sortableIdsAt(EVENT_ID_PREFIX, toMs).last}`,
+  };
+}
+
+/**
+ * Reads at most `itemLimit` of the range's event items, newest first, after the event `after`
+ * (a previous read's last): one strongly consistent Query of the organization's partition with
+ * the creation range in the key condition. Type, job and retention are a filter expression, so
+ * the items it discards are read (and paid for) too; `itemLimit` bounds them.
+ */
+export async function readEventRange(
+  range: EventRange,
+  after: string | undefined,
+  itemLimit: number,
+  nowMs = Date.now(),
+): Promise<EventRangeRead> {
+  const keys = sortKeyRange(range, nowMs);
+  const start = after === undefined ? undefined : eventKey(range.organizationId, after);
+  // A position the retention has since passed has nothing after it (and DynamoDB refuses a start outside the range).
+  if (keys === undefined || (start !== undefined && start.sk < keys.from)) return { payloads: [], itemsRead: 0 };
+  const conditions = ['expires_at > :retained'];
+  if (range.type !== undefined) conditions.push('#type = :type');
+  if (range.jobId !== undefined) conditions.push('#payload.#data.#job.#id = :job_id');
+  const {
+    Items = [],
+    ScannedCount = 0,
+    LastEvaluatedKey,
+  } = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :partition AND sk BETWEEN :from AND :to',
+      FilterExpression: conditions.join(' AND '),
+      ProjectionExpression: '#payload',
+      ExpressionAttributeNames: {
+        '#payload': 'payload',
+        ...(range.type === undefined ? {} : { '#type': 'type' }),
+        ...(range.jobId === undefined ? {} : { '#data': 'data', '#job': 'job', '#id': 'id' }),
+      },
+      ExpressionAttributeValues: {
+        ':partition': organizationPartition(range.organizationId),
+        ':from': keys.from,
+        ':to': keys.to,
+        ':retained': unixSeconds(nowMs),
+        ...(range.type === undefined ? {} : { ':type': range.type }),
+        ...(range.jobId === undefined ? {} : { ':job_id': range.jobId }),
+      },
+      ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: itemLimit,
+    }),
+  );
+  const lastReadEventId = LastEvaluatedKey === undefined ? undefined : eventIdOf(String(LastEvaluatedKey.sk));
+  return {
+    payloads: (Items as Pick<EventItem, 'payload'>[]).map((item) => item.payload),
+    itemsRead: ScannedCount,
+    ...(lastReadEventId === undefined ? {} : { lastReadEventId }),
+  };
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '#platform/errors';
-import { isSortableId } from '#platform/ids';
+import { isSortableId, timeOfSortableId } from '#platform/ids';
 import { jobOfType, type Job, type JobOf, type JobType } from './job';
 import { findJob } from './job-store';
 import { JOB_TYPE_NAMES, JOB_TYPES } from './job-types';
@@ -11,6 +11,12 @@ import { JOB_TYPE_NAMES, JOB_TYPES } from './job-types';
 async function findJobOfTypes(organizationId: number, jobId: string, types: readonly JobType[]) {
   const ours = types.some((type) => isSortableId(JOB_TYPES[type].idPrefix, jobId));
   return ours ? findJob(organizationId, jobId) : undefined;
+}
+
+/** The millisecond a job was created in, read from its id; undefined for an id that is not a job's. */
+export function jobCreationTime(jobId: string): number | undefined {
+  const type = JOB_TYPE_NAMES.find((candidate) => isSortableId(JOB_TYPES[candidate].idPrefix, jobId));
+  return type === undefined ? undefined : timeOfSortableId(JOB_TYPES[type].idPrefix, jobId);
 }
 
 /** Another organization's job, one of another type and a missing one all look the same: not found. */
