@@ -108,8 +108,8 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       FinishVideoFunction: {
         handler: 'video-jobs/finish-video',
-        // Reads the job's requested duration and aspect ratio.
-        table: ['GetItem'],
+        // Reads the job's requested duration and aspect ratio, and moves the job to its finishing stage.
+        table: ['GetItem', 'UpdateItem'],
         grants: ['media.renders:get', 'media.renders:put'],
         // One ffmpeg run over at most 18 s of 1280x720 into 720x1280 at most, read through a presigned
         // URL: 2048 MB buys more than one vCPU; the finished file (a few MB) goes to /tmp.
