@@ -64,6 +64,8 @@ export interface OperationContract<Id extends OperationId = OperationId> {
   readonly operationId: Id;
   /** False: the operation takes no body and ignores one (its body validator accepts only none). */
   readonly hasBody: boolean;
+  /** True: a request without a body is read as one of \`{}\`, its defaults applied. */
+  readonly bodyOptional: boolean;
   /**
    * Every part, always. \`body\` accepts only \`undefined\` when the operation takes no body;
    * \`headers\` accepts any header object when the operation documents no header parameter;

@@ -70,7 +70,8 @@ export function validateRequest<Id extends OperationId>(
   checkIntegerSyntax(schemas.query, rawQuery);
   const query = check(schemas, 'query', validators.query, rawQuery);
   // Ajv writes defaults into the data; work on a copy so the caller's value stays as sent.
-  const body = check(schemas, 'body', validators.body, operation.hasBody ? structuredClone(input.body) : undefined);
+  const sent = input.body === undefined && operation.bodyOptional ? {} : input.body;
+  const body = check(schemas, 'body', validators.body, operation.hasBody ? structuredClone(sent) : undefined);
   return { body, query, headers };
 }
 

@@ -38,6 +38,8 @@ export interface OperationSchemas {
   /** `GET /assets/{id}`, for messages. */
   label: string;
   body?: JsonObject;
+  /** The body may be left out, and is then read as `{}` (defaults applied). */
+  bodyOptional: boolean;
   query: JsonObject;
   headers?: JsonObject;
   /** Names of the path parameters, in the order of the path template. */
@@ -184,6 +186,7 @@ function operationSchemas(
   }
 
   let body: JsonObject | undefined;
+  let bodyOptional = false;
   if (operation.requestBody !== undefined) {
     const requestBody = dereference(operation.requestBody, document);
     const content =
@@ -191,8 +194,10 @@ function operationSchemas(
     if (!isObject(requestBody) || !isObject(content) || !isObject(content.schema)) {
       throw new Error(`${label}: the request body must have an application/json schema`);
     }
-    if (requestBody.required !== true) {
-      throw new Error(`${label}: request bodies must be required (validation.ts assumes it)`);
+    bodyOptional = requestBody.required !== true;
+    const schema = dereference(content.schema, document);
+    if (bodyOptional && (!isObject(schema) || schema.type !== 'object' || Array.isArray(schema.required))) {
+      throw new Error(`${label}: an optional request body must be an object with no required field (read as {})`);
     }
     body = content.schema;
   }
@@ -207,6 +212,7 @@ function operationSchemas(
     operationId,
     label,
     body,
+    bodyOptional,
     query,
     headers,
     pathParameters,

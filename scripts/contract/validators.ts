@@ -80,6 +80,7 @@ const exactModule = ${moduleExpression(standaloneCode(exact, exactExports))};
 exports.operation = {
   operationId: ${JSON.stringify(id)},
   hasBody: ${operation.body !== undefined},
+  bodyOptional: ${operation.bodyOptional},
   validators: {
     body: ${operation.body ? 'exactModule.body' : ABSENT_BODY},
     query: queryModule.query,
