@@ -220,6 +220,16 @@ export const ROUTES: readonly Route[] = [
     grants: [],
   },
   {
+    method: 'POST',
+    path: '/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    scope: 'webhooks:write',
+    handler: 'webhooks/rotate-secret',
+    table: AUTHENTICATION,
+    // Seals the new signing secret, as creating an endpoint does.
+    grants: ['kms.webhook-secrets:encrypt'],
+  },
+  {
     method: 'GET',
     path: '/events',
     operationId: 'listEvents',

@@ -10,6 +10,7 @@ import { verifyWebhook } from './verify.mjs';
  * A webhook receiver to run beside the local stack, and a starting point for a real one:
  *
  *   WEBHOOK_SECRET=whsec_... PORT=4000 node examples/webhook-receiver/server.mjs
+ *   WEBHOOK_SECRET=whsec_new...,whsec_old... node examples/webhook-receiver/server.mjs   (while rotating)
  *
  * It verifies every delivery, answers at once, and only then hands the event on: the service
  * waits for the answer, so slow work belongs after it (fetch results through the payload's paths).
@@ -138,13 +139,19 @@ function startedDirectly() {
 }
 
 if (startedDirectly()) {
-  const secret = process.env.WEBHOOK_SECRET;
+  // Several secrets, comma-separated, while one is rotated: a delivery signed by any of them passes.
+  const secrets = (process.env.WEBHOOK_SECRET ?? '')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   const port = Number(process.env.PORT ?? 4000);
-  if (!secret) {
-    console.error('Set WEBHOOK_SECRET to the endpoint signing secret (whsec_...).');
+  if (secrets.length === 0) {
+    console.error(
+      'Set WEBHOOK_SECRET to the endpoint signing secret (whsec_...), or to two, comma-separated, while rotating.',
+    );
     process.exit(1);
   }
-  createReceiver({ secret }).listen(port, () => {
+  createReceiver({ secret: secrets }).listen(port, () => {
     console.log(`Receiving webhooks on http://127.0.0.1:${port}/`);
   });
 }

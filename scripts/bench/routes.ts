@@ -49,6 +49,7 @@ const SUCCESS_STATUS: { [Id in OperationId]: SuccessStatus<Id> } = {
   updateWebhook: 200,
   deleteWebhook: 204,
   testWebhook: 200,
+  rotateWebhookSecret: 200,
   listEvents: 200,
   getEvent: 200,
   getUsage: 200,
@@ -393,6 +394,8 @@ export async function measureRoutes({
       const [testEventId] = testEvents;
       await measure(one('listEvents'));
       await measure(one('getEvent', () => ({ id: testEventId })));
+      // After the test deliveries, which it would otherwise sign twice for a day.
+      await measure(one('rotateWebhookSecret', () => ({ id: endpointId })));
     } finally {
       await receiver.stop();
     }

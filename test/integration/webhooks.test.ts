@@ -317,6 +317,92 @@ describe('webhook deliveries to a real receiver', () => {
     expect(read.body.last_success_at).not.toBeNull();
   });
 
+  it('signs with both secrets during a rotation overlap, and with the new one alone after it', async () => {
+    const rotating = await createEndpoint(organization, { url: receiver.url, events: ['job.completed'] });
+    const testDelivery = async () => {
+      const tested = await call<{ delivery: { id: string } }>('POST', `/webhooks/${rotating.id}/test`, {
+        key: organization.key,
+      });
+      const eventId = tested.body.delivery.id;
+      await receiver.waitFor(() => receiver.of(eventId).length > 0);
+      return receiver.of(eventId)[0]!;
+    };
+    const overlapSeconds = 4;
+    const rotatedAt = Date.now();
+    const rotated = await call<Endpoint & { secret: string; previous_secret_expires_at: string | null }>(
+      'POST',
+      `/webhooks/${rotating.id}/rotate-secret`,
+      { key: organization.key, body: { overlap_seconds: overlapSeconds } },
+    );
+    expectDocumented('rotateWebhookSecret', rotated);
+    const { secret: newSecret, previous_secret_expires_at: overlapEnd, ...shown } = rotated.body;
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(newSecret).not.toBe(rotating.secret);
+    expect({ ...shown, secret: rotating.secret }).toEqual(rotating);
+    expect(Math.abs(Date.parse(overlapEnd!) - (rotatedAt + overlapSeconds * 1000))).toBeLessThan(2000);
+
+    const during = await testDelivery();
+    expect(during.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
+    expect(verified(during, newSecret)).toMatchObject({ ok: true });
+    expect(verified(during, rotating.secret)).toMatchObject({ ok: true });
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(overlapEnd!) - Date.now()) + 100));
+    const after = await testDelivery();
+    expect(after.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(verified(after, newSecret)).toMatchObject({ ok: true });
+    expect(verified(after, rotating.secret)).toEqual({ ok: false, reason: 'no_matching_signature' });
+    await call('DELETE', `/webhooks/${rotating.id}`, { key: organization.key });
+  });
+
+  it('rotates with a day of overlap when the body is left out, and at once with overlap_seconds 0', async () => {
+    const rotating = await createEndpoint(organization, { url: receiver.url, events: ['job.failed'] });
+    const byDefault = await call<{ secret: string; previous_secret_expires_at: string }>(
+      'POST',
+      `/webhooks/${rotating.id}/rotate-secret`,
+      { key: organization.key },
+    );
+    expect(byDefault.status).toBe(200);
+    expect(Math.abs(Date.parse(byDefault.body.previous_secret_expires_at) - (Date.now() + 86_400_000))).toBeLessThan(
+      5000,
+    );
+    const atOnce = await call<{ secret: string; previous_secret_expires_at: string | null }>(
+      'POST',
+      `/webhooks/${rotating.id}/rotate-secret`,
+      { key: organization.key, body: { overlap_seconds: 0 } },
+    );
+    expect(atOnce.body.previous_secret_expires_at).toBeNull();
+    const tested = await call<{ delivery: { id: string } }>('POST', `/webhooks/${rotating.id}/test`, {
+      key: organization.key,
+    });
+    await receiver.waitFor(() => receiver.of(tested.body.delivery.id).length > 0);
+    const delivery = receiver.of(tested.body.delivery.id)[0]!;
+    expect(delivery.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(verified(delivery, atOnce.body.secret)).toMatchObject({ ok: true });
+    expect(verified(delivery, byDefault.body.secret)).toEqual({ ok: false, reason: 'no_matching_signature' });
+
+    for (const overlap of [-1, 604_801, 1.5, '60']) {
+      const refused = await call<ErrorBody>('POST', `/webhooks/${rotating.id}/rotate-secret`, {
+        key: organization.key,
+        body: { overlap_seconds: overlap },
+      });
+      expect([overlap, refused.status, refused.body.error.code]).toEqual([overlap, 400, 'VALIDATION_FAILED']);
+    }
+    await call('DELETE', `/webhooks/${rotating.id}`, { key: organization.key });
+  });
+
+  it("refuses to rotate a deleted or another organization's endpoint, and without the write scope", async () => {
+    const rotating = await createEndpoint(organization, { url: receiver.url, events: ['job.failed'] });
+    const other = await createOrganization();
+    const foreign = await call<ErrorBody>('POST', `/webhooks/${rotating.id}/rotate-secret`, { key: other.key });
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+    const reader = await createKey(organization.organizationId, { scopes: ['webhooks:read'] });
+    const denied = await call('POST', `/webhooks/${rotating.id}/rotate-secret`, { key: reader.key });
+    expect(denied.status).toBe(403);
+    await call('DELETE', `/webhooks/${rotating.id}`, { key: organization.key });
+    const deleted = await call<ErrorBody>('POST', `/webhooks/${rotating.id}/rotate-secret`, { key: organization.key });
+    expect([deleted.status, deleted.body.error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+  });
+
   it('delivers job.completed and job.failed, per the spec, with API paths and no signed URLs', async () => {
     const completed = await call<{ id: string }>('POST', '/video-jobs', {
       key: organization.key,

@@ -400,6 +400,25 @@ describe('webhooks', () => {
   });
 });
 
+describe('POST /webhooks/{id}/rotate-secret body (rotateWebhookSecret)', () => {
+  it('reads a request without a body as {}, with the day of overlap by default', () => {
+    expect(bodyOf('rotateWebhookSecret', undefined)).toEqual({ overlap_seconds: 86_400 });
+    expect(bodyOf('rotateWebhookSecret', {})).toEqual({ overlap_seconds: 86_400 });
+    expect(bodyOf('rotateWebhookSecret', { overlap_seconds: 0 })).toEqual({ overlap_seconds: 0 });
+    expect(bodyOf('rotateWebhookSecret', { overlap_seconds: 604_800 })).toEqual({ overlap_seconds: 604_800 });
+  });
+
+  it.each<[unknown, string]>([
+    [{ overlap_seconds: -1 }, 'overlap_seconds must be at least 0'],
+    [{ overlap_seconds: 604_801 }, 'overlap_seconds must be at most 604800'],
+    [{ overlap_seconds: 2.5 }, 'overlap_seconds must be an integer'],
+    [{ secret: 'whsec_mine' }, "Unknown field 'secret'"],
+    [[], 'Request body must be a JSON object'],
+  ])('rejects %p', (body, message) => {
+    expect(rejection('rotateWebhookSecret', { body })).toBe(message);
+  });
+});
+
 describe('GET /jobs query (listJobs)', () => {
   it('coerces limit to an integer and defaults it to 25', () => {
     expect(queryOf('listJobs', { limit: '50' })).toEqual({ limit: 50 });

@@ -137,6 +137,28 @@ describe('one webhook delivery attempt', () => {
     expect(endpointUpdates()[0]!.UpdateExpression).toContain('failure_count = :zero');
   });
 
+  it('signs with the previous secret too until its overlap ends, and with the current one alone after', async () => {
+    const previous = 'whsec_cHJldmlvdXMtc2VjcmV0LW9mLXRoZS1lbmRwb2ludC0';
+    const previousSealed = await sealSecret(previous, { organizationId: 7, webhookId: WEBHOOK_ID });
+    const rotated = (expiresInMs: number) =>
+      endpoint({
+        previous_secret_sealed: previousSealed,
+        previous_secret_expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+      });
+    const verifiedWith = (secret: string) =>
+      verifyWebhook({ headers: received.at(-1)!.headers, rawBody: received.at(-1)!.body, secrets: secret }).ok;
+
+    given(delivery(), await rotated(60_000));
+    expect(await deliverOne(REF)).toBe('succeeded');
+    expect(received[0]!.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
+    expect([verifiedWith(SECRET), verifiedWith(previous)]).toEqual([true, true]);
+
+    given(delivery(), await rotated(-1));
+    expect(await deliverOne(REF)).toBe('succeeded');
+    expect(received[1]!.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect([verifiedWith(SECRET), verifiedWith(previous)]).toEqual([true, false]);
+  });
+
   it('sends nothing while delivery is switched off, and leaves the delivery as it is', async () => {
     process.env[DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable] = 'false';
     given(delivery(), await endpoint());

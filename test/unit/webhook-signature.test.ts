@@ -114,6 +114,24 @@ describe('webhook signatures', () => {
     expect(verifyWebhook({ ...delivery({ secret: OTHER_SECRET }), secrets: [OTHER_SECRET, SECRET] }).ok).toBe(true);
   });
 
+  it("carry the current and the previous secret's signatures, in that order, while a secret is rotated", () => {
+    const headers = deliveryHeaders({
+      eventId: 'evt_1',
+      eventType: 'job.completed',
+      secret: SECRET,
+      previousSecret: OTHER_SECRET,
+      rawBody: BODY,
+      now: SENT_AT,
+    });
+    expect(headers[SIGNATURE_HEADERS.signature]).toBe(
+      `${signatureOf(SECRET, SENT_AT_SECONDS, BODY)} ${signatureOf(OTHER_SECRET, SENT_AT_SECONDS, BODY)}`,
+    );
+    const sent = { headers, rawBody: BODY, now: SENT_AT.getTime() };
+    expect(verifyWebhook({ ...sent, secrets: SECRET }).ok).toBe(true);
+    expect(verifyWebhook({ ...sent, secrets: OTHER_SECRET }).ok).toBe(true);
+    expect(verifyWebhook({ ...sent, secrets: newSigningSecret() }).ok).toBe(false);
+  });
+
   it('verify when any of several space-separated signatures matches, ignoring other versions', () => {
     const sent = delivery();
     const ours = sent.headers[SIGNATURE_HEADERS.signature]!;

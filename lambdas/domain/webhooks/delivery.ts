@@ -95,17 +95,27 @@ function recipientOf(
   return sendable;
 }
 
+/** The sealed secret a rotation replaced, while it still signs. */
+function signingPreviousSecret(endpoint: Endpoint, now: Date): SealedSecret | undefined {
+  const { previousSecretSealed, previousSecretExpiresAt } = endpoint;
+  if (!previousSecretSealed || !previousSecretExpiresAt) return undefined;
+  return Date.parse(previousSecretExpiresAt) > now.getTime() ? previousSecretSealed : undefined;
+}
+
 async function attempt(delivery: Delivery, endpoint: SendableEndpoint, now: Date): Promise<DeliveryResult> {
-  const secret = await openSecret(endpoint.secretSealed, {
-    organizationId: delivery.organizationId,
-    webhookId: delivery.webhookId,
-  });
+  const owner = { organizationId: delivery.organizationId, webhookId: delivery.webhookId };
+  const previousSealed = signingPreviousSecret(endpoint, now);
+  const [secret, previousSecret] = await Promise.all([
+    openSecret(endpoint.secretSealed, owner),
+    previousSealed && openSecret(previousSealed, owner),
+  ]);
   return sendDelivery({
     url: endpoint.url,
     headers: deliveryHeaders({
       eventId: delivery.eventId,
       eventType: delivery.eventType,
       secret,
+      previousSecret,
       rawBody: delivery.body,
       now,
     }),

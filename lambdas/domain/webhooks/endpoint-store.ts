@@ -35,6 +35,9 @@ export interface Endpoint {
   disabledReason: DisabledReason | null;
   /** Internal: the signing secret, sealed; a deleted endpoint has none. Never leaves the service. */
   secretSealed: SealedSecret | null;
+  /** Internal: the secret a rotation replaced, sealed, which signs beside the new one until `previousSecretExpiresAt`. */
+  previousSecretSealed: SealedSecret | null;
+  previousSecretExpiresAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -53,6 +56,8 @@ interface EndpointItem {
   failing_since?: string;
   disabled_reason?: DisabledReason;
   secret_sealed?: SealedSecret;
+  previous_secret_sealed?: SealedSecret;
+  previous_secret_expires_at?: string;
   created_at: string;
   updated_at: string;
   expires_at?: number;
@@ -72,6 +77,8 @@ function fromItem(item: EndpointItem): Endpoint {
     failingSince: item.failing_since ?? null,
     disabledReason: item.disabled_reason ?? null,
     secretSealed: item.secret_sealed ?? null,
+    previousSecretSealed: item.previous_secret_sealed ?? null,
+    previousSecretExpiresAt: item.previous_secret_expires_at ?? null,
     createdAt: item.created_at,
     updatedAt: item.updated_at,
   };
@@ -86,6 +93,8 @@ function toItem(endpoint: Endpoint): EndpointItem {
     failing_since: endpoint.failingSince,
     disabled_reason: endpoint.disabledReason,
     secret_sealed: endpoint.secretSealed,
+    previous_secret_sealed: endpoint.previousSecretSealed,
+    previous_secret_expires_at: endpoint.previousSecretExpiresAt,
   };
   return {
     webhook_id: endpoint.webhookId,
@@ -166,6 +175,8 @@ export function newEndpoint(
     lastFailureAt: null,
     failingSince: null,
     disabledReason: null,
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
     updatedAt: fields.createdAt,
   };
 }
@@ -241,6 +252,48 @@ export async function updateEndpoint(
   }
 }
 
+/**
+ * Seals in a new secret. With an overlap, the secret it replaces becomes the previous one, read
+ * from the item in the same update, so of two rotations racing the later one keeps the earlier
+ * one's secret as its previous; without, any previous secret stops at once. Undefined for an
+ * endpoint that does not exist or is deleted.
+ */
+export async function rotateEndpointSecret(
+  organizationId: number,
+  webhookId: string,
+  secretSealed: SealedSecret,
+  previousSecretExpiresAt: string | null,
+  now: Date,
+): Promise<Endpoint | undefined> {
+  if (!isWebhookId(webhookId)) return undefined;
+  const values: Record<string, unknown> = { ':secret': secretSealed, ':now': now.toISOString(), ':deleted': 'deleted' };
+  let update = 'SET secret_sealed = :secret, updated_at = :now';
+  if (previousSecretExpiresAt) {
+    update =
+      'SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = :until, secret_sealed = :secret, updated_at = :now';
+    values[':until'] = previousSecretExpiresAt;
+  } else {
+    update += ' REMOVE previous_secret_sealed, previous_secret_expires_at';
+  }
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: endpointKey(organizationId, webhookId),
+        UpdateExpression: update,
+        ConditionExpression: 'attribute_exists(secret_sealed) AND #status <> :deleted',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(Attributes as EndpointItem);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
 /** Deleted endpoints' items are kept this long, so that deliveries under way still find them. */
 const DELETED_RETENTION_SECONDS = 30 * 86_400;
 
@@ -250,7 +303,8 @@ export function endpointDeletion(organizationId: number, webhookId: string, now:
     Update: {
       TableName: tableName(),
       Key: endpointKey(organizationId, webhookId),
-      UpdateExpression: 'SET #status = :deleted, updated_at = :now, expires_at = :expires REMOVE secret_sealed',
+      UpdateExpression:
+        'SET #status = :deleted, updated_at = :now, expires_at = :expires REMOVE secret_sealed, previous_secret_sealed, previous_secret_expires_at',
       ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {

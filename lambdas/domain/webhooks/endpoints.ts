@@ -29,11 +29,12 @@ export function checkedUrl(url: string): string {
   return url;
 }
 
-const notFound = (webhookId: string) => new ApiError('WEBHOOK_NOT_FOUND', `No webhook endpoint ${webhookId} exists.`);
+export const webhookNotFound = (webhookId: string) =>
+  new ApiError('WEBHOOK_NOT_FOUND', `No webhook endpoint ${webhookId} exists.`);
 
 async function liveEndpoint(organizationId: number, webhookId: string): Promise<Endpoint> {
   const endpoint = await findEndpoint(organizationId, webhookId);
-  if (!endpoint || endpoint.status === 'deleted') throw notFound(webhookId);
+  if (!endpoint || endpoint.status === 'deleted') throw webhookNotFound(webhookId);
   return endpoint;
 }
 
@@ -65,20 +66,20 @@ export async function updateWebhookEndpoint(
     },
     now,
   );
-  if (!updated) throw notFound(webhookId);
+  if (!updated) throw webhookNotFound(webhookId);
   return presentWebhookEndpoint(updated);
 }
 
 export async function deleteWebhookEndpoint(caller: Caller, webhookId: string, now = new Date()): Promise<void> {
   const organizationId = caller.organization.organizationId;
-  if (!isWebhookId(webhookId)) throw notFound(webhookId);
+  if (!isWebhookId(webhookId)) throw webhookNotFound(webhookId);
   try {
     await writeTransaction({
       endpoint: endpointDeletion(organizationId, webhookId, now),
       organization: slotReleaseUpdate(organizationId, 'webhook-endpoint'),
     });
   } catch (error) {
-    if (error instanceof TransactionRefused && error.failed('endpoint')) throw notFound(webhookId);
+    if (error instanceof TransactionRefused && error.failed('endpoint')) throw webhookNotFound(webhookId);
     throw error;
   }
 }

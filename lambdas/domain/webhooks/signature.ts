@@ -18,25 +18,32 @@ export const SIGNATURE_HEADERS = {
 const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
 
-/** The signature header's value for one secret; rotation would join several with spaces. */
+/** One signature of the header's value, for one secret. */
 export function signatureOf(secret: string, timestamp: number, rawBody: string): string {
   return `v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
 }
 
-/** The headers of one delivery attempt; the id stays the event's, so a retry can be recognized. */
+/**
+ * The headers of one delivery attempt; the id stays the event's, so a retry can be recognized.
+ * While a secret is rotated, `previousSecret` signs too: the header carries both signatures, the
+ * current secret's first, separated by a space (as Standard Webhooks does), and a receiver that
+ * knows either secret verifies the delivery.
+ */
 export function deliveryHeaders(input: {
   eventId: string;
   eventType: string;
   secret: string;
+  previousSecret?: string;
   rawBody: string;
   now?: Date;
 }): Record<string, string> {
   const timestamp = Math.floor((input.now ?? new Date()).getTime() / 1000);
+  const secrets = input.previousSecret === undefined ? [input.secret] : [input.secret, input.previousSecret];
   return {
     [SIGNATURE_HEADERS.id]: input.eventId,
     [SIGNATURE_HEADERS.event]: input.eventType,
     [SIGNATURE_HEADERS.timestamp]: String(timestamp),
-    [SIGNATURE_HEADERS.signature]: signatureOf(input.secret, timestamp, input.rawBody),
+    [SIGNATURE_HEADERS.signature]: secrets.map((secret) => signatureOf(secret, timestamp, input.rawBody)).join(' '),
   };
 }
 
