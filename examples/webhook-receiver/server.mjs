@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import console from 'node:console';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { verifyWebhook } from './verify.mjs';
@@ -9,6 +10,7 @@ import { verifyWebhook } from './verify.mjs';
 /**
  * A webhook receiver to run beside the local stack, and a starting point for a real one:
  *
+ *   PORT=4000 node examples/webhook-receiver/server.mjs                    (then paste the secret)
  *   WEBHOOK_SECRET=whsec_... PORT=4000 node examples/webhook-receiver/server.mjs
  *   WEBHOOK_SECRET=whsec_new...,whsec_old... node examples/webhook-receiver/server.mjs   (while rotating)
  *
@@ -67,8 +69,14 @@ function readBody(request) {
   });
 }
 
+/** While no secret is set, deliveries are answered 503 with this Retry-After: the service tries them again. */
+const RETRY_WITHOUT_SECRET_SECONDS = 10;
+
 /**
- * @param {{ secret: string | string[], onEvent?: (event: WebhookEvent) => void | Promise<void> }} options
+ * @typedef {string | readonly string[]} Secrets
+ * @param {{ secret: Secrets | (() => Secrets | undefined), onEvent?: (event: WebhookEvent) => void | Promise<void> }} options
+ * `secret` may be a function, read at every delivery: the receiver can start before the endpoint
+ * (and so its secret) exists.
  * @returns {import('node:http').Server}
  */
 export function createReceiver({ secret, onEvent = logEvent }) {
@@ -104,7 +112,13 @@ export function createReceiver({ secret, onEvent = logEvent }) {
       answer(response, 413, 'body_too_large');
       return;
     }
-    const verified = verifyWebhook({ headers: request.headers, rawBody, secrets: secret });
+    const secrets = typeof secret === 'function' ? secret() : secret;
+    if (secrets === undefined || secrets.length === 0) {
+      response.setHeader('retry-after', String(RETRY_WITHOUT_SECRET_SECONDS));
+      answer(response, 503, 'secret_not_set');
+      return;
+    }
+    const verified = verifyWebhook({ headers: request.headers, rawBody, secrets });
     if (!verified.ok) {
       answer(response, 400, verified.reason);
       return;
@@ -138,20 +152,29 @@ function startedDirectly() {
   return process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 }
 
-if (startedDirectly()) {
-  // Several secrets, comma-separated, while one is rotated: a delivery signed by any of them passes.
-  const secrets = (process.env.WEBHOOK_SECRET ?? '')
+/** @param {string} text @returns {string[]} */
+function secretList(text) {
+  return text
     .split(',')
     .map((secret) => secret.trim())
     .filter(Boolean);
+}
+
+if (startedDirectly()) {
+  // Several secrets, comma-separated, while one is rotated: a delivery signed by any of them passes.
+  let secrets = secretList(process.env.WEBHOOK_SECRET ?? '');
   const port = Number(process.env.PORT ?? 4000);
-  if (secrets.length === 0) {
-    console.error(
-      'Set WEBHOOK_SECRET to the endpoint signing secret (whsec_...), or to two, comma-separated, while rotating.',
-    );
-    process.exit(1);
-  }
-  createReceiver({ secret: secrets }).listen(port, () => {
+  createReceiver({ secret: () => secrets }).listen(port, () => {
     console.log(`Receiving webhooks on http://127.0.0.1:${port}/`);
+    if (secrets.length > 0) return;
+    // No secret yet: create the endpoint for this URL, then paste the secret its creation answers.
+    // Deliveries until then are answered 503, which the service retries.
+    console.log('Create the webhook endpoint for that URL, then paste its signing secret (whsec_...) here:');
+    createInterface({ input: process.stdin }).on('line', (line) => {
+      const pasted = secretList(line);
+      if (pasted.length === 0) return;
+      secrets = pasted;
+      console.log(`Verifying with ${pasted.length === 1 ? 'that secret' : `those ${pasted.length} secrets`}.`);
+    });
   });
 }

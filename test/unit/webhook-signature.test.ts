@@ -265,4 +265,24 @@ describe('the example webhook receiver', () => {
     expect(response.status).toBe(413);
     expect(onEvent).not.toHaveBeenCalled();
   });
+
+  it('answers 503 with Retry-After until it has a secret, for the service to retry, then verifies with it', async () => {
+    await new Promise((closed) => server.close(closed));
+    let secrets: string[] = [];
+    server = createReceiver({ secret: () => secrets, onEvent });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+
+    const early = await post();
+    expect([early.status, early.headers.get('retry-after'), await early.json()]).toEqual([
+      503,
+      '10',
+      { error: 'secret_not_set' },
+    ]);
+    expect(onEvent).not.toHaveBeenCalled();
+
+    secrets = [OTHER_SECRET, SECRET];
+    expect((await post()).status).toBe(204);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
 });
