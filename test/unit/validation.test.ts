@@ -346,7 +346,11 @@ describe('webhooks', () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['a plain-HTTP URL', { url: 'http://hooks.example.com' }, 'url must be an https:// URL'],
+    [
+      'a plain-HTTP URL',
+      { url: 'http://hooks.example.com' },
+      'url must be an https:// URL (http:// only to 127.0.0.1 or localhost, on the local stack)',
+    ],
     ['a URL that is not a URI', { url: 'https://exa mple.com' }, 'url must be an absolute URI'],
     ['no events', { events: [] }, 'events must not be empty'],
     [
@@ -391,7 +395,10 @@ describe('webhooks', () => {
 
   it.each<[unknown, string]>([
     [{ status: 'deleted' }, 'status must be one of active, disabled'],
-    [{ url: 'http://insecure.example.com' }, 'url must be an https:// URL'],
+    [
+      { url: 'http://insecure.example.com' },
+      'url must be an https:// URL (http:// only to 127.0.0.1 or localhost, on the local stack)',
+    ],
     [{ events: [] }, 'events must not be empty'],
     [{ description: 5 }, 'description must be a string or null'],
     [{ id: 'webhook_1' }, "Unknown field 'id'"],
