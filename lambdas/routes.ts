@@ -22,6 +22,8 @@ export interface Route extends TableAccess {
   readonly grants: readonly Grant[];
   /** The handler runs ffmpeg or ffprobe (lambdas/platform/media-tools.ts): in AWS, with the media-tools layer. */
   readonly mediaTools?: true;
+  /** Answered without an API key, authenticated and counted by nothing (`scope` null, no table access). */
+  readonly public?: true;
 }
 
 export const API_PREFIX = '/api/v1/developer';
@@ -33,6 +35,16 @@ export const API_PREFIX = '/api/v1/developer';
 const AUTHENTICATION: readonly TableAction[] = ['GetItem', 'UpdateItem'];
 
 export const ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    scope: null,
+    public: true,
+    handler: 'reference/openapi',
+    table: [],
+    grants: [],
+  },
   {
     method: 'GET',
     path: '/me',

@@ -116,6 +116,15 @@ export async function buildContract({ force = false } = {}): Promise<{ skipped: 
       `${HEADER}\nimport type { OperationContract } from '../types';\n\nexport declare const operation: OperationContract<'${id}'>;\n`,
     );
   }
+  // The document itself, for the operation that serves it: as JSON, and its version for ETags.
+  writeFileSync(
+    path.join(OUTPUT_DIR, 'document.js'),
+    `"use strict";\n${HEADER}\nexports.document = ${JSON.stringify(document)};\nexports.documentSha256 = ${JSON.stringify(sourceSha256)};\n`,
+  );
+  writeFileSync(
+    path.join(OUTPUT_DIR, 'document.d.ts'),
+    `${HEADER}\n/** docs/openapi.yaml as JSON. */\nexport declare const document: { openapi: '3.1.0'; [key: string]: unknown };\n/** SHA-256 of docs/openapi.yaml, hex. */\nexport declare const documentSha256: string;\n`,
+  );
   const ids = operations.map((operation) => operation.operationId);
   writeFileSync(
     INDEX_JS,

@@ -72,8 +72,20 @@ interface OperationResult {
   body: string;
 }
 
-/** What an API function does once its caller is authenticated and counted. */
-type Answer = (event: ApiEvent, state: RequestState, caller: Caller) => Promise<OperationResult>;
+/** What an API function does once its caller is authenticated and counted (or, on a public route, with no caller). */
+type Answer<C> = (event: ApiEvent, state: RequestState, caller: C) => Promise<OperationResult>;
+
+/** Who is calling: the key's caller, authenticated and counted against its rate limits; nobody on a public route. */
+type Identify<C> = (state: RequestState) => Promise<C>;
+
+function keyHolder(scope: Scope | null): Identify<Caller> {
+  return (state) =>
+    authenticate(state.headers.authorization, scope, (rateLimit) => {
+      state.rateLimit = rateLimit;
+    });
+}
+
+const nobody: Identify<undefined> = async () => undefined;
 
 function newRequestState(event: ApiEvent): RequestState {
   const headers: Record<string, string> = {};
@@ -183,7 +195,7 @@ function errorResponse(state: RequestState, error: unknown): ApiResult {
  * function answers; the response gets the common headers, or, for any error on the way, the
  * error envelope; and the request writes its one access log line.
  */
-function requestPipeline(operationId: string, scope: Scope | null, answer: Answer) {
+function requestPipeline<C>(operationId: string, identify: Identify<C>, answer: Answer<C>) {
   return (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const state = newRequestState(event);
     const logContext = {
@@ -194,14 +206,32 @@ function requestPipeline(operationId: string, scope: Scope | null, answer: Answe
     };
     return withLogContext(logContext, async () => {
       try {
-        const caller = await authenticate(state.headers.authorization, scope, (rateLimit) => {
-          state.rateLimit = rateLimit;
-        });
-        return successResponse(state, await answer(event, state, caller));
+        return successResponse(state, await answer(event, state, await identify(state)));
       } catch (error) {
         return errorResponse(state, error);
       }
     });
+  };
+}
+
+/** The request validated against the operation's contract, then the operation's typed answer. */
+function validatedAnswer<Id extends OperationId, C>(
+  operation: OperationContract<Id>,
+  run: (request: Omit<ApiRequest<Id>, 'caller'>, caller: C) => Promise<ApiResponse<Id>>,
+): Answer<C> {
+  return async (event, state, caller) => {
+    const request = validateRequest(operation, {
+      body: operation.hasBody ? parseJsonBody(event) : undefined,
+      query: event.queryStringParameters,
+      headers: state.headers,
+    });
+    const pathParameters = pathParametersOf(operation, event.pathParameters);
+    const response = await run({ requestId: state.requestId, pathParameters, ...request }, caller);
+    return {
+      statusCode: response.status,
+      headers: response.headers,
+      body: response.body === undefined ? '' : JSON.stringify(response.body),
+    };
   };
 }
 
@@ -216,25 +246,27 @@ export function apiHandler<Id extends OperationId>(
   run: NoInfer<(request: ApiRequest<Id>) => Promise<ApiResponse<Id>>>,
 ) {
   const { scope } = routeByOperationId(operation.operationId);
-  return requestPipeline(operation.operationId, scope, async (event, state, caller) => {
-    const request = validateRequest(operation, {
-      body: operation.hasBody ? parseJsonBody(event) : undefined,
-      query: event.queryStringParameters,
-      headers: state.headers,
-    });
-    const pathParameters = pathParametersOf(operation, event.pathParameters);
-    const response = await run({ requestId: state.requestId, caller, pathParameters, ...request });
-    return {
-      statusCode: response.status,
-      headers: response.headers,
-      body: response.body === undefined ? '' : JSON.stringify(response.body),
-    };
-  });
+  return requestPipeline(
+    operation.operationId,
+    keyHolder(scope),
+    validatedAnswer(operation, (request, caller: Caller) => run({ ...request, caller })),
+  );
+}
+
+/** The handler of a public operation (`public` in the route table): no key, no rate limits, validated like any other. */
+export function publicApiHandler<Id extends OperationId>(
+  operation: OperationContract<Id>,
+  run: NoInfer<(request: Omit<ApiRequest<Id>, 'caller'>) => Promise<ApiResponse<Id>>>,
+) {
+  if (!routeByOperationId(operation.operationId).public) {
+    throw new Error(`${operation.operationId} is not a public route: use apiHandler`);
+  }
+  return requestPipeline(operation.operationId, nobody, validatedAnswer(operation, run));
 }
 
 /** The handler for requests that match no route: authenticated like any other, never validated. */
 export function fallbackHandler(run: (request: UnroutedRequest) => Promise<never>) {
-  return requestPipeline('fallback', null, (event, state, caller) =>
+  return requestPipeline('fallback', keyHolder(null), (event, state, caller) =>
     run({ requestId: state.requestId, caller, method: event.requestContext.http.method, path: event.rawPath }),
   );
 }

@@ -29,6 +29,7 @@ type SuccessStatus<Id extends OperationId> = Extract<keyof Operations[Id]['respo
 
 /** The success status the contract documents for each operation: a request answered otherwise ends the run. */
 const SUCCESS_STATUS: { [Id in OperationId]: SuccessStatus<Id> } = {
+  getOpenApiDocument: 200,
   getMe: 200,
   createAssetUploadUrl: 201,
   confirmAssetUpload: 200,
@@ -399,6 +400,7 @@ export async function measureRoutes({
     } finally {
       await receiver.stop();
     }
+    await measure(one('getOpenApiDocument'));
     await measure(one(FALLBACK.operation));
     const childProcessesDuringRuns = childProcessesStarted - processesBefore;
 

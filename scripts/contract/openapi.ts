@@ -44,7 +44,7 @@ export interface OperationSchemas {
   headers?: JsonObject;
   /** Names of the path parameters, in the order of the path template. */
   pathParameters: string[];
-  /** Success statuses (2xx) and their JSON body schema, references kept; null: no body (204). */
+  /** Success statuses (2xx, and 304) and their JSON body schema, references kept; null: no body (204, 304). */
   responses: Map<number, Json | null>;
 }
 
@@ -122,7 +122,8 @@ function responseObject(document: JsonObject, value: Json): JsonObject {
 function successResponses(document: JsonObject, operation: JsonObject, label: string): Map<number, Json | null> {
   const responses = new Map<number, Json | null>();
   for (const [status, value] of Object.entries(isObject(operation.responses) ? operation.responses : {})) {
-    if (!/^2\d\d$/.test(status)) continue;
+    // 304 answers a conditional request: the client's copy is current, and nothing is sent.
+    if (!/^(2\d\d|304)$/.test(status)) continue;
     const content = responseObject(document, value).content;
     if (content === undefined) {
       responses.set(Number(status), null);

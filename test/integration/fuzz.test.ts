@@ -95,6 +95,13 @@ function headerValue(value: string | string[]): unknown {
 function keyRules(route: Route | undefined, credential: Credential, response: FuzzResponse, code: unknown): string[] {
   const problems: string[] = [];
   const rateLimitHeaders = RATE_LIMIT_HEADERS.filter((name) => response.headers[name] !== undefined);
+  if (route?.public) {
+    // No key is read, so none is refused or counted, whatever the credential.
+    if (response.status === 401 || response.status === 403) problems.push('a public operation refused a key');
+    if (rateLimitHeaders.length > 0)
+      problems.push(`rate-limit headers on a public operation: ${rateLimitHeaders.join(', ')}`);
+    return problems;
+  }
   if (!identifiesKey(credential)) {
     if (response.status !== 401 || code !== 'API_KEY_INVALID') {
       problems.push('an unidentified key must get 401 API_KEY_INVALID');

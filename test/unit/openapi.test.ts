@@ -17,8 +17,9 @@ type Node = Record<string, any>;
 
 const document: Node = parse(readFileSync(path.join(__dirname, '../../docs/openapi.yaml'), 'utf8'));
 
-/** The v1 surface: every operation with the scope it requires (null: any valid key). */
+/** The v1 surface: every operation with the scope it requires (null: any valid key; `public`: no key). */
 const OPERATIONS: [method: string, path: string, operationId: string, scope: string | null][] = [
+  ['GET', '/openapi.json', 'getOpenApiDocument', 'public'],
   ['GET', '/me', 'getMe', null],
   ['POST', '/assets/upload-url', 'createAssetUploadUrl', 'assets:create'],
   ['POST', '/assets/confirm-upload', 'confirmAssetUpload', 'assets:create'],
@@ -93,12 +94,16 @@ function errorCodesOf(response: Node): string[] {
   return narrowing ?? [];
 }
 
-function allResponses(): { where: string; status: string; response: Node }[] {
+/** An operation answered without a key (`security: []`): no rate limits, so no rate-limit headers on its answers. */
+const isPublic = (operation: Node) => Array.isArray(operation.security) && operation.security.length === 0;
+
+function allResponses(): { where: string; status: string; response: Node; operation?: Node }[] {
   const fromOperations = documentedOperations().flatMap(({ method, path: route, operation }) =>
     Object.entries(operation.responses as Node).map(([status, response]) => ({
       where: `${method} ${route} ${status}`,
       status,
       response: resolve(response as Node),
+      operation,
     })),
   );
   const fromComponents = Object.entries(document.components.responses as Node).map(([name, response]) => ({
@@ -149,6 +154,10 @@ describe('docs/openapi.yaml', () => {
     (method, route, operationId, scope) => {
       const operation = document.paths[route]?.[method.toLowerCase()];
       expect(operation?.operationId).toBe(operationId);
+      if (scope === 'public') {
+        expect([operation.security, operation['x-required-scope']]).toEqual([[], undefined]);
+        return;
+      }
       expect(operation['x-required-scope']).toBe(scope);
       expect(operation.security).toEqual([{ apiKey: scope ? [scope] : [] }]);
       expect(scope === null || (SCOPES as readonly string[]).includes(scope)).toBe(true);
@@ -161,10 +170,12 @@ describe('docs/openapi.yaml', () => {
       expect({
         route: `${route.method} ${route.path}`,
         operationId: operation?.operationId,
-        scope: operation?.['x-required-scope'],
+        public: operation?.security?.length === 0,
+        scope: operation?.['x-required-scope'] ?? null,
       }).toEqual({
         route: `${route.method} ${route.path}`,
         operationId: route.operationId,
+        public: route.public === true,
         scope: route.scope,
       });
     }
@@ -204,11 +215,12 @@ describe('docs/openapi.yaml', () => {
     expect(unused.sort()).toEqual(['METHOD_NOT_ALLOWED', 'ROUTE_NOT_FOUND']);
   });
 
-  it('gives every operation the common failures 400, 401, 403, 429 and 500', () => {
+  it('gives every operation the common failures 400, 401, 403, 429 and 500; a public one, 400 and 500', () => {
     for (const { method, path: route, operation } of documentedOperations()) {
+      const common = isPublic(operation) ? ['400', '500'] : ['400', '401', '403', '429', '500'];
       expect({
         op: `${method} ${route}`,
-        statuses: ['400', '401', '403', '429', '500'].filter((status) => !operation.responses[status]),
+        statuses: common.filter((status) => !operation.responses[status]),
       }).toEqual({
         op: `${method} ${route}`,
         statuses: [],
@@ -231,8 +243,9 @@ describe('docs/openapi.yaml', () => {
     expect(Object.keys(envelope.properties.error.properties)).toEqual(['code', 'message', 'request_id']);
   });
 
-  it('documents the six rate-limit headers on every response, and Retry-After on 429', () => {
-    for (const { where, response } of allResponses()) {
+  it("documents the six rate-limit headers on every response but a public operation's answers, and Retry-After on 429", () => {
+    for (const { where, response, status, operation } of allResponses()) {
+      if (operation && isPublic(operation) && Number(status) < 400) continue;
       const headers = Object.keys(response.headers ?? {});
       expect({ where, missing: RATE_LIMIT_HEADERS.filter((name) => !headers.includes(name)) }).toEqual({
         where,

@@ -42,7 +42,7 @@ describe('generated validators', () => {
     interface Operation {
       operationId?: string;
       requestBody?: unknown;
-      parameters?: { $ref?: string }[];
+      parameters?: { $ref?: string; in?: string }[];
     }
     const document = parse(documentSource) as { paths: Record<string, Record<string, Operation>> };
     const expected: Record<string, string[]> = {};
@@ -50,7 +50,7 @@ describe('generated validators', () => {
       for (const operation of Object.values(item)) {
         if (!operation?.operationId) continue;
         const hasHeader = (operation.parameters ?? []).some(
-          (parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey',
+          (parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey' || parameter.in === 'header',
         );
         expected[operation.operationId] = [
           ...(operation.requestBody ? ['body'] : []),

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { call, RATE_LIMIT_HEADERS, type ErrorBody } from './support/stack';
+
+const DOCUMENT = parse(readFileSync('docs/openapi.yaml', 'utf8')) as Record<string, unknown>;
+
+describe('the contract, served at GET /openapi.json', () => {
+  it('answers docs/openapi.yaml as JSON to anyone, with no key and no rate-limit headers', async () => {
+    for (const key of [undefined, 'svc_test_nope_nope']) {
+      const response = await call('GET', '/openapi.json', { key });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.body).toEqual(DOCUMENT);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+      expect(RATE_LIMIT_HEADERS.filter((name) => response.headers.has(name))).toEqual([]);
+    }
+  });
+
+  it('answers 304 without a body to a client whose copy is current, and the document to one whose copy is not', async () => {
+    const first = await call('GET', '/openapi.json');
+    const etag = first.headers.get('etag')!;
+    const current = await call('GET', '/openapi.json', { headers: { 'if-none-match': etag } });
+    expect([current.status, current.body, current.headers.get('etag')]).toEqual([304, undefined, etag]);
+    const stale = await call('GET', '/openapi.json', {
+      headers: { 'if-none-match': '"0123456789abcdef0123456789abcdef"' },
+    });
+    expect(stale.status).toBe(200);
+  });
+
+  it('refuses an unknown query parameter, and answers 405 to another method', async () => {
+    const unknown = await call<ErrorBody>('GET', '/openapi.json?format=yaml');
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    const posted = await call<ErrorBody>('POST', '/openapi.json', { key: 'svc_test_nope_nope' });
+    expect(posted.status).toBe(401);
+  });
+});
