@@ -79,6 +79,8 @@ const SECRETS_KEY_CONTEXT = `if ${canonical({
 const CURSOR_KEY = `<${logicalIdOf(stack.cursorKey.secret)}>`;
 const stateMachine = (name: string) =>
   `<${logicalIdOf(stack.workflows.find(({ workflow }) => workflow.name === name)!.stateMachine)}>`;
+/** Every execution of the workflow's state machine, as grantExecution names them. */
+const execution = (name: string) => `${stateMachine(name)}:execution:*`;
 
 /** What each grant must become, written out here rather than taken from lib/constructs/grants.ts. */
 const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
@@ -99,6 +101,8 @@ const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
   'media.work:put': [`s3:PutObject ${BUCKET}/work/*`],
   'states.video-job:start': [`states:StartExecution ${stateMachine('video-job')}`],
   'states.split-job:start': [`states:StartExecution ${stateMachine('split-job')}`],
+  'states.video-job:stop': [`states:StopExecution ${execution('video-job')}`],
+  'states.split-job:stop': [`states:StopExecution ${execution('split-job')}`],
   'transcribe.jobs:start': [`transcribe:StartTranscriptionJob ${TRANSCRIPTION_JOBS}`],
   'transcribe.jobs:poll': [`transcribe:GetTranscriptionJob ${TRANSCRIPTION_JOBS}`],
   'bedrock.video-model:start': [

@@ -156,7 +156,7 @@ export function newJobPut(job: AnyJob): TransactionItem {
 /** How a job ends, as its item records it. */
 export type JobEnding =
   | { status: 'completed'; outputAssetId: string | null; clipsCount?: number }
-  | { status: 'failed' | 'expired'; error: JobError };
+  | { status: 'failed' | 'expired' | 'cancelled'; error: JobError };
 
 /**
  * The part of a status change's condition that keeps a job read untracked untracked: the
@@ -169,7 +169,7 @@ function stillUntracked(job: Pick<AnyJob, 'tracked'>): string {
 
 /**
  * For the transaction that ends a job: its terminal state (with `refund`, the credits it gets
- * back: all of a failed or expired job's, a split job's share for its failed clips), conditional on its still being in the status it was read in (an
+ * back: all of a failed job's, a split job's share for the clips it did not deliver), conditional on its still being in the status it was read in (an
  * active one), so a job ends at most once however many finishers race, and the counts that
  * move with its status move from the right one.
  */
