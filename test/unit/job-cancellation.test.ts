@@ -8,10 +8,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
+import type { VideoJobInput } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import type { Scope } from '#domain/access/scopes';
 import { cancelAnyJob, cancelJobOfType } from '#domain/jobs/cancellation';
+import { deadlineOf } from '#domain/jobs/deadlines';
 import { stoppedJobRefund } from '#domain/jobs/refunds';
+import { reconcileJobs } from '#domain/jobs/reconciler';
 import { sortableId } from '#platform/ids';
 import type { TransactionItem } from '#platform/transactions';
 import { itemAt, refusedAt } from './support/transactions';
@@ -259,6 +262,67 @@ describe('cancelling through the unified route', () => {
       code: 'JOB_NOT_FOUND',
       status: 404,
     });
+  });
+});
+
+describe('deadlines', () => {
+  test('a job’s deadline is its creation plus its deadline_seconds; without one it has none', () => {
+    const input: VideoJobInput = {
+      prompt: 'A lighthouse',
+      duration_seconds: 5,
+      aspect_ratio: '9:16',
+      model: 'auto',
+      mode: 'text_to_video',
+    };
+    const createdAt = '2026-03-01T11:00:00.000Z';
+    expect(deadlineOf({ createdAt, input: { ...input, deadline_seconds: 90 } })).toEqual(
+      new Date('2026-03-01T11:01:30.000Z'),
+    );
+    expect(deadlineOf({ createdAt, input })).toBe(undefined);
+  });
+
+  function reconcilerFinds(item: Record<string, unknown>) {
+    dynamo
+      .on(QueryCommand)
+      .callsFake((input: { IndexName?: string; ExpressionAttributeValues: Record<string, string> }) => ({
+        Items:
+          input.IndexName && input.ExpressionAttributeValues[':shard'] === 'ACTIVE#0'
+            ? [
+                {
+                  organization_id: 7,
+                  job_id: item.job_id,
+                  type: item.type,
+                  status: item.status,
+                  created_at: item.created_at,
+                },
+              ]
+            : [],
+      }));
+    dynamo.on(GetCommand).resolves({ Item: item });
+  }
+
+  test('the reconciler expires a job past its deadline: refunded, a job.failed event with status expired, its execution stopped', async () => {
+    reconcilerFinds(videoJobItem({ input: { ...videoJobItem().input, deadline_seconds: 60 } }));
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 0, expired: 1, errors: 0 });
+    const items = transactionItems();
+    expect(itemAt(items, JOB_KEY).Update?.ExpressionAttributeValues).toMatchObject({
+      ':status': 'expired',
+      ':refund': 10,
+      ':error': { code: 'JOB_DEADLINE_EXCEEDED' },
+    });
+    const event = items.find((item) => String(item.Put?.Item?.sk).startsWith('EVENT#'))!.Put!.Item!;
+    expect(event.payload).toMatchObject({
+      type: 'job.failed',
+      data: { job: { status: 'expired', error: { code: 'JOB_DEADLINE_EXCEEDED' } } },
+    });
+    expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(1);
+  });
+
+  test('the reconciler leaves a job before its deadline running, and starts its execution again as for any job', async () => {
+    reconcilerFinds(videoJobItem({ input: { ...videoJobItem().input, deadline_seconds: 600 } }));
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(0);
   });
 });
 

@@ -11,6 +11,11 @@ export const JOB_ERRORS = {
     code: 'JOB_CANCELLED',
     message: 'The job was cancelled; the credits of its unfinished work were refunded.',
   },
+  deadlineExceeded: {
+    code: 'JOB_DEADLINE_EXCEEDED',
+    message:
+      'The job did not end within its deadline_seconds; it expired and the credits of its unfinished work were refunded.',
+  },
   internal: {
     code: 'INTERNAL_ERROR',
     message: 'The job failed because of an internal error; its credits were refunded.',
