@@ -6,12 +6,17 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
 import type { VideoJobInput } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import type { Scope } from '#domain/access/scopes';
 import { cancelAnyJob, cancelJobOfType } from '#domain/jobs/cancellation';
+import { endJobOfExecution } from '#domain/jobs/execution-endings';
+import type { VideoProvider } from '#domain/video-jobs/providers/port';
+import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
+import { startRender } from '#domain/video-jobs/render-steps';
 import { deadlineOf } from '#domain/jobs/deadlines';
 import { stoppedJobRefund } from '#domain/jobs/refunds';
 import { reconcileJobs } from '#domain/jobs/reconciler';
@@ -22,6 +27,7 @@ import { itemAt, refusedAt } from './support/transactions';
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
 process.env.LOG_LEVEL = 'silent';
+process.env.MEDIA_BUCKET_NAME = 'media';
 process.env.VIDEO_JOB_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:1:stateMachine:video-job';
 process.env.SPLIT_JOB_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:1:stateMachine:split-job';
 
@@ -237,6 +243,32 @@ describe('cancelling a job', () => {
   test('a typed route does not find a job of the other type, as its GET does not', async () => {
     dynamo.on(GetCommand).resolves({ Item: splitJobItem() });
     await expect(cancelJobOfType(7, SPLIT_JOB_ID, 'video', NOW)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+});
+
+describe('the job’s own steps after a cancel', () => {
+  test('a render that started while the job was cancelled ends the execution quietly, with nothing to poll', async () => {
+    dynamo.on(GetCommand).resolves({ Item: videoJobItem({ status: 'processing' }) });
+    dynamo
+      .on(UpdateCommand)
+      .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    const provider = {
+      start: jest.fn().mockResolvedValue({ state: 'started', providerJobId: 'render-1' }),
+      poll: jest.fn(),
+    } as unknown as VideoProvider;
+    await expect(
+      startRender(provider, { organization_id: 7, job_id: VIDEO_JOB_ID }, RENDER_SCHEDULE, NOW.getTime()),
+    ).resolves.toEqual({ organization_id: 7, job_id: VIDEO_JOB_ID, outcome: 'finished' });
+  });
+
+  test('the execution-ended task leaves a cancelled job as it is when its execution ends ABORTED', async () => {
+    dynamo.on(GetCommand).resolves({ Item: videoJobItem({ status: 'cancelled' }) });
+    await endJobOfExecution({
+      executionArn: `arn:aws:states:us-east-1:1:execution:video-job:${VIDEO_JOB_ID}`,
+      status: 'ABORTED',
+      input: JSON.stringify({ organization_id: 7, job_id: VIDEO_JOB_ID }),
+    });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });

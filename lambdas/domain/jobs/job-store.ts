@@ -263,23 +263,32 @@ export function jobProcessingUpdate(
   };
 }
 
-/** Remembers the provider's id of the work and the asset it will become, while the job is processing. */
+/**
+ * Remembers the provider's id of the work and the asset it will become, while the job is
+ * processing. Answers false when it no longer is: it was cancelled or expired meanwhile.
+ */
 export async function recordProviderJob(
   organizationId: number,
   jobId: string,
   providerJobId: string,
   outputAssetId: string,
-) {
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(organizationId, jobId),
-      UpdateExpression: 'SET provider_job_id = :provider, output_asset_id = :asset',
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':provider': providerJobId, ':asset': outputAssetId, ':processing': 'processing' },
-    }),
-  );
+): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(organizationId, jobId),
+        UpdateExpression: 'SET provider_job_id = :provider, output_asset_id = :asset',
+        ConditionExpression: '#status = :processing',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':provider': providerJobId, ':asset': outputAssetId, ':processing': 'processing' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 /**

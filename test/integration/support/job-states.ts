@@ -101,6 +101,7 @@ export async function splitJobWithClipsDone(
       score: 0.5,
     })),
   );
+  if (!clips) throw new Error(`Split job ${jobId} was not processing when its clips were written`);
   for (const clip of clips.slice(0, completed)) {
     const files = { video: `clips/${clip.clipId}.mp4`, thumbnail: `clips/${clip.clipId}.jpg`, captions: null };
     await clipStore.markClipCompleted(clip, files, 15);
