@@ -112,8 +112,9 @@ export const ROUTES: readonly Route[] = [
     operationId: 'cancelVideoJob',
     scope: 'video:create',
     handler: 'video-jobs/cancel',
-    // Ends the job in one transaction: its job-list entries move, its event is written.
-    table: [...AUTHENTICATION, 'PutItem', 'DeleteItem'],
+    // Ends the job in one transaction: its job-list entries move, its event is written. Query: the
+    // code that stops a job reads a split job's clips (a video job has none).
+    table: [...AUTHENTICATION, 'Query', 'PutItem', 'DeleteItem'],
     grants: ['states.video-job:stop'],
   },
   {

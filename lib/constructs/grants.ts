@@ -88,6 +88,22 @@ function stopsWorkflow(grant: Grant) {
     }
     stateMachine.grantExecution(fn, 'states:StopExecution');
     fn.addEnvironment(workflow.arnSetting.variable, stateMachine.stateMachineArn);
+    NagSuppressions.addResourceSuppressions(
+      fn.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: `Each execution is named after the job it runs, known only at run time, so the grant names the executions of the ${workflow.name} state machine (execution:<its name>:*), for states:StopExecution only.`,
+          appliesTo: [
+            {
+              regex:
+                '/^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:\\{"Fn::Select":\\[6,\\{"Fn::Split":\\[":",\\{"Ref":"[A-Za-z0-9]+"\\}\\]\\}\\]\\}:\\*$/',
+            },
+          ],
+        },
+      ],
+      true,
+    );
   };
 }
 
