@@ -24,10 +24,10 @@ import { jobUsageUpdates, type UsageChange } from '#domain/usage/usage-store';
 
 /**
  * The transactions every job type goes through: the create (charge, concurrency slot, job,
- * idempotency record), the start of its work (queued → processing) and the finish (terminal
- * status, slot released, refund, event, outputs). Each also writes the job's list entries and
- * usage counts. Each is all or nothing, so credits, slots, jobs, the job list and usage always
- * agree.
+ * idempotency record), the start of its work (queued → processing) and its end (terminal
+ * status, slot released, refund, event, outputs), whether its work finishes it or a cancel or
+ * deadline stops it. Each also writes the job's list entries and usage counts. Each is all or
+ * nothing, so credits, slots, jobs, the job list and usage always agree.
  */
 
 /** The list entries and usage counts that move with a tracked job's status. */
