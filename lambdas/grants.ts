@@ -66,6 +66,10 @@ export type Grant =
   | 'states.video-job:start'
   // StartExecution of the split job state machine, and its ARN in the environment.
   | 'states.split-job:start'
+  // StopExecution of the video job state machine's executions, and its ARN in the environment.
+  | 'states.video-job:stop'
+  // StopExecution of the split job state machine's executions, and its ARN in the environment.
+  | 'states.split-job:stop'
   // Start Amazon Transcribe transcription jobs.
   | 'transcribe.jobs:start'
   // Read the status of Amazon Transcribe transcription jobs.

@@ -120,6 +120,17 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'POST',
+    path: '/video-jobs/{id}/cancel',
+    operationId: 'cancelVideoJob',
+    scope: 'video:create',
+    handler: 'video-jobs/cancel',
+    // Ends the job in one transaction: its job-list entries move, its event is written. Query: the
+    // code that stops a job reads a split job's clips (a video job has none).
+    table: [...AUTHENTICATION, 'Query', 'PutItem', 'DeleteItem'],
+    grants: ['states.video-job:stop'],
+  },
+  {
+    method: 'POST',
     path: '/split-jobs',
     operationId: 'createSplitJob',
     scope: 'split:create',
@@ -158,6 +169,16 @@ export const ROUTES: readonly Route[] = [
     grants: ['media.clips:get'],
   },
   {
+    method: 'POST',
+    path: '/split-jobs/{id}/cancel',
+    operationId: 'cancelSplitJob',
+    scope: 'split:create',
+    handler: 'split-jobs/cancel',
+    // Reads the clips for the refund and fails the unfinished ones; the ending moves the job-list entries.
+    table: [...AUTHENTICATION, 'Query', 'PutItem', 'DeleteItem'],
+    grants: ['states.split-job:stop'],
+  },
+  {
     method: 'GET',
     path: '/jobs',
     operationId: 'listJobs',
@@ -174,6 +195,16 @@ export const ROUTES: readonly Route[] = [
     handler: 'jobs/get',
     table: AUTHENTICATION,
     grants: [],
+  },
+  {
+    method: 'POST',
+    path: '/jobs/{id}/cancel',
+    operationId: 'cancelJob',
+    // The scope that creates jobs of the job's type, checked once the job is found (cancellation.ts).
+    scope: null,
+    handler: 'jobs/cancel',
+    table: [...AUTHENTICATION, 'Query', 'PutItem', 'DeleteItem'],
+    grants: ['states.video-job:stop', 'states.split-job:stop'],
   },
   {
     method: 'POST',

@@ -57,10 +57,11 @@ export const TASKS: readonly Task[] = [
     name: 'reconcile-jobs',
     handler: 'reconcile-jobs',
     trigger: { kind: 'schedule', everyMinutes: RECONCILE_SCHEDULE.everyMinutes },
-    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    // Reads each active job for its deadline, and an expiring split job's clips.
+    table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableIndexes: ['active-jobs'],
-    // Starts the execution of any job type again.
-    grants: WORKFLOWS.map((workflow) => workflow.startGrant),
+    // Starts the execution of any job type again; stops the execution of a job past its deadline.
+    grants: WORKFLOWS.flatMap((workflow) => [workflow.startGrant, workflow.stopGrant]),
     // Queries of a few index pages and one call per active job: small and short.
     memoryMb: 256,
     timeoutSeconds: 120,

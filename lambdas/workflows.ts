@@ -43,6 +43,8 @@ export interface Workflow {
   readonly arnSetting: Setting;
   /** The grant a route needs to start it. */
   readonly startGrant: Grant;
+  /** The grant a function needs to stop its executions (a cancel, a passed deadline). */
+  readonly stopGrant: Grant;
   /**
    * The ASL file's top-level TimeoutSeconds (checked when the definition is read): an execution
    * still running then ends TIMED_OUT, and its job expires through the execution-ended task.
@@ -80,6 +82,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     definitionFile: 'state-machines/video-job.asl.json',
     arnSetting: VIDEO_JOB_STATE_MACHINE_ARN,
     startGrant: 'states.video-job:start',
+    stopGrant: 'states.video-job:stop',
     // Throttled starts (minutes), the 30-minute render deadline, and the finish's own retries.
     executionTimeoutSeconds: 3600,
     executionInput: jobExecutionInput,
@@ -135,6 +138,7 @@ export const WORKFLOWS: readonly Workflow[] = [
     definitionFile: 'state-machines/split-job.asl.json',
     arnSetting: SPLIT_JOB_STATE_MACHINE_ARN,
     startGrant: 'states.split-job:start',
+    stopGrant: 'states.split-job:stop',
     // Analysis of a 3-hour source in parallel segments (each under 15 minutes), a transcription
     // given up after an hour, rendering, and the retries of each: well inside four hours.
     executionTimeoutSeconds: 14400,

@@ -75,6 +75,39 @@ function startsWorkflow(grant: Grant) {
 }
 
 /**
+ * StopExecution on the executions of one workflow's state machine (not on any other's), and the
+ * machine's ARN in the setting lambdas/workflows.ts names, from which the execution's ARN follows.
+ */
+function stopsWorkflow(grant: Grant) {
+  const workflow = WORKFLOWS.find((candidate) => candidate.stopGrant === grant);
+  if (!workflow) throw new Error(`No workflow of lambdas/workflows.ts is stopped with the grant ${grant}`);
+  return ({ fn, who, stateMachines }: GrantTarget) => {
+    const stateMachine = stateMachines?.[workflow.name];
+    if (!stateMachine) {
+      throw new Error(`${who} needs the grant ${grant}, but the state machines given have no ${workflow.name}.`);
+    }
+    stateMachine.grantExecution(fn, 'states:StopExecution');
+    fn.addEnvironment(workflow.arnSetting.variable, stateMachine.stateMachineArn);
+    NagSuppressions.addResourceSuppressions(
+      fn.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: `Each execution is named after the job it runs, known only at run time, so the grant names the executions of the ${workflow.name} state machine (execution:<its name>:*), for states:StopExecution only.`,
+          appliesTo: [
+            {
+              regex:
+                '/^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:\\{"Fn::Select":\\[6,\\{"Fn::Split":\\[":",\\{"Ref":"[A-Za-z0-9]+"\\}\\]\\}\\]\\}:\\*$/',
+            },
+          ],
+        },
+      ],
+      true,
+    );
+  };
+}
+
+/**
  * SendMessage on one queue of lambdas/queues.ts (SendMessageBatch is authorized as SendMessage),
  * and its URL in the setting the queue table names. Not grantSendMessages, which adds
  * GetQueueAttributes and GetQueueUrl: the senders have the URL and read nothing of the queue. The
@@ -225,6 +258,8 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'media.work:put': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:PutObject']),
   'states.video-job:start': startsWorkflow('states.video-job:start'),
   'states.split-job:start': startsWorkflow('states.split-job:start'),
+  'states.video-job:stop': stopsWorkflow('states.video-job:stop'),
+  'states.split-job:stop': stopsWorkflow('states.split-job:stop'),
   'transcribe.jobs:start': usesTranscriptionJobs('transcribe:StartTranscriptionJob'),
   'transcribe.jobs:poll': usesTranscriptionJobs('transcribe:GetTranscriptionJob'),
   'bedrock.video-model:start': usesVideoModel('bedrock.video-model:start', 'start'),

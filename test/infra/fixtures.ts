@@ -183,7 +183,10 @@ export function resourcesOf(statement: Pick<Statement, 'Resource'>): unknown[] {
   return Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
 }
 
-/** A CloudFormation string value as text: `Ref`s as `<Id>`, `Fn::GetAtt`s as `<Id.Attribute>`. */
+/**
+ * A CloudFormation string value as text: `Ref`s as `<Id>`, `Fn::GetAtt`s as `<Id.Attribute>`, a part
+ * of a split value (an ARN's name) as `<Id>.split(":")[6]`.
+ */
 export function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   const object = value as Record<string, unknown>;
@@ -192,6 +195,13 @@ export function asText(value: unknown): string {
   if ('Fn::Join' in object) {
     const [separator, parts] = object['Fn::Join'] as [string, unknown[]];
     return parts.map(asText).join(separator);
+  }
+  if ('Fn::Select' in object) {
+    const [index, list] = object['Fn::Select'] as [number, Record<string, unknown>];
+    if ('Fn::Split' in list) {
+      const [separator, source] = list['Fn::Split'] as [string, unknown];
+      return `${asText(source)}.split(${JSON.stringify(separator)})[${index}]`;
+    }
   }
   throw new Error(`Cannot render ${JSON.stringify(value)}`);
 }

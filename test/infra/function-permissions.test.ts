@@ -79,6 +79,9 @@ const SECRETS_KEY_CONTEXT = `if ${canonical({
 const CURSOR_KEY = `<${logicalIdOf(stack.cursorKey.secret)}>`;
 const stateMachine = (name: string) =>
   `<${logicalIdOf(stack.workflows.find(({ workflow }) => workflow.name === name)!.stateMachine)}>`;
+/** Every execution of the workflow's state machine (named in its ARN's seventh part), and no other machine's. */
+const execution = (name: string) =>
+  `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${stateMachine(name)}.split(":")[6]:*`;
 
 /** What each grant must become, written out here rather than taken from lib/constructs/grants.ts. */
 const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
@@ -99,6 +102,8 @@ const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
   'media.work:put': [`s3:PutObject ${BUCKET}/work/*`],
   'states.video-job:start': [`states:StartExecution ${stateMachine('video-job')}`],
   'states.split-job:start': [`states:StartExecution ${stateMachine('split-job')}`],
+  'states.video-job:stop': [`states:StopExecution ${execution('video-job')}`],
+  'states.split-job:stop': [`states:StopExecution ${execution('split-job')}`],
   'transcribe.jobs:start': [`transcribe:StartTranscriptionJob ${TRANSCRIPTION_JOBS}`],
   'transcribe.jobs:poll': [`transcribe:GetTranscriptionJob ${TRANSCRIPTION_JOBS}`],
   'bedrock.video-model:start': [
@@ -304,7 +309,7 @@ describe('what representative functions may do, written out', () => {
     );
   });
 
-  test('reconcile-jobs queries the active-jobs index and no other, and may start every workflow', () => {
+  test('reconcile-jobs queries the active-jobs index and no other, and may start every workflow and stop its executions', () => {
     const fn = task('reconcile-jobs');
     expect(permissionsOf(fn)).toEqual(
       [
@@ -312,9 +317,12 @@ describe('what representative functions may do, written out', () => {
         `dynamodb:UpdateItem ${TABLE}`,
         `dynamodb:PutItem ${TABLE}`,
         `dynamodb:DeleteItem ${TABLE}`,
+        `dynamodb:Query ${TABLE}`,
         `dynamodb:Query ${TABLE}/index/active-jobs`,
         `states:StartExecution ${stateMachine('video-job')}`,
         `states:StartExecution ${stateMachine('split-job')}`,
+        `states:StopExecution ${execution('video-job')}`,
+        `states:StopExecution ${execution('split-job')}`,
         ...logsAndTraces(fn),
       ].sort(),
     );

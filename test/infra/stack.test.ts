@@ -72,13 +72,15 @@ describe('Lambda functions', () => {
     }
   });
 
-  test('every API function knows the table, the media bucket, its log level and loads source maps; only starters know a state machine, only readers the cursor key, only ffmpeg users the media tools', () => {
+  test('every API function knows the table, the media bucket, its log level and loads source maps; only starters and stoppers know a state machine, only readers the cursor key, only ffmpeg users the media tools', () => {
     const tableRef = { Ref: logicalIdOf(stack.table.table) };
     const bucketRef = { Ref: logicalIdOf(stack.media.bucket) };
     for (const [name, resource] of apiFunctions) {
       const route = ROUTES.find((candidate) => candidate.operationId === name);
       const holds = (grant: Grant) => route?.grants.includes(grant) ?? false;
-      const machines = stack.workflows.filter(({ workflow }) => holds(workflow.startGrant));
+      const machines = stack.workflows.filter(
+        ({ workflow }) => holds(workflow.startGrant) || holds(workflow.stopGrant),
+      );
       expect(resource.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         TABLE_NAME: tableRef,
@@ -478,7 +480,7 @@ describe('least privilege', () => {
 
   test('only the create function of its job type and the reconciler may start a workflow, and no other', () => {
     const starters = policyStatements(template).filter((statement) =>
-      actionsOf(statement).some((action) => action.startsWith('states:')),
+      actionsOf(statement).includes('states:StartExecution'),
     );
     const reconciler = stack.tasks.functions.get('reconcile-jobs')!;
     const creators = { 'video-job': 'createVideoJob', 'split-job': 'createSplitJob' } as const;
@@ -498,6 +500,33 @@ describe('least privilege', () => {
         roles: [{ Ref: logicalIdOf(reconciler.role!) }],
       },
     ]);
+  });
+
+  test('only the cancel functions of its job type and the reconciler may stop a workflow’s executions, and no other', () => {
+    const stoppers = policyStatements(template).filter((statement) =>
+      actionsOf(statement).includes('states:StopExecution'),
+    );
+    const roleOf = (fn: { role?: unknown }) => ({ Ref: logicalIdOf(fn.role as never) });
+    const api = (operationId: string) => roleOf(stack.httpApi.functions.get(operationId)!);
+    const cancellers = {
+      'video-job': [api('cancelVideoJob'), api('cancelJob')],
+      'split-job': [api('cancelSplitJob'), api('cancelJob')],
+    } as const;
+    const reconciler = roleOf(stack.tasks.functions.get('reconcile-jobs')!);
+    for (const { workflow, stateMachine } of stack.workflows) {
+      const machine = logicalIdOf(stateMachine);
+      const holders = stoppers
+        .filter((statement) => JSON.stringify(statement.Resource).includes(`"Ref":"${machine}"`))
+        .flatMap((statement) => statement.roles);
+      expect(holders).toEqual(
+        expect.arrayContaining([...cancellers[workflow.name as keyof typeof cancellers], reconciler]),
+      );
+      expect(holders).toHaveLength(3);
+    }
+    for (const statement of stoppers) {
+      expect(statement.Action).toBe('states:StopExecution');
+      expect(JSON.stringify(statement.Resource)).toContain(':execution:');
+    }
   });
 });
 

@@ -67,15 +67,25 @@ describe('tasks', () => {
     });
   });
 
-  test('the reconciler may start every workflow, and use the table without scanning; the execution-ended task only the table', () => {
+  test('the reconciler may start every workflow and stop its executions, and use the table without scanning; the execution-ended task only the table', () => {
     const outsideTable = (name: string) =>
       statementsOfFunction(stack, template, stack.tasks.functions.get(name)!)
         .filter((statement) => actionsOf(statement).some((action) => !/^(logs|xray|dynamodb):/.test(action)))
         .map((statement) => ({ actions: actionsOf(statement), resources: resourcesOf(statement) }));
-    expect(outsideTable('reconcile-jobs')).toEqual([
-      { actions: ['states:StartExecution'], resources: expect.arrayContaining(stateMachineRefs) },
-    ]);
-    expect(outsideTable('reconcile-jobs')[0]?.resources).toHaveLength(stateMachineRefs.length);
+    const reconciler = outsideTable('reconcile-jobs');
+    expect(reconciler[0]).toEqual({
+      actions: ['states:StartExecution'],
+      resources: expect.arrayContaining(stateMachineRefs),
+    });
+    expect(reconciler[0]?.resources).toHaveLength(stateMachineRefs.length);
+    // A job past its deadline has its execution stopped: StopExecution on each machine's executions.
+    const stops = reconciler.slice(1);
+    expect([...new Set(stops.flatMap((statement) => statement.actions))]).toEqual(['states:StopExecution']);
+    const stopped = stops.flatMap((statement) => statement.resources).map((resource) => JSON.stringify(resource));
+    expect(stopped).toHaveLength(stateMachineRefs.length);
+    for (const reference of stateMachineRefs) {
+      expect(stopped.filter((resource) => resource.includes(JSON.stringify(reference)))).toHaveLength(1);
+    }
     expect(outsideTable('execution-ended')).toEqual([]);
     for (const task of TASKS) {
       const actions = statementsOfFunction(stack, template, stack.tasks.functions.get(task.name)!).flatMap(actionsOf);

@@ -52,11 +52,18 @@ const indexed = (item: ReturnType<typeof jobItem>) => ({
   created_at: item.created_at,
 });
 
-/** Each shard answers with the entries the test gives it (shard 0 unless told). */
+/**
+ * Each shard answers with the entries the test gives it (shard 0 unless told), and each entry's
+ * job, read for its deadline, is the test's job item (without a deadline) unless the test says otherwise.
+ */
 function activeIndexHolds(entries: Record<string, unknown>[], shard = 0) {
   dynamo.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) => ({
     Items: input.ExpressionAttributeValues[':shard'] === `ACTIVE#${shard}` ? entries : [],
   }));
+  dynamo.on(GetCommand).callsFake((input: { Key: { sk: string } }) => {
+    const entry = entries.find((candidate) => input.Key.sk === `JOB#${String(candidate.job_id)}`);
+    return { Item: entry && jobItem(entry) };
+  });
 }
 
 /** The one finish transaction written: the job's update and the organization's. */
@@ -94,7 +101,7 @@ describe('the reconciler', () => {
   test('starts again the execution of a job within its bound, under the job id and with the same input', async () => {
     activeIndexHolds([indexed(jobItem())]);
     sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn' });
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, errors: 0 });
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
     expect(sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input).toEqual({
       stateMachineArn: process.env.VIDEO_JOB_STATE_MACHINE_ARN,
       name: 'video_job_1',
@@ -106,7 +113,7 @@ describe('the reconciler', () => {
   test('counts an execution that already exists as started, and does not end its job', async () => {
     activeIndexHolds([indexed(jobItem({ status: 'processing' }))]);
     sfn.on(StartExecutionCommand).rejects(new ExecutionAlreadyExists({ message: 'exists', $metadata: {} }));
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, errors: 0 });
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
   });
 
   test.each([
@@ -121,7 +128,7 @@ describe('the reconciler', () => {
       });
       activeIndexHolds([indexed(item)], 5);
       dynamo.on(GetCommand).resolves({ Item: item });
-      expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, errors: 0 });
+      expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
       const { job, organization } = endingWritten();
       expect(job.ExpressionAttributeValues).toMatchObject({ ':status': ending, ':refund': 10, ':error': { code } });
       expect(job.UpdateExpression).toContain(
@@ -140,7 +147,7 @@ describe('the reconciler', () => {
     const item = jobItem({ status: 'queued', created_at: secondsBefore(TIMEOUT_SECONDS * 2) });
     activeIndexHolds([indexed(item)]);
     dynamo.on(GetCommand).resolves({ Item: { ...item, status: 'completed' } });
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, errors: 0 });
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
@@ -153,7 +160,7 @@ describe('the reconciler', () => {
           ? Promise.reject(new SFNServiceException({ name: 'ThrottlingException', $fault: 'client', $metadata: {} }))
           : { executionArn: 'arn' },
       );
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, errors: 1 });
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 1 });
   });
 
   test('publishes every run’s counts for every job type, zeros included, so that a gap means it did not run', async () => {
@@ -177,7 +184,7 @@ describe('the reconciler', () => {
       .on(StartExecutionCommand)
       .rejects(new SFNServiceException({ name: 'ThrottlingException', $fault: 'client', $metadata: {} }));
 
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, errors: 1 });
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 1 });
 
     expect(publishedValues(metrics, 'ActiveJobsPastBound')).toEqual([
       { JobType: 'video', value: 1 },

@@ -28,12 +28,16 @@ const OPERATIONS: [method: string, path: string, operationId: string, scope: str
   ['POST', '/video-jobs', 'createVideoJob', 'video:create'],
   ['GET', '/video-jobs/{id}', 'getVideoJob', 'video:read'],
   ['GET', '/video-jobs/{id}/result', 'getVideoJobResult', 'video:read'],
+  ['POST', '/video-jobs/{id}/cancel', 'cancelVideoJob', 'video:create'],
   ['POST', '/split-jobs', 'createSplitJob', 'split:create'],
   ['GET', '/split-jobs/{id}', 'getSplitJob', 'split:read'],
   ['GET', '/split-jobs/{id}/clips', 'getSplitJobClips', 'split:read'],
   ['GET', '/split-jobs/{id}/result', 'getSplitJobResult', 'split:read'],
+  ['POST', '/split-jobs/{id}/cancel', 'cancelSplitJob', 'split:create'],
   ['GET', '/jobs', 'listJobs', 'jobs:read'],
   ['GET', '/jobs/{id}', 'getJob', 'jobs:read'],
+  // The scope of the job's type (video:create or split:create), checked once the job is found.
+  ['POST', '/jobs/{id}/cancel', 'cancelJob', null],
   ['POST', '/webhooks', 'createWebhook', 'webhooks:write'],
   ['GET', '/webhooks', 'listWebhooks', 'webhooks:read'],
   ['GET', '/webhooks/{id}', 'getWebhook', 'webhooks:read'],
@@ -154,13 +158,11 @@ describe('docs/openapi.yaml', () => {
     (method, route, operationId, scope) => {
       const operation = document.paths[route]?.[method.toLowerCase()];
       expect(operation?.operationId).toBe(operationId);
-      if (scope === 'public') {
-        expect([operation.security, operation['x-required-scope']]).toEqual([[], undefined]);
-        return;
-      }
-      expect(operation['x-required-scope']).toBe(scope);
-      expect(operation.security).toEqual([{ apiKey: scope ? [scope] : [] }]);
-      expect(scope === null || (SCOPES as readonly string[]).includes(scope)).toBe(true);
+      const keyless = scope === 'public';
+      expect([operation.security, operation['x-required-scope']]).toEqual(
+        keyless ? [[], undefined] : [[{ apiKey: scope ? [scope] : [] }], scope],
+      );
+      expect(keyless || scope === null || (SCOPES as readonly string[]).includes(scope)).toBe(true);
     },
   );
 

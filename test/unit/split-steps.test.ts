@@ -18,7 +18,7 @@ import {
 } from '#domain/split-jobs/split-steps';
 import type { SegmentAnalysis } from '#domain/split-jobs/source-analysis';
 import { SPLIT_INPUT } from './support/new-job';
-import { itemAt } from './support/transactions';
+import { itemAt, refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -277,6 +277,13 @@ describe('choosing the clips of a source that holds less than its header claims'
       .args[0].input.TransactItems!.flatMap((item) => (item.Put ? [item.Put.Item!] : []));
     expect(puts.length).toBeGreaterThan(0);
     for (const clip of puts) expect(clip.end_seconds).toBeLessThanOrEqual(22.3);
+  });
+
+  it('ends with nothing to do when the job was cancelled or expired while its clips were chosen', async () => {
+    givenAnalysis(22.3);
+    dynamo.on(TransactWriteCommand).callsFake(refusedAt(JOB_KEY));
+
+    await expect(chooseSplitClips(state)).resolves.toEqual({ organization_id: 7, job_id: JOB_ID, outcome: 'finished' });
   });
 
   it('ends as unreadable when less than a second of picture decodes', async () => {

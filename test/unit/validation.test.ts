@@ -356,7 +356,7 @@ describe('webhooks', () => {
     [
       'an event that cannot be subscribed',
       { events: ['webhook.test'] },
-      'events[0] must be one of job.completed, job.failed',
+      'events[0] must be one of job.completed, job.failed, job.cancelled',
     ],
     [
       'a repeated event',

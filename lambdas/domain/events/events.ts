@@ -1,4 +1,4 @@
-import type { JobCompletedEvent, JobFailedEvent, WebhookTestEvent } from '#contract/types';
+import type { JobCancelledEvent, JobCompletedEvent, JobFailedEvent, WebhookTestEvent } from '#contract/types';
 import { ConditionalCheckFailedException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -11,7 +11,7 @@ import { EVENT_ITEM_PREFIX } from './event-stream';
 import { LEAVE_OUTBOX, OUTBOX_ATTRIBUTES, outboxEntry } from './outbox-index';
 
 /** Every event payload as the contract describes it. */
-export type EventPayload = JobCompletedEvent | JobFailedEvent | WebhookTestEvent;
+export type EventPayload = JobCompletedEvent | JobFailedEvent | JobCancelledEvent | WebhookTestEvent;
 export type EventType = EventPayload['type'];
 /** What an event says, before it gets its id and time: one of the payload types with its data. */
 export type EventBody = { [T in EventType]: { type: T; data: Extract<EventPayload, { type: T }>['data'] } }[EventType];

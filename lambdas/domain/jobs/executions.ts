@@ -1,11 +1,18 @@
-import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  ExecutionAlreadyExists,
+  ExecutionDoesNotExist,
+  SFNClient,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { requiredSetting } from '#platform/settings';
 import { workflowOfJobType } from '#workflows';
 import type { AnyJob } from './job';
 
 /**
- * Starting a job's execution, and nothing else: the create path (submit-job.ts) and the reconciler
- * call it, and decide themselves what becomes of a job whose start is refused.
+ * Starting and stopping a job's execution, and nothing else: the create path (submit-job.ts) and
+ * the reconciler start it and decide themselves what becomes of a job whose start is refused; a
+ * cancel or a passed deadline stops it once the job has ended (stopping.ts).
  */
 
 let client: SFNClient | undefined;
@@ -34,5 +41,24 @@ export async function startJobExecution(job: Pick<AnyJob, 'organizationId' | 'jo
     );
   } catch (error) {
     if (!(error instanceof ExecutionAlreadyExists)) throw error;
+  }
+}
+
+/** The ARN of the job's execution: its state machine's, with the job id as the execution's name. */
+function executionArnOf(job: Pick<AnyJob, 'jobId' | 'type'>): string {
+  const stateMachineArn = requiredSetting(workflowOfJobType(job.type).arnSetting);
+  return `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${job.jobId}`;
+}
+
+/**
+ * Stops the job's execution (it ends ABORTED). Without `error` and `cause`, which Step Functions
+ * would encrypt with the execution's key. An execution that never started (its create died
+ * before the start) has nothing to stop.
+ */
+export async function stopJobExecution(job: Pick<AnyJob, 'jobId' | 'type'>): Promise<void> {
+  try {
+    await stepFunctions().send(new StopExecutionCommand({ executionArn: executionArnOf(job) }));
+  } catch (error) {
+    if (!(error instanceof ExecutionDoesNotExist)) throw error;
   }
 }

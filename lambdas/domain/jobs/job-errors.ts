@@ -7,6 +7,15 @@ export const JOB_ERRORS = {
     code: 'JOB_TIMED_OUT',
     message: 'The job did not finish in time; it expired and its credits were refunded.',
   },
+  cancelled: {
+    code: 'JOB_CANCELLED',
+    message: 'The job was cancelled; the credits of its unfinished work were refunded.',
+  },
+  deadlineExceeded: {
+    code: 'JOB_DEADLINE_EXCEEDED',
+    message:
+      'The job did not end within its deadline_seconds; it expired and the credits of its unfinished work were refunded.',
+  },
   internal: {
     code: 'INTERNAL_ERROR',
     message: 'The job failed because of an internal error; its credits were refunded.',

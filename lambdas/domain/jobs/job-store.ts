@@ -161,7 +161,7 @@ export function newJobPut(job: AnyJob): TransactionItem {
 /** How a job ends, as its item records it. */
 export type JobEnding =
   | { status: 'completed'; outputAssetId: string | null; clipsCount?: number }
-  | { status: 'failed' | 'expired'; error: JobError };
+  | { status: 'failed' | 'expired' | 'cancelled'; error: JobError };
 
 /**
  * The part of a status change's condition that keeps a job read untracked untracked: the
@@ -174,7 +174,7 @@ function stillUntracked(job: Pick<AnyJob, 'tracked'>): string {
 
 /**
  * For the transaction that ends a job: its terminal state (with `refund`, the credits it gets
- * back: all of a failed or expired job's, a split job's share for its failed clips), conditional on its still being in the status it was read in (an
+ * back: all of a failed job's, a split job's share for the clips it did not deliver), conditional on its still being in the status it was read in (an
  * active one), so a job ends at most once however many finishers race, and the counts that
  * move with its status move from the right one.
  */
@@ -273,23 +273,32 @@ export function jobProcessingUpdate(
   };
 }
 
-/** Remembers the provider's id of the work and the asset it will become, while the job is processing. */
+/**
+ * Remembers the provider's id of the work and the asset it will become, while the job is
+ * processing. Answers false when it no longer is: it was cancelled or expired meanwhile.
+ */
 export async function recordProviderJob(
   organizationId: number,
   jobId: string,
   providerJobId: string,
   outputAssetId: string,
-) {
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(organizationId, jobId),
-      UpdateExpression: 'SET provider_job_id = :provider, output_asset_id = :asset',
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':provider': providerJobId, ':asset': outputAssetId, ':processing': 'processing' },
-    }),
-  );
+): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(organizationId, jobId),
+        UpdateExpression: 'SET provider_job_id = :provider, output_asset_id = :asset',
+        ConditionExpression: '#status = :processing',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':provider': providerJobId, ':asset': outputAssetId, ':processing': 'processing' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { LimitName } from '#domain/access/organizations';
+import type { Scope } from '#domain/access/scopes';
 import { API_PREFIX } from '#routes';
 import type { JobType } from './job';
 
@@ -6,6 +7,8 @@ import type { JobType } from './job';
 export interface JobTypeTraits {
   /** Every id of the type starts with it, so a path id of another type is not even looked up. */
   readonly idPrefix: string;
+  /** The scope that creates jobs of the type, and cancels them. */
+  readonly createScope: Scope;
   /** The organization's limit on its active jobs of the type. */
   readonly concurrencyLimit: Extract<LimitName, `concurrent_${string}`>;
   /**
@@ -22,6 +25,7 @@ export interface JobTypeTraits {
 export const JOB_TYPES: Readonly<Record<JobType, JobTypeTraits>> = {
   video: {
     idPrefix: 'video_job_',
+    createScope: 'video:create',
     concurrencyLimit: 'concurrent_video_jobs',
     // A Nova Reel render takes 90 s or more; polling every 15 s.
     retryAtCapSeconds: 30,
@@ -30,6 +34,7 @@ export const JOB_TYPES: Readonly<Record<JobType, JobTypeTraits>> = {
   },
   split: {
     idPrefix: 'split_job_',
+    createScope: 'split:create',
     concurrencyLimit: 'concurrent_split_jobs',
     retryAtCapSeconds: 30,
     resultPath: (jobId) => `${API_PREFIX}/split-jobs/${jobId}/result`,

@@ -24,10 +24,10 @@ import { jobUsageUpdates, type UsageChange } from '#domain/usage/usage-store';
 
 /**
  * The transactions every job type goes through: the create (charge, concurrency slot, job,
- * idempotency record), the start of its work (queued → processing) and the finish (terminal
- * status, slot released, refund, event, outputs). Each also writes the job's list entries and
- * usage counts. Each is all or nothing, so credits, slots, jobs, the job list and usage always
- * agree.
+ * idempotency record), the start of its work (queued → processing) and its end (terminal
+ * status, slot released, refund, event, outputs), whether its work finishes it or a cancel or
+ * deadline stops it. Each also writes the job's list entries and usage counts. Each is all or
+ * nothing, so credits, slots, jobs, the job list and usage always agree.
  */
 
 /** The list entries and usage counts that move with a tracked job's status. */
@@ -150,10 +150,24 @@ export type JobOutcome =
       /** Credits given back although the job completed: a split job's share for its failed clips. */
       refund?: number;
     }
-  | { status: 'failed' | 'expired'; error: JobError };
+  | {
+      status: 'failed' | 'expired' | 'cancelled';
+      error: JobError;
+      /**
+       * Credits given back when not all of the charge is: a split job stopped with some clips
+       * completed keeps the price of those (refunds.ts). Absent: all of it.
+       */
+      refund?: number;
+    };
 
 function endingEvent(job: Job, outcome: JobOutcome): EventBody {
   const traits = JOB_TYPES[job.type];
+  if (outcome.status === 'cancelled') {
+    return {
+      type: 'job.cancelled',
+      data: { job: { id: job.jobId, type: job.type, status: outcome.status, error: outcome.error } },
+    };
+  }
   if (outcome.status !== 'completed') {
     return {
       type: 'job.failed',
@@ -255,12 +269,47 @@ interface EndedJob {
 }
 
 /**
- * The one way a job ends: in one transaction the job takes its terminal state, the
- * concurrency slot is released, a failed or expired job's charge is refunded, the event for
- * webhooks is written and so is every output, and the job's list entries and usage counts move
- * to the terminal status. The condition on the job's status makes it happen at most once; a job
- * that has already ended is left as it is. The call that ends it, and only that one, counts the
- * job's end and its refund in the metrics once the transaction is written.
+ * The transaction that ends an active job with the outcome: the job takes its terminal state,
+ * the concurrency slot is released, the refund is given back, the event for webhooks is written
+ * and so is every output, and the job's list entries and usage counts move to the terminal
+ * status. The job item is conditional on the status it was read in, so whichever of the job's
+ * finishers (its own steps, the execution-ended task, the reconciler, a cancel) writes first is
+ * the only one that does.
+ */
+function jobEnding(
+  job: Job,
+  outcome: JobOutcome,
+  now: Date,
+): { write: Record<string, TransactionItem>; answer: EndedJob } {
+  const refund = Math.min(
+    job.credits.charged,
+    outcome.refund ?? (outcome.status === 'completed' ? 0 : job.credits.charged),
+  );
+  const items: Record<string, TransactionItem> = {
+    job: jobEndingUpdate(job, outcome, refund, now),
+    organization: slotReleaseUpdate(job.organizationId, job.type, refund),
+    event: eventPut(newEvent(job.organizationId, endingEvent(job, outcome), now)),
+    ...statusChangeWrites(job, outcome.status, { refunded: refund }),
+  };
+  for (const output of outcome.status === 'completed' ? outcome.outputs : []) {
+    const name = `output:${output.name}`;
+    if (name in items) throw new Error(`Job ${job.jobId} has two outputs named ${output.name}`);
+    items[name] = output.write;
+  }
+  return { write: items, answer: { type: job.type, status: outcome.status, refund } };
+}
+
+/** Counts a job's end and its refund, once the transaction that ended it is written. */
+function publishEnding(ended: EndedJob): void {
+  putMetric('jobsEnded', 1, { JobType: ended.type, Outcome: ended.status });
+  putMetric('creditsRefunded', ended.refund, { JobType: ended.type });
+}
+
+/**
+ * The way a job's own work ends it (its steps, the execution-ended task, the reconciler): in one
+ * transaction (jobEnding), a failed or expired job refunded in full unless the outcome says
+ * otherwise. A job that has already ended, a cancelled one included, is left as it is. The call
+ * that ends it, and only that one, counts the job's end and its refund in the metrics.
  */
 export async function finishJob(
   organizationId: number,
@@ -270,25 +319,54 @@ export async function finishJob(
 ): Promise<void> {
   const ended = await changeJobStatus(organizationId, jobId, (read): StatusStep<EndedJob | undefined> => {
     const job = existing(read, organizationId, jobId);
-    if (!isActive(job)) return { answer: undefined };
-    const refund = Math.min(
-      job.credits.charged,
-      outcome.status === 'completed' ? (outcome.refund ?? 0) : job.credits.charged,
-    );
-    const items: Record<string, TransactionItem> = {
-      job: jobEndingUpdate(job, outcome, refund, now),
-      organization: slotReleaseUpdate(organizationId, job.type, refund),
-      event: eventPut(newEvent(organizationId, endingEvent(job, outcome), now)),
-      ...statusChangeWrites(job, outcome.status, { refunded: refund }),
-    };
-    for (const output of outcome.status === 'completed' ? outcome.outputs : []) {
-      const name = `output:${output.name}`;
-      if (name in items) throw new Error(`Job ${jobId} has two outputs named ${output.name}`);
-      items[name] = output.write;
-    }
-    return { write: items, answer: { type: job.type, status: outcome.status, refund } };
+    return isActive(job) ? jobEnding(job, outcome, now) : { answer: undefined };
   });
-  if (!ended) return;
-  putMetric('jobsEnded', 1, { JobType: ended.type, Outcome: ended.status });
-  putMetric('creditsRefunded', ended.refund, { JobType: ended.type });
+  if (ended) publishEnding(ended);
+}
+
+/** How a job stopped from outside its work ends, and what it gets back (refunds.ts). */
+export interface StoppedOutcome {
+  status: 'cancelled' | 'expired';
+  error: JobError;
+  refund: number;
+}
+
+/** What stopping a job answers: the job as it is after the call, and whether this call stopped it. */
+export interface StoppedJob {
+  job: Job;
+  stoppedNow: boolean;
+}
+
+/**
+ * Ends a job from outside its work (a cancel, a passed deadline) with `outcome`, whose refund
+ * `refundOf` works out from the job as read. Unlike finishJob it answers the job: as this call
+ * ended it, or as it already was when something else (its own end, an earlier stop) came first.
+ */
+export async function stopJob(
+  organizationId: number,
+  jobId: string,
+  outcome: (job: Job) => StoppedOutcome,
+  now = new Date(),
+): Promise<StoppedJob | undefined> {
+  const stopped = await changeJobStatus(
+    organizationId,
+    jobId,
+    (job): StatusStep<{ ended?: EndedJob; job: Job } | undefined> => {
+      if (!job) return { answer: undefined };
+      if (!isActive(job)) return { answer: { job } };
+      const ending = outcome(job);
+      const { write, answer: ended } = jobEnding(job, ending, now);
+      const credits = { ...job.credits, refunded: ended.refund };
+      return {
+        write,
+        answer: {
+          ended,
+          job: { ...job, status: ending.status, updatedAt: now.toISOString(), error: ending.error, credits },
+        },
+      };
+    },
+  );
+  if (!stopped) return undefined;
+  if (stopped.ended) publishEnding(stopped.ended);
+  return { job: stopped.job, stoppedNow: stopped.ended !== undefined };
 }

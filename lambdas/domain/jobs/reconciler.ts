@@ -1,6 +1,7 @@
 import { log } from '#platform/log';
 import { putMetric } from '#platform/metrics';
 import { workflowOfJobType } from '#workflows';
+import { expireJobPastDeadline } from './deadlines';
 import { startJobExecution } from './executions';
 import type { JobType } from './job';
 import { JOB_ERRORS } from './job-errors';
@@ -12,7 +13,9 @@ import { RECONCILE_SCHEDULE } from './reconcile-schedule';
 /**
  * The last line against jobs left active for ever (holding a charge and a concurrency slot): a
  * create that died between its commit and its start, an execution lost or ended without finishing
- * its job. Reads only the active-jobs index, so its cost follows the jobs under way, not the table.
+ * its job. It also expires jobs past the `deadline_seconds` they were created with (deadlines.ts).
+ * Reads the active-jobs index and each entry's job, so its cost follows the jobs under way, not
+ * the table.
  */
 
 export interface ReconcileReport {
@@ -20,6 +23,8 @@ export interface ReconcileReport {
   started: number;
   /** Jobs past their bound, ended and refunded. */
   ended: number;
+  /** Jobs past their own deadline, expired and refunded. */
+  expired: number;
   /** Jobs the run could not handle; the next run tries them again. */
   errors: number;
 }
@@ -53,13 +58,14 @@ function publishRun(pastBound: Readonly<Record<JobType, number>>, errors: number
 /**
  * Every active job old enough: past its bound (its workflow's execution timeout and a grace) it
  * ends, refunded, through finishJob, whose condition makes that happen once whoever else finishes
- * it; otherwise its execution is started again, which revives one that never started or was lost.
+ * it; past its own deadline it expires the same way; otherwise its execution is started again,
+ * which revives one that never started or was lost.
  */
 export async function reconcileJobs({
   now = new Date(),
   restartAfterSeconds = RECONCILE_SCHEDULE.restartAfterSeconds,
 }: ReconcileOptions = {}): Promise<ReconcileReport> {
-  const report: ReconcileReport = { started: 0, ended: 0, errors: 0 };
+  const report: ReconcileReport = { started: 0, ended: 0, expired: 0, errors: 0 };
   const pastBound = Object.fromEntries(JOB_TYPE_NAMES.map((type) => [type, 0])) as Record<JobType, number>;
   for await (const entry of activeJobsCreatedBefore(new Date(now.getTime() - restartAfterSeconds * 1000))) {
     try {
@@ -67,6 +73,8 @@ export async function reconcileJobs({
         pastBound[entry.type] += 1;
         await finishJob(entry.organizationId, entry.jobId, overdueOutcome(entry), now);
         report.ended += 1;
+      } else if (await expireJobPastDeadline(entry.organizationId, entry.jobId, now)) {
+        report.expired += 1;
       } else {
         await startJobExecution(entry);
         report.started += 1;

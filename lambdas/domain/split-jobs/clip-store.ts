@@ -107,14 +107,15 @@ export interface ChosenClipRecord {
 
 /**
  * Writes the chosen clips, ranked in the order given, as pending, while the job is processing.
- * A retried step finds them written and answers the clips as they are.
+ * A retried step finds them written and answers the clips as they are; a job no longer
+ * processing (cancelled or expired meanwhile) gets none, and the answer is undefined.
  */
 export async function putChosenClips(
   organizationId: number,
   jobId: string,
   chosen: readonly ChosenClipRecord[],
   now = new Date(),
-): Promise<Clip[]> {
+): Promise<Clip[] | undefined> {
   const items: Record<string, TransactionItem> = {
     job: {
       ConditionCheck: {
@@ -153,7 +154,8 @@ export async function putChosenClips(
   try {
     await writeTransaction(items);
   } catch (error) {
-    if (!(error instanceof TransactionRefused) || error.failed('job')) throw error;
+    if (!(error instanceof TransactionRefused)) throw error;
+    if (error.failed('job')) return undefined;
     const written = await findClips(organizationId, jobId);
     if (written.length === 0) throw error;
     return written;

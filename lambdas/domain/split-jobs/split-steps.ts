@@ -329,6 +329,7 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
     maxClips: job.input.max_clips,
   });
   const written = await putChosenClips(job.organizationId, job.jobId, clips);
+  if (!written) return { ...executionInputOf(state), outcome: 'finished' };
   await enterWorkStage(job.organizationId, job.jobId, 'rendering', PROGRESS.chosen);
   return {
     ...executionInputOf(state),

@@ -128,7 +128,10 @@ export async function startRender(
   if (started.state === 'failed') {
     return { ...executionInputOf(state), outcome: 'failed', error: { code: started.code, message: started.message } };
   }
-  await recordProviderJob(job.organizationId, job.jobId, started.providerJobId, outputAssetId);
+  // A job cancelled or expired while its render started has nothing left to poll.
+  if (!(await recordProviderJob(job.organizationId, job.jobId, started.providerJobId, outputAssetId))) {
+    return { ...executionInputOf(state), outcome: 'finished' };
+  }
   return { ...polling, outcome: 'in_progress', provider_job_id: started.providerJobId, output_asset_id: outputAssetId };
 }
 
