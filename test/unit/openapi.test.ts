@@ -39,6 +39,9 @@ const OPERATIONS: [method: string, path: string, operationId: string, scope: str
   ['PATCH', '/webhooks/{id}', 'updateWebhook', 'webhooks:write'],
   ['DELETE', '/webhooks/{id}', 'deleteWebhook', 'webhooks:write'],
   ['POST', '/webhooks/{id}/test', 'testWebhook', 'webhooks:write'],
+  ['GET', '/webhooks/{id}/deliveries', 'listWebhookDeliveries', 'webhooks:read'],
+  ['POST', '/webhooks/{id}/deliveries/{delivery_id}/resend', 'resendWebhookDelivery', 'webhooks:write'],
+  ['POST', '/webhooks/{id}/recover', 'recoverWebhookDeliveries', 'webhooks:write'],
   ['GET', '/events', 'listEvents', 'webhooks:read'],
   ['GET', '/events/{id}', 'getEvent', 'webhooks:read'],
   ['GET', '/usage', 'getUsage', 'usage:read'],
@@ -132,7 +135,7 @@ describe('docs/openapi.yaml', () => {
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it('documents exactly the 27 operations of v1', () => {
+  it('documents exactly the 30 operations of v1', () => {
     const documented = documentedOperations().map(({ method, path: route, operation }) => [
       method,
       route,
@@ -292,7 +295,10 @@ describe('docs/openapi.yaml', () => {
         patterns: pathParameters.map((parameter) => [parameter.name, parameter.required, parameter.schema.pattern]),
       }).toEqual({
         route,
-        patterns: prefix ? [['id', true, expected[prefix]]] : [],
+        patterns: [
+          ...(prefix ? [['id', true, expected[prefix]]] : []),
+          ...(route.includes('{delivery_id}') ? [['delivery_id', true, '^dlv_']] : []),
+        ],
       });
     }
   });

@@ -27,6 +27,7 @@ import {
   type Endpoint,
 } from './endpoint-store';
 import { honoursRetryAfter, nextAttemptDelay } from './retry-schedule';
+import { responseExcerpt } from './response-excerpt';
 import { openSecret, type SealedSecret } from './secret-sealing';
 import { deliveryHeaders } from './signature';
 
@@ -53,11 +54,13 @@ const EARLY_TOLERANCE_MS = 1000;
 /** The claim outlives the attempt, so a crashed worker's delivery is free again soon after. */
 const LEASE_MS = (RESPONSE_TIMEOUT_SECONDS + 20) * 1000;
 
-function attemptRecord(result: DeliveryResult, at: Date): AttemptRecord {
+function attemptRecord(result: DeliveryResult, at: Date, signingSecret: string): AttemptRecord {
   const base = { at: at.toISOString(), duration_ms: Math.round(result.durationMs) };
   switch (result.kind) {
-    case 'response':
-      return { ...base, status_code: result.status };
+    case 'response': {
+      const excerpt = responseExcerpt(result.body, signingSecret);
+      return { ...base, status_code: result.status, ...(excerpt === undefined ? {} : { response_body: excerpt }) };
+    }
     case 'refused':
       return { ...base, error: `refused: ${result.reason}` };
     case 'error':
@@ -91,16 +94,23 @@ function recipientOf(
   // A test is sent whatever the endpoint's status and subscriptions: the caller asked for it.
   if (delivery.eventType === 'webhook.test') return sendable;
   if (endpoint.status === 'disabled') return { skip: 'endpoint_disabled' };
-  if (!(endpoint.events as readonly string[]).includes(delivery.eventType)) return { skip: 'endpoint_unsubscribed' };
+  // A resend was asked for by its delivery, so it goes whatever the endpoint subscribes to now.
+  if (delivery.resendOf === null && !(endpoint.events as readonly string[]).includes(delivery.eventType)) {
+    return { skip: 'endpoint_unsubscribed' };
+  }
   return sendable;
 }
 
-async function attempt(delivery: Delivery, endpoint: SendableEndpoint, now: Date): Promise<DeliveryResult> {
+async function attempt(
+  delivery: Delivery,
+  endpoint: SendableEndpoint,
+  now: Date,
+): Promise<{ result: DeliveryResult; secret: string }> {
   const secret = await openSecret(endpoint.secretSealed, {
     organizationId: delivery.organizationId,
     webhookId: delivery.webhookId,
   });
-  return sendDelivery({
+  const result = await sendDelivery({
     url: endpoint.url,
     headers: deliveryHeaders({
       eventId: delivery.eventId,
@@ -113,6 +123,7 @@ async function attempt(delivery: Delivery, endpoint: SendableEndpoint, now: Date
     timeoutMs: RESPONSE_TIMEOUT_SECONDS * 1000,
     loopbackAllowed: flagSetting(WEBHOOK_LOOPBACK_ALLOWED),
   });
+  return { result, secret };
 }
 
 function succeeded(result: DeliveryResult): boolean {
@@ -150,10 +161,10 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<De
   const { endpoint } = recipient;
   if (!(await claimAttempt(delivery, now, new Date(now.getTime() + LEASE_MS)))) return 'claimed-elsewhere';
 
-  const result = await attempt(delivery, endpoint, now);
+  const { result, secret } = await attempt(delivery, endpoint, now);
   putMetric('webhookDeliveryAttempts', 1, { Outcome: succeeded(result) ? 'succeeded' : 'failed' });
   const answeredAt = new Date();
-  const record = attemptRecord(result, now);
+  const record = attemptRecord(result, now, secret);
   let outcome: AttemptOutcome;
   if (succeeded(result)) {
     outcome = { status: 'succeeded', attempt: record };
@@ -200,6 +211,7 @@ export async function deliverQueuedMessages(records: readonly SQSRecord[]): Prom
           message_id: record.messageId,
           event_id: ref.eventId,
           webhook_id: ref.webhookId,
+          resend_id: ref.resendId,
           error,
         });
         return record.messageId;
