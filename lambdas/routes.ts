@@ -226,7 +226,7 @@ export const ROUTES: readonly Route[] = [
     scope: 'webhooks:read',
     handler: 'webhooks/list-deliveries',
     // The delivery log is the endpoint's gsi1 partition.
-    table: [...AUTHENTICATION, 'Query'],
+    table: AUTHENTICATION,
     tableIndexes: ['gsi1'],
     grants: ['secrets.cursor-key:read'],
   },
@@ -237,7 +237,7 @@ export const ROUTES: readonly Route[] = [
     scope: 'webhooks:write',
     handler: 'webhooks/resend-delivery',
     // Finds the delivery in the log (gsi1); records the resend and marks its source in one transaction.
-    table: [...AUTHENTICATION, 'Query', 'PutItem'],
+    table: [...AUTHENTICATION, 'PutItem'],
     tableIndexes: ['gsi1'],
     grants: ['queue.webhook-deliveries:send'],
   },
@@ -248,7 +248,7 @@ export const ROUTES: readonly Route[] = [
     scope: 'webhooks:write',
     handler: 'webhooks/recover-deliveries',
     // Reads the failed deliveries in the log (gsi1); records each resend and marks its source in one transaction.
-    table: [...AUTHENTICATION, 'Query', 'PutItem'],
+    table: [...AUTHENTICATION, 'PutItem'],
     tableIndexes: ['gsi1'],
     grants: ['queue.webhook-deliveries:send'],
   },

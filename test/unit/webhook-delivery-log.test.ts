@@ -128,8 +128,8 @@ class DeliveryTable {
       throw new Error(`Not a gsi1 Query: ${JSON.stringify(input)}`);
     const newestFirst = input.ScanIndexForward === false;
     const matchesKey = (sortKey: string) =>
-      values[':delivery'] !== undefined
-        ? sortKey === values[':delivery']
+      values[':equals'] !== undefined
+        ? sortKey === values[':equals']
         : sortKey >= String(values[':from']) && sortKey <= String(values[':to']);
     if (start !== undefined && !matchesKey(start)) {
       throw new Error('The provided starting key is outside query boundaries based on provided conditions');

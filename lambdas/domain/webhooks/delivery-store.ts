@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { EventType } from '#domain/events/events';
 import { deliveryUsageUpdate, type DeliveryStatus } from '#domain/usage/usage-store';
@@ -7,6 +7,7 @@ import { isSortableId, SORTABLE_ID_LAST_MS, sortableId, sortableIdsAt, timeOfSor
 import { DAY_MS } from '#platform/instants';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { OUTBOX_ATTRIBUTES, outboxEntry } from '#domain/events/outbox-index';
+import { indexPage, type IndexRef } from '#platform/sharded-index';
 import { organizationPartition, TABLE_DESIGN } from '#platform/table-design';
 
 /**
@@ -126,6 +127,9 @@ export function deliveryRefOf(organizationId: number, sortKey: string): Delivery
   if (!eventId || !webhookId) return undefined;
   return { organizationId, eventId, webhookId, ...(resendId === undefined ? {} : { resendId }) };
 }
+
+/** The delivery log's index: each endpoint's deliveries in a partition of gsi1, by delivery id. */
+const DELIVERY_LOG_INDEX: IndexRef = { design: TABLE_DESIGN.gsi1 };
 
 function logPartition(organizationId: number, webhookId: string): string {
   return `${organizationPartition(organizationId)}#WEBHOOK#${webhookId}#DELIVERIES`;
@@ -482,12 +486,7 @@ export async function readDeliveryLog(
   if (position !== undefined && position.id < keys.from) return { deliveries: [], itemsRead: 0 };
   const conditions = ['expires_at > :retained'];
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {
-    ':partition': partition,
-    ':from': keys.from,
-    ':to': keys.to,
-    ':retained': unixSeconds(nowMs),
-  };
+  const values: Record<string, unknown> = { ':retained': unixSeconds(nowMs) };
   if (range.status !== undefined) {
     conditions.push('#status = :status');
     names['#status'] = 'status';
@@ -498,39 +497,29 @@ export async function readDeliveryLog(
     values[':event_type'] = range.eventType;
   }
   if (range.notResent) conditions.push('attribute_not_exists(resent_as)');
-  const { indexName, partitionKey, sortKey } = TABLE_DESIGN.gsi1;
-  const {
-    Items = [],
-    ScannedCount = 0,
-    LastEvaluatedKey,
-  } = await dynamo().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${partitionKey} = :partition AND ${sortKey} BETWEEN :from AND :to`,
-      FilterExpression: conditions.join(' AND '),
-      ...(Object.keys(names).length === 0 ? {} : { ExpressionAttributeNames: names }),
-      ExpressionAttributeValues: values,
-      ...(position === undefined
-        ? {}
-        : {
-            ExclusiveStartKey: {
-              pk: organizationPartition(range.organizationId),
-              sk: position.sk,
-              [partitionKey]: partition,
-              [sortKey]: position.id,
-            },
-          }),
-      ScanIndexForward: range.order === 'oldest-first',
-      Limit: itemLimit,
-    }),
-  );
+  const { partitionKey, sortKey } = DELIVERY_LOG_INDEX.design;
+  const page = await indexPage<DeliveryItem>(DELIVERY_LOG_INDEX, {
+    partition,
+    sortKey: keys,
+    filter: { expression: conditions.join(' AND '), names, values },
+    ...(position === undefined
+      ? {}
+      : {
+          startAfter: {
+            pk: organizationPartition(range.organizationId),
+            sk: position.sk,
+            [partitionKey]: partition,
+            [sortKey]: position.id,
+          },
+        }),
+    descending: range.order === 'newest-first',
+    limit: itemLimit,
+  });
   // The table holds what this module wrote; this is where the stored shape meets its type.
-  const deliveries = (Items as DeliveryItem[]).map(fromItem);
-  const lastKey = LastEvaluatedKey as { sk?: unknown; [key: string]: unknown } | undefined;
+  const lastKey = page.lastKey;
   return {
-    deliveries,
-    itemsRead: ScannedCount,
+    deliveries: page.items.map(fromItem),
+    itemsRead: page.itemsRead,
     ...(lastKey === undefined
       ? {}
       : {
@@ -553,20 +542,12 @@ export async function findLoggedDelivery(
   nowMs = Date.now(),
 ): Promise<Delivery | undefined> {
   if (!isDeliveryId(deliveryId)) return undefined;
-  const { indexName, partitionKey, sortKey } = TABLE_DESIGN.gsi1;
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${partitionKey} = :partition AND ${sortKey} = :delivery`,
-      FilterExpression: 'expires_at > :retained',
-      ExpressionAttributeValues: {
-        ':partition': logPartition(organizationId, webhookId),
-        ':delivery': deliveryId,
-        ':retained': unixSeconds(nowMs),
-      },
-    }),
-  );
-  const [item] = Items as DeliveryItem[];
+  const { items } = await indexPage<DeliveryItem>(DELIVERY_LOG_INDEX, {
+    partition: logPartition(organizationId, webhookId),
+    sortKey: { equals: deliveryId },
+    filter: { expression: 'expires_at > :retained', values: { ':retained': unixSeconds(nowMs) } },
+    descending: false,
+  });
+  const [item] = items;
   return item ? fromItem(item) : undefined;
 }
