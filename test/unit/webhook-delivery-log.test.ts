@@ -20,7 +20,7 @@ import {
   recoverWebhookDeliveries,
   resendWebhookDelivery,
 } from '#domain/webhooks/delivery-replay';
-import { DELIVERY_RETENTION_DAYS } from '#domain/webhooks/delivery-store';
+import { DELIVERY_RETENTION_DAYS, deliveryRefOf } from '#domain/webhooks/delivery-store';
 import { sortableId } from '#platform/ids';
 import { DAY_MS } from '#platform/instants';
 import { keyOf } from './support/transactions';
@@ -403,6 +403,26 @@ describe('resending one delivery (POST /webhooks/{id}/deliveries/{delivery_id}/r
     expect(queuedMessages()).toEqual([
       { organization_id: ORGANIZATION, event_id: source.event_id, webhook_id: WEBHOOK_ID, resend_id: resend.id },
     ]);
+  });
+
+  it("keeps the resend's key readable by the sweeper, which finds pending deliveries by their keys", async () => {
+    table.endpoint(WEBHOOK_ID, 'active');
+    const source = table.delivery(WEBHOOK_ID, NOW - DAY_MS, 'failed');
+
+    const resend = await resendWebhookDelivery(caller(), WEBHOOK_ID, String(source.delivery_id), new Date(NOW));
+
+    const stored = table.items.find((item) => item.delivery_id === resend.id)!;
+    expect(deliveryRefOf(ORGANIZATION, stored.sk)).toEqual({
+      organizationId: ORGANIZATION,
+      eventId: source.event_id,
+      webhookId: WEBHOOK_ID,
+      resendId: resend.id,
+    });
+    expect(deliveryRefOf(ORGANIZATION, source.sk)).toEqual({
+      organizationId: ORGANIZATION,
+      eventId: source.event_id,
+      webhookId: WEBHOOK_ID,
+    });
   });
 
   it('resends a delivery again however often it is asked, each time as a new delivery', async () => {

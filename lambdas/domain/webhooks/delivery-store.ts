@@ -432,7 +432,7 @@ export function logPositionOf(delivery: Delivery): string {
   return JSON.stringify({ id: delivery.deliveryId, sk: deliveryKey(delivery).sk } satisfies LogPosition);
 }
 
-/** The position's delivery id; undefined for text that is no position. */
+/** A position read back; undefined for text that is no position of this module's. */
 function parsedPosition(position: string): LogPosition | undefined {
   try {
     const parsed = JSON.parse(position) as Partial<LogPosition>;
