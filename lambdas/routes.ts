@@ -274,6 +274,39 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    path: '/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    scope: 'webhooks:read',
+    handler: 'webhooks/list-deliveries',
+    // The delivery log is the endpoint's gsi1 partition.
+    table: AUTHENTICATION,
+    tableIndexes: ['gsi1'],
+    grants: ['secrets.cursor-key:read'],
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/deliveries/{delivery_id}/resend',
+    operationId: 'resendWebhookDelivery',
+    scope: 'webhooks:write',
+    handler: 'webhooks/resend-delivery',
+    // Finds the delivery in the log (gsi1); records the resend and marks its source in one transaction.
+    table: [...AUTHENTICATION, 'PutItem'],
+    tableIndexes: ['gsi1'],
+    grants: ['queue.webhook-deliveries:send'],
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/recover',
+    operationId: 'recoverWebhookDeliveries',
+    scope: 'webhooks:write',
+    handler: 'webhooks/recover-deliveries',
+    // Reads the failed deliveries in the log (gsi1); records each resend and marks its source in one transaction.
+    table: [...AUTHENTICATION, 'PutItem'],
+    tableIndexes: ['gsi1'],
+    grants: ['queue.webhook-deliveries:send'],
+  },
+  {
+    method: 'GET',
     path: '/events',
     operationId: 'listEvents',
     scope: 'webhooks:read',

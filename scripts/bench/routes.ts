@@ -53,6 +53,9 @@ const SUCCESS_STATUS: { [Id in OperationId]: SuccessStatus<Id> } = {
   updateWebhook: 200,
   deleteWebhook: 204,
   testWebhook: 200,
+  listWebhookDeliveries: 200,
+  resendWebhookDelivery: 202,
+  recoverWebhookDeliveries: 202,
   rotateWebhookSecret: 200,
   listEvents: 200,
   getEvent: 200,
@@ -91,13 +94,16 @@ interface Timed {
   reply: Reply;
 }
 
-type RequestParts = { id?: string; query?: string; body?: unknown };
+type RequestParts = { id?: string; deliveryId?: string; query?: string; body?: unknown };
 
 /** Sends requests of the operations as `key`, each answered with its documented status or ending the run. */
 function apiCaller(apiUrl: string, key: string) {
-  return async (operation: Operation, { id, query, body }: RequestParts = {}): Promise<Timed> => {
+  return async (operation: Operation, { id, deliveryId, query, body }: RequestParts = {}): Promise<Timed> => {
     const { method, path, status } = routeOf(operation);
-    const url = `${apiUrl}${path.replace('{id}', encodeURIComponent(id ?? ''))}${query ? `?${query}` : ''}`;
+    const concrete = path
+      .replace('{id}', encodeURIComponent(id ?? ''))
+      .replace('{delivery_id}', encodeURIComponent(deliveryId ?? ''));
+    const url = `${apiUrl}${concrete}${query ? `?${query}` : ''}`;
     return { operation, reply: expectStatus(await call(url, method, key, body), status, `${method} ${path}`) };
   };
 }
@@ -398,6 +404,12 @@ export async function measureRoutes({
       const [testEventId] = testEvents;
       await measure(one('listEvents'));
       await measure(one('getEvent', () => ({ id: testEventId })));
+      const listed = await send('listWebhookDeliveries', { id: endpointId });
+      const [testDelivery] = (JSON.parse(listed.reply.body) as { data: { id: string }[] }).data;
+      await measure(one('listWebhookDeliveries', () => ({ id: endpointId })));
+      await measure(one('resendWebhookDelivery', () => ({ id: endpointId, deliveryId: testDelivery?.id })));
+      const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+      await measure(one('recoverWebhookDeliveries', () => ({ id: endpointId, body: { since: anHourAgo } })));
       // After the test deliveries, which it would otherwise sign twice for a day.
       await measure(one('rotateWebhookSecret', () => ({ id: endpointId })));
     } finally {

@@ -531,7 +531,7 @@ describe('least privilege', () => {
 });
 
 describe('the cursor key', () => {
-  test('is a generated secret that only the paged lists (GET /jobs, GET /events) may read, with its ARN in their functions alone', () => {
+  test('is a generated secret that only the paged lists (GET /jobs, GET /webhooks/{id}/deliveries, GET /events) may read, with its ARN in their functions alone', () => {
     const secretId = logicalIdOf(stack.cursorKey.secret);
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
@@ -539,7 +539,7 @@ describe('the cursor key', () => {
     const lists = ROUTES.filter((route) => route.grants.includes('secrets.cursor-key:read')).map(
       (route) => route.operationId,
     );
-    expect(lists).toEqual(['listJobs', 'listEvents']);
+    expect(lists).toEqual(['listJobs', 'listWebhookDeliveries', 'listEvents']);
     const listFunctions = lists.map((operationId) => stack.httpApi.functions.get(operationId)!);
     const readers = policyStatements(template).filter((statement) =>
       actionsOf(statement).some((action) => action.startsWith('secretsmanager:')),

@@ -95,13 +95,13 @@ const TRANSACTION_ITEM_ACTIONS = {
 type TransactionItemKind = keyof typeof TRANSACTION_ITEM_ACTIONS;
 
 /**
- * Every index query goes through this function, called with a ShardedIndex constant whose
- * `design` names the index; an index queried any other way fails the derivation rather than
- * being missed.
+ * Every index query goes through one of these functions, called with a constant whose `design`
+ * names the index (a ShardedIndex, or an IndexRef); an index queried any other way fails the
+ * derivation rather than being missed.
  */
-const INDEX_QUERY = { module: 'lambdas/platform/sharded-index.ts', fn: 'entriesBefore' } as const;
-/** A call of it, capturing its first argument; esbuild may suffix the name with a digit. */
-const INDEX_QUERY_CALL = new RegExp(`\\b${INDEX_QUERY.fn}\\d*\\(\\s*(\\w+)`, 'g');
+const INDEX_QUERY = { module: 'lambdas/platform/sharded-index.ts', fn: 'entriesBefore or indexPage' } as const;
+/** A call of one, capturing its first argument; esbuild may suffix the name with a digit. */
+const INDEX_QUERY_CALL = /\b(?:entriesBefore|indexPage)\d*\(\s*(\w+)/g;
 
 /** What one module of the bundle contributes. */
 export interface ModuleTableUse {

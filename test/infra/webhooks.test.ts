@@ -50,6 +50,8 @@ const deliver = taskFunction('deliver-webhooks');
 const sweep = taskFunction('sweep-webhooks');
 const createWebhook = stack.httpApi.functions.get('createWebhook')!;
 const testWebhook = stack.httpApi.functions.get('testWebhook')!;
+const resendDelivery = stack.httpApi.functions.get('resendWebhookDelivery')!;
+const recoverDeliveries = stack.httpApi.functions.get('recoverWebhookDeliveries')!;
 
 const deliveries = stack.queues.queues.get('webhook-deliveries')!;
 const deliveriesId = logicalIdOf(deliveries.queue);
@@ -270,16 +272,24 @@ describe('the webhook secrets key', () => {
 });
 
 describe('least privilege of the webhook path', () => {
-  test('only the relay, deliver-webhooks and the sweeper may send to the deliveries queue, and know its URL', () => {
+  test('only the relay, deliver-webhooks, the sweeper, resend and recover may send to the deliveries queue, and know its URL', () => {
+    const queueWriters = [relay, deliver, sweep, resendDelivery, recoverDeliveries];
     const senders = allowing('sqs:SendMessage').filter(on(arnOf(deliveriesId)));
-    expect(rolesOf(senders)).toEqual([roleRef(relay), roleRef(deliver), roleRef(sweep)].sort());
+    expect(rolesOf(senders)).toEqual(queueWriters.map(roleRef).sort());
     const urlVariable = queueNamed('webhook-deliveries').urlSetting.variable;
     const withUrl = Object.entries(functions)
       .filter(([, resource]) => resource.Properties.Environment?.Variables?.[urlVariable])
       .map(([id]) => id)
       .sort();
-    expect(withUrl).toEqual([relay, deliver, sweep].map((fn) => logicalIdOf(fn)).sort());
-    for (const fn of [relay, deliver, sweep]) expect(environmentOf(fn)[urlVariable]).toEqual({ Ref: deliveriesId });
+    expect(withUrl).toEqual(queueWriters.map((fn) => logicalIdOf(fn)).sort());
+    for (const fn of queueWriters) expect(environmentOf(fn)[urlVariable]).toEqual({ Ref: deliveriesId });
+  });
+
+  test('resend and recover may send deliveries but not open secrets or receive messages', () => {
+    for (const fn of [resendDelivery, recoverDeliveries]) {
+      const actions = statementsOfFunction(stack, template, fn).flatMap(actionsOf);
+      expect(actions.filter((action) => /^(sqs|kms):/.test(action))).toEqual(['sqs:SendMessage']);
+    }
   });
 
   test('only deliver-webhooks may receive and delete deliveries', () => {

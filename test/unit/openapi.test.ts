@@ -45,6 +45,9 @@ const OPERATIONS: [method: string, path: string, operationId: string, scope: str
   ['DELETE', '/webhooks/{id}', 'deleteWebhook', 'webhooks:write'],
   ['POST', '/webhooks/{id}/test', 'testWebhook', 'webhooks:write'],
   ['POST', '/webhooks/{id}/rotate-secret', 'rotateWebhookSecret', 'webhooks:write'],
+  ['GET', '/webhooks/{id}/deliveries', 'listWebhookDeliveries', 'webhooks:read'],
+  ['POST', '/webhooks/{id}/deliveries/{delivery_id}/resend', 'resendWebhookDelivery', 'webhooks:write'],
+  ['POST', '/webhooks/{id}/recover', 'recoverWebhookDeliveries', 'webhooks:write'],
   ['GET', '/events', 'listEvents', 'webhooks:read'],
   ['GET', '/events/{id}', 'getEvent', 'webhooks:read'],
   ['GET', '/usage', 'getUsage', 'usage:read'],
@@ -308,7 +311,10 @@ describe('docs/openapi.yaml', () => {
         patterns: pathParameters.map((parameter) => [parameter.name, parameter.required, parameter.schema.pattern]),
       }).toEqual({
         route,
-        patterns: prefix ? [['id', true, expected[prefix]]] : [],
+        patterns: [
+          ...(prefix ? [['id', true, expected[prefix]]] : []),
+          ...(route.includes('{delivery_id}') ? [['delivery_id', true, '^dlv_']] : []),
+        ],
       });
     }
   });

@@ -1,7 +1,13 @@
 import { once } from 'node:events';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
-import { USER_AGENT, sendDelivery, type AddressLookup, type DeliveryRequest } from '#domain/webhooks/delivery-request';
+import {
+  RESPONSE_BODY_CAP_BYTES,
+  USER_AGENT,
+  sendDelivery,
+  type AddressLookup,
+  type DeliveryRequest,
+} from '#domain/webhooks/delivery-request';
 
 /** A receiver on 127.0.0.1 that counts what reaches it. */
 interface Receiver {
@@ -70,7 +76,12 @@ describe('one webhook delivery attempt', () => {
 
     const result = await sendDelivery(request);
 
-    expect(result).toEqual({ kind: 'response', status: 200, durationMs: expect.any(Number) });
+    expect(result).toEqual({
+      kind: 'response',
+      status: 200,
+      body: Buffer.from('{"ok":true}'),
+      durationMs: expect.any(Number),
+    });
     expect(receiver.requests).toHaveLength(1);
     const [received] = receiver.requests;
     expect(received?.body.equals(Buffer.from(request.body, 'utf8'))).toBe(true);
@@ -219,7 +230,21 @@ describe('one webhook delivery attempt', () => {
     const unreadableResult = await sendDelivery(delivery({ url: `http://127.0.0.1:${unreadable.port}/` }));
 
     expect(pastResult).toMatchObject({ retryAfterSeconds: 0 });
-    expect(unreadableResult).toEqual({ kind: 'response', status: 429, durationMs: expect.any(Number) });
+    expect(unreadableResult).toEqual({
+      kind: 'response',
+      status: 429,
+      body: expect.any(Buffer),
+      durationMs: expect.any(Number),
+    });
+  });
+
+  it('keeps the first 4 KiB of a long response body and reads no further', async () => {
+    const receiver = await startReceiver((response) => response.writeHead(500).end('x'.repeat(64 * 1024)));
+
+    const result = await sendDelivery(delivery({ url: `http://127.0.0.1:${receiver.port}/` }));
+
+    expect(result).toMatchObject({ kind: 'response', status: 500 });
+    expect(result.kind === 'response' && result.body).toEqual(Buffer.from('x'.repeat(RESPONSE_BODY_CAP_BYTES)));
   });
 
   it('reports a refused connection as a connection error', async () => {

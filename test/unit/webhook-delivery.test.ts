@@ -34,6 +34,7 @@ const BODY = JSON.stringify({ id: EVENT_ID, type: 'job.failed', created_at: '202
 
 let server: Server;
 let answer = 204;
+let answerBody = '';
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 
 beforeAll(async () => {
@@ -42,7 +43,7 @@ beforeAll(async () => {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      response.writeHead(answer).end();
+      response.writeHead(answer).end(answerBody);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,6 +58,7 @@ beforeEach(() => {
   sqs.reset();
   received.length = 0;
   answer = 204;
+  answerBody = '';
   process.env[DEVELOPER_WEBHOOK_DELIVERY_ENABLED.variable] = 'true';
   dynamo.on(UpdateCommand).resolves({});
   dynamo.on(TransactWriteCommand).resolves({});
@@ -157,6 +159,38 @@ describe('one webhook delivery attempt', () => {
     expect(await deliverOne(REF)).toBe('succeeded');
     expect(received[1]!.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
     expect([verifiedWith(SECRET), verifiedWith(previous)]).toEqual([true, false]);
+  });
+
+  it("logs the attempt with the start of the receiver's answer, the signing secret taken out", async () => {
+    answer = 500;
+    answerBody = `{"error":"bad signature","expected_secret":"${SECRET}","echo":"${SECRET.slice(6)}"}`;
+    given(delivery(), await endpoint());
+    expect(await deliverOne(REF)).toBe('pending');
+    const [deliveryUpdate] = firstTransaction();
+    const [attempt] = deliveryUpdate!.ExpressionAttributeValues[':attempt'] as Record<string, unknown>[];
+    expect(attempt).toEqual({
+      at: expect.any(String),
+      status_code: 500,
+      duration_ms: expect.any(Number),
+      response_body: '{"error":"bad signature","expected_secret":"[redacted]","echo":"[redacted]"}',
+    });
+  });
+
+  it('sends a resend to its own item whatever the endpoint subscribes to now, and retries it as itself', async () => {
+    answer = 500;
+    const resendId = 'dlv_01j0000000000000000000000b';
+    const resendRef = { ...REF, resendId };
+    given(
+      delivery({ delivery_id: resendId, resend_of: 'dlv_01j0000000000000000000000a' }),
+      await endpoint({ events: ['job.completed'] }),
+    );
+    expect(await deliverOne(resendRef)).toBe('pending');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.headers['service-webhook-id']).toBe(EVENT_ID);
+    const keys = dynamo.commandCalls(GetCommand).map((call) => (call.args[0].input.Key as { sk: string }).sk);
+    expect(keys).toContain(`DELIVERY#${EVENT_ID}#${WEBHOOK_ID}#${resendId}`);
+    const retry = JSON.parse(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.MessageBody!) as object;
+    expect(retry).toEqual({ ...STORED_IDS, resend_id: resendId });
   });
 
   it('sends nothing while delivery is switched off, and leaves the delivery as it is', async () => {

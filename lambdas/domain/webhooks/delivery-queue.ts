@@ -28,6 +28,8 @@ interface DeliveryMessage {
   organization_id: number;
   event_id: string;
   webhook_id: string;
+  /** Only in a resend's message. */
+  resend_id?: string;
 }
 
 export function parseDeliveryMessage(body: string): DeliveryRef | undefined {
@@ -36,9 +38,15 @@ export function parseDeliveryMessage(body: string): DeliveryRef | undefined {
     if (
       typeof parsed.organization_id === 'number' &&
       typeof parsed.event_id === 'string' &&
-      typeof parsed.webhook_id === 'string'
+      typeof parsed.webhook_id === 'string' &&
+      (parsed.resend_id === undefined || typeof parsed.resend_id === 'string')
     ) {
-      return { organizationId: parsed.organization_id, eventId: parsed.event_id, webhookId: parsed.webhook_id };
+      return {
+        organizationId: parsed.organization_id,
+        eventId: parsed.event_id,
+        webhookId: parsed.webhook_id,
+        ...(parsed.resend_id === undefined ? {} : { resendId: parsed.resend_id }),
+      };
     }
   } catch {
     // not JSON: a poison message
@@ -51,6 +59,7 @@ const messageOf = (ref: DeliveryRef) =>
     organization_id: ref.organizationId,
     event_id: ref.eventId,
     webhook_id: ref.webhookId,
+    ...(ref.resendId === undefined ? {} : { resend_id: ref.resendId }),
   } satisfies DeliveryMessage);
 
 export async function enqueueDeliveries(refs: readonly DeliveryRef[]): Promise<void> {

@@ -33,12 +33,22 @@ export interface DeliveryRequest {
 }
 
 export type DeliveryResult =
-  | { kind: 'response'; status: number; retryAfterSeconds?: number; durationMs: number }
+  | {
+      kind: 'response';
+      status: number;
+      retryAfterSeconds?: number;
+      /** The start of the response body, at most RESPONSE_BODY_CAP_BYTES, as received. */
+      body: Buffer;
+      durationMs: number;
+    }
   /** The address is not allowed: nothing was sent. */
   | { kind: 'refused'; reason: string; durationMs: number }
   | { kind: 'error'; reason: 'timeout' | 'connection' | 'tls' | 'invalid-url'; message: string; durationMs: number };
 
-/** Only the status matters; a receiver that answers with more is not read to its end. */
+/**
+ * The status decides; the start of the body only goes, redacted and cut, into the delivery log. A
+ * receiver that answers with more is not read to its end.
+ */
 export const RESPONSE_BODY_CAP_BYTES = 4096;
 
 export const USER_AGENT = 'VideoAPI-Webhooks/1';
@@ -171,10 +181,17 @@ export async function sendDelivery(request: DeliveryRequest): Promise<DeliveryRe
     outgoing.on('response', (response) => {
       const status = response.statusCode ?? 0;
       const retryAfter = retryAfterSeconds(response.headers['retry-after']);
-      const respond = () =>
-        finish({ kind: 'response', status, ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }) });
+      const chunks: Buffer[] = [];
       let received = 0;
+      const respond = () =>
+        finish({
+          kind: 'response',
+          status,
+          ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+          body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_CAP_BYTES),
+        });
       response.on('data', (chunk: Buffer) => {
+        if (received < RESPONSE_BODY_CAP_BYTES) chunks.push(chunk);
         received += chunk.length;
         if (received >= RESPONSE_BODY_CAP_BYTES) respond();
       });

@@ -27,6 +27,7 @@ import {
   type Endpoint,
 } from './endpoint-store';
 import { honoursRetryAfter, nextAttemptDelay } from './retry-schedule';
+import { responseExcerpt } from './response-excerpt';
 import { openSecret, type SealedSecret } from './secret-sealing';
 import { deliveryHeaders } from './signature';
 
@@ -53,11 +54,13 @@ const EARLY_TOLERANCE_MS = 1000;
 /** The claim outlives the attempt, so a crashed worker's delivery is free again soon after. */
 const LEASE_MS = (RESPONSE_TIMEOUT_SECONDS + 20) * 1000;
 
-function attemptRecord(result: DeliveryResult, at: Date): AttemptRecord {
+function attemptRecord(result: DeliveryResult, at: Date, signingSecrets: readonly string[]): AttemptRecord {
   const base = { at: at.toISOString(), duration_ms: Math.round(result.durationMs) };
   switch (result.kind) {
-    case 'response':
-      return { ...base, status_code: result.status };
+    case 'response': {
+      const excerpt = responseExcerpt(result.body, signingSecrets);
+      return { ...base, status_code: result.status, ...(excerpt === undefined ? {} : { response_body: excerpt }) };
+    }
     case 'refused':
       return { ...base, error: `refused: ${result.reason}` };
     case 'error':
@@ -91,7 +94,10 @@ function recipientOf(
   // A test is sent whatever the endpoint's status and subscriptions: the caller asked for it.
   if (delivery.eventType === 'webhook.test') return sendable;
   if (endpoint.status === 'disabled') return { skip: 'endpoint_disabled' };
-  if (!(endpoint.events as readonly string[]).includes(delivery.eventType)) return { skip: 'endpoint_unsubscribed' };
+  // A resend was asked for by its delivery, so it goes whatever the endpoint subscribes to now.
+  if (delivery.resendOf === null && !(endpoint.events as readonly string[]).includes(delivery.eventType)) {
+    return { skip: 'endpoint_unsubscribed' };
+  }
   return sendable;
 }
 
@@ -102,14 +108,19 @@ function signingPreviousSecret(endpoint: Endpoint, now: Date): SealedSecret | un
   return Date.parse(previousSecretExpiresAt) > now.getTime() ? previousSecretSealed : undefined;
 }
 
-async function attempt(delivery: Delivery, endpoint: SendableEndpoint, now: Date): Promise<DeliveryResult> {
+/** One attempt, and the secrets that signed it (for the redaction of what the receiver answers). */
+async function attempt(
+  delivery: Delivery,
+  endpoint: SendableEndpoint,
+  now: Date,
+): Promise<{ result: DeliveryResult; secrets: string[] }> {
   const owner = { organizationId: delivery.organizationId, webhookId: delivery.webhookId };
   const previousSealed = signingPreviousSecret(endpoint, now);
   const [secret, previousSecret] = await Promise.all([
     openSecret(endpoint.secretSealed, owner),
     previousSealed && openSecret(previousSealed, owner),
   ]);
-  return sendDelivery({
+  const result = await sendDelivery({
     url: endpoint.url,
     headers: deliveryHeaders({
       eventId: delivery.eventId,
@@ -123,6 +134,7 @@ async function attempt(delivery: Delivery, endpoint: SendableEndpoint, now: Date
     timeoutMs: RESPONSE_TIMEOUT_SECONDS * 1000,
     loopbackAllowed: flagSetting(WEBHOOK_LOOPBACK_ALLOWED),
   });
+  return { result, secrets: previousSecret === undefined ? [secret] : [secret, previousSecret] };
 }
 
 function succeeded(result: DeliveryResult): boolean {
@@ -160,10 +172,10 @@ export async function deliverOne(ref: DeliveryRef, now = new Date()): Promise<De
   const { endpoint } = recipient;
   if (!(await claimAttempt(delivery, now, new Date(now.getTime() + LEASE_MS)))) return 'claimed-elsewhere';
 
-  const result = await attempt(delivery, endpoint, now);
+  const { result, secrets } = await attempt(delivery, endpoint, now);
   putMetric('webhookDeliveryAttempts', 1, { Outcome: succeeded(result) ? 'succeeded' : 'failed' });
   const answeredAt = new Date();
-  const record = attemptRecord(result, now);
+  const record = attemptRecord(result, now, secrets);
   let outcome: AttemptOutcome;
   if (succeeded(result)) {
     outcome = { status: 'succeeded', attempt: record };
@@ -210,6 +222,7 @@ export async function deliverQueuedMessages(records: readonly SQSRecord[]): Prom
           message_id: record.messageId,
           event_id: ref.eventId,
           webhook_id: ref.webhookId,
+          resend_id: ref.resendId,
           error,
         });
         return record.messageId;

@@ -32,7 +32,8 @@ export function checkedUrl(url: string): string {
 export const webhookNotFound = (webhookId: string) =>
   new ApiError('WEBHOOK_NOT_FOUND', `No webhook endpoint ${webhookId} exists.`);
 
-async function liveEndpoint(organizationId: number, webhookId: string): Promise<Endpoint> {
+/** The endpoint unless it is deleted; a deleted one, or none, is 404 like any id not of ours. */
+export async function liveEndpoint(organizationId: number, webhookId: string): Promise<Endpoint> {
   const endpoint = await findEndpoint(organizationId, webhookId);
   if (!endpoint || endpoint.status === 'deleted') throw webhookNotFound(webhookId);
   return endpoint;

@@ -11,8 +11,12 @@ export interface ReceivedDelivery {
   status: number;
 }
 
-/** How the receiver answers the n-th request (1-based) carrying an event id. */
-export type Answer = (attempt: number, eventId: string) => { status: number; headers?: Record<string, string> };
+/** How the receiver answers the n-th request (1-based) carrying an event id, sent to `path`. */
+export type Answer = (
+  attempt: number,
+  eventId: string,
+  path: string,
+) => { status: number; headers?: Record<string, string>; body?: string };
 
 /** A real HTTP receiver on 127.0.0.1 that records every request and answers as told. */
 export class WebhookReceiver {
@@ -29,7 +33,7 @@ export class WebhookReceiver {
         const eventId = String(request.headers['service-webhook-id'] ?? '');
         const attempt =
           this.received.filter((delivery) => delivery.headers['service-webhook-id'] === eventId).length + 1;
-        const { status, headers } = this.answer(attempt, eventId);
+        const { status, headers, body } = this.answer(attempt, eventId, request.url ?? '');
         this.received.push({
           path: request.url ?? '',
           headers: request.headers,
@@ -37,7 +41,7 @@ export class WebhookReceiver {
           receivedAtMs: Date.now(),
           status,
         });
-        response.writeHead(status, headers).end();
+        response.writeHead(status, headers).end(body);
         for (const wake of this.waiters.splice(0)) wake();
       });
     });
