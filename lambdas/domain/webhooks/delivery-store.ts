@@ -153,15 +153,15 @@ export async function findDelivery(ref: DeliveryRef): Promise<Delivery | undefin
   return Item ? fromItem(Item as DeliveryItem) : undefined;
 }
 
-/** Records a pending delivery, due now; false when it was already recorded. */
-export async function recordDelivery(
+/** A new delivery's item: pending, due now, in the outbox and the endpoint's log. */
+function pendingDeliveryItem(
   ref: DeliveryRef,
+  deliveryId: string,
   event: { type: EventType; body: string },
   now: Date,
-): Promise<boolean> {
+): DeliveryItem {
   const createdAt = now.toISOString();
-  const deliveryId = sortableId(DELIVERY_ID_PREFIX, now.getTime());
-  const item: DeliveryItem = {
+  return {
     organization_id: ref.organizationId,
     event_id: ref.eventId,
     webhook_id: ref.webhookId,
@@ -178,6 +178,16 @@ export async function recordDelivery(
     expires_at: expiry(now),
     ...logKeys(ref, deliveryId),
   };
+}
+
+/** Records a pending delivery, due now; false when it was already recorded. */
+export async function recordDelivery(
+  ref: DeliveryRef,
+  event: { type: EventType; body: string },
+  now: Date,
+): Promise<boolean> {
+  const item = pendingDeliveryItem(ref, sortableId(DELIVERY_ID_PREFIX, now.getTime()), event, now);
+  const createdAt = item.created_at;
   try {
     await writeTransaction({
       delivery: {
@@ -338,7 +348,6 @@ export async function recordResend(
   now: Date,
 ): Promise<Delivery | undefined> {
   if (source.deliveryId === null) throw new Error('Only a delivery of the log can be resent');
-  const createdAt = now.toISOString();
   const deliveryId = sortableId(DELIVERY_ID_PREFIX, now.getTime());
   const ref: DeliveryRef = {
     organizationId: source.organizationId,
@@ -347,23 +356,10 @@ export async function recordResend(
     resendId: deliveryId,
   };
   const item: DeliveryItem = {
-    organization_id: ref.organizationId,
-    event_id: ref.eventId,
-    webhook_id: ref.webhookId,
-    delivery_id: deliveryId,
+    ...pendingDeliveryItem(ref, deliveryId, { type: source.eventType, body: source.body }, now),
     resend_of: source.deliveryId,
-    event_type: source.eventType,
-    body: source.body,
-    status: 'pending',
-    attempts: 0,
-    attempt_log: [],
-    next_attempt_at: createdAt,
-    created_at: createdAt,
-    updated_at: createdAt,
-    ...outboxEntry(itemIdOf(ref), createdAt),
-    expires_at: expiry(now),
-    ...logKeys(ref, deliveryId),
   };
+  const createdAt = item.created_at;
   const onlyFailed = condition === 'failed-and-not-resent';
   try {
     await writeTransaction({

@@ -1,4 +1,4 @@
-import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { WebhookEventType } from '#contract/types';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
@@ -233,15 +233,29 @@ export async function updateEndpoint(
     values[':status'] = changes.status;
     if (changes.status === 'active') removes.push('failing_since', 'disabled_reason');
   }
+  return updateLiveEndpoint(organizationId, webhookId, {
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+}
+
+/**
+ * One update of an endpoint that exists and is not deleted, answering the endpoint as it is
+ * afterwards; undefined when there is no such endpoint. The update's values include `:deleted`.
+ */
+async function updateLiveEndpoint(
+  organizationId: number,
+  webhookId: string,
+  update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+): Promise<Endpoint | undefined> {
   try {
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: endpointKey(organizationId, webhookId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ...update,
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -275,23 +289,11 @@ export async function rotateEndpointSecret(
   } else {
     update += ' REMOVE previous_secret_sealed, previous_secret_expires_at';
   }
-  try {
-    const { Attributes } = await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: endpointKey(organizationId, webhookId),
-        UpdateExpression: update,
-        ConditionExpression: 'attribute_exists(secret_sealed) AND #status <> :deleted',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem(Attributes as EndpointItem);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+  return updateLiveEndpoint(organizationId, webhookId, {
+    UpdateExpression: update,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: values,
+  });
 }
 
 /** Deleted endpoints' items are kept this long, so that deliveries under way still find them. */
