@@ -49,6 +49,7 @@ const relay = taskFunction('relay-events');
 const deliver = taskFunction('deliver-webhooks');
 const sweep = taskFunction('sweep-webhooks');
 const createWebhook = stack.httpApi.functions.get('createWebhook')!;
+const rotateSecret = stack.httpApi.functions.get('rotateWebhookSecret')!;
 const testWebhook = stack.httpApi.functions.get('testWebhook')!;
 const resendDelivery = stack.httpApi.functions.get('resendWebhookDelivery')!;
 const recoverDeliveries = stack.httpApi.functions.get('recoverWebhookDeliveries')!;
@@ -199,7 +200,7 @@ describe('the webhook secrets key', () => {
     Null: { 'kms:EncryptionContextKeys': 'false' },
   };
 
-  test('only createWebhook may generate data keys, and only deliver-webhooks decrypt, each on this key and with an encryption context of exactly its two keys', () => {
+  test('only createWebhook and rotateWebhookSecret may generate data keys, and only deliver-webhooks decrypt, each on this key and with an encryption context of exactly its two keys', () => {
     const kmsStatements = policyStatements(template).filter((statement) =>
       actionsOf(statement).some((action) => action.startsWith('kms:')),
     );
@@ -214,6 +215,12 @@ describe('the webhook secrets key', () => {
           roles: [{ Ref: logicalIdOf(createWebhook.role!) }],
         },
         {
+          Action: 'kms:GenerateDataKey',
+          Resource: arnOf(keyId),
+          Condition: contextCondition,
+          roles: [{ Ref: logicalIdOf(rotateSecret.role!) }],
+        },
+        {
           Action: 'kms:Decrypt',
           Resource: arnOf(keyId),
           Condition: contextCondition,
@@ -221,7 +228,7 @@ describe('the webhook secrets key', () => {
         },
       ]),
     );
-    expect(kmsStatements).toHaveLength(2);
+    expect(kmsStatements).toHaveLength(3);
   });
 
   test("the grants' encryption context keys are the ones secret-sealing.ts sends on GenerateDataKey and Decrypt", async () => {
@@ -260,13 +267,14 @@ describe('the webhook secrets key', () => {
     }
   });
 
-  test("only createWebhook and deliver-webhooks know the key's ARN", () => {
+  test("only createWebhook, rotateWebhookSecret and deliver-webhooks know the key's ARN", () => {
     const withArn = Object.entries(functions)
       .filter(([, resource]) => resource.Properties.Environment?.Variables?.[WEBHOOK_SECRETS_KEY_ARN.variable])
       .map(([id]) => id)
       .sort();
-    expect(withArn).toEqual([logicalIdOf(createWebhook), logicalIdOf(deliver)].sort());
+    expect(withArn).toEqual([logicalIdOf(createWebhook), logicalIdOf(rotateSecret), logicalIdOf(deliver)].sort());
     expect(environmentOf(createWebhook)[WEBHOOK_SECRETS_KEY_ARN.variable]).toEqual(arnOf(keyId));
+    expect(environmentOf(rotateSecret)[WEBHOOK_SECRETS_KEY_ARN.variable]).toEqual(arnOf(keyId));
     expect(environmentOf(deliver)[WEBHOOK_SECRETS_KEY_ARN.variable]).toEqual(arnOf(keyId));
   });
 });

@@ -139,12 +139,26 @@ describe('cancelling a job', () => {
       id: jobId,
       type: 'split',
       status: 'cancelled',
+      stage: null,
       credits: { charged: 25, refunded: 25 },
       result: { available: false, clips_url: `/api/v1/developer/split-jobs/${jobId}/clips` },
       input: { max_clips: 3 },
     });
     expect(Object.keys(cancelled.body).sort()).toEqual(
-      ['credits', 'error', 'id', 'input', 'progress', 'result', 'status', 'type'].sort(),
+      [
+        'created_at',
+        'credits',
+        'error',
+        'id',
+        'input',
+        'metadata',
+        'progress',
+        'result',
+        'stage',
+        'status',
+        'type',
+        'updated_at',
+      ].sort(),
     );
   });
 
