@@ -24,6 +24,13 @@ export default tseslint.config(
     },
   },
   {
+    // The examples run on plain Node.js 20+: its web globals are there without an import.
+    files: ['examples/**/*.mjs'],
+    languageOptions: {
+      globals: { fetch: 'readonly', URLSearchParams: 'readonly', setTimeout: 'readonly' },
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       globals: {

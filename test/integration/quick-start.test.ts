@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { makeSplitSource, probeMedia } from './support/media';
+import { apiUrl, createOrganization } from './support/stack';
+
+const run = promisify(execFile);
+
+/** Runs one example script as its README says, against the test stack, with the organization's key. */
+async function example(script: string, key: string, args: string[] = []) {
+  return run(process.execPath, [join('examples/quick-start', script), ...args], {
+    env: { ...process.env, API_URL: apiUrl(), API_KEY: key },
+    timeout: 150_000,
+  });
+}
+
+describe('the quick start examples, run as they are', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'quick-start-'));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('uploads a video, splits it, waits for the job and downloads its clips; then lists the job', async () => {
+    const org = await createOrganization({ credits: 100 });
+    const source = join(directory, 'talk.mp4');
+    writeFileSync(
+      source,
+      makeSplitSource({
+        durationSeconds: 40,
+        width: 320,
+        height: 180,
+        scenes: [
+          { colour: 'red', startSeconds: 0 },
+          { colour: 'blue', startSeconds: 14 },
+          { colour: 'green', startSeconds: 27 },
+        ],
+        silences: [],
+      }),
+    );
+    const split = await example('split-video.mjs', org.key, [source, directory]);
+    const clips = readdirSync(directory).filter((name) => /^clip_.*\.mp4$/.test(name));
+    expect(clips.length).toBeGreaterThan(0);
+    for (const clip of clips) {
+      const { streams } = probeMedia(readFileSync(join(directory, clip)));
+      expect(streams.find((stream) => stream.codec_type === 'video')).toMatchObject({
+        codec_name: 'h264',
+        width: 720,
+        height: 1280,
+      });
+    }
+    expect(split.stdout).toContain('completed');
+
+    const listed = await example('list-jobs.mjs', org.key);
+    expect(listed.stdout).toMatch(/split_job_\S+ split/);
+    expect(listed.stdout).toContain('1 completed jobs in the last day');
+  }, 180_000);
+
+  it('says what is missing instead of calling the API without a key', async () => {
+    await expect(example('split-video.mjs', '')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Usage: API_KEY=svc_test_...'),
+    });
+  });
+});
