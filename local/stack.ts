@@ -58,6 +58,7 @@ import { definitionWithWorkers, WORKFLOWS } from '#workflows';
 import { LOCAL_CREDENTIALS, type TaskHandler } from './event-sources/invocation';
 import { startQueuePoller, queueConsumersOf } from './event-sources/queue';
 import { startTableStreamPoller, streamConsumersOf } from './event-sources/table-stream';
+import { referenceRoutes } from './reference-page';
 
 export const LOCAL_TABLE_NAME = 'video-api-local';
 export const LOCAL_BUCKET_NAME = 'video-api-media-local';
@@ -515,6 +516,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     const gateway = createGateway({
       loadHandler: moduleLoader<LambdaHandler>('handlers'),
       extraRoutes: {
+        ...referenceRoutes(),
         '/healthz': (response) => {
           response.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' });
           response.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }));

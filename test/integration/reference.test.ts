@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { call, RATE_LIMIT_HEADERS, type ErrorBody } from './support/stack';
+import { baseUrl, call, RATE_LIMIT_HEADERS, type ErrorBody } from './support/stack';
 
 const DOCUMENT = parse(readFileSync('docs/openapi.yaml', 'utf8')) as Record<string, unknown>;
 
@@ -33,5 +33,42 @@ describe('the contract, served at GET /openapi.json', () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     const posted = await call<ErrorBody>('POST', '/openapi.json', { key: 'svc_test_nope_nope' });
     expect(posted.status).toBe(401);
+  });
+});
+
+describe('the rendered reference of the local stack, at /reference', () => {
+  it('is a page whose every part comes from the stack itself, under a policy that allows no other host', async () => {
+    const page = await fetch(`${baseUrl()}/reference`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'none'");
+    for (const directive of policy.split(';').map((part) => part.trim().split(/\s+/))) {
+      expect([
+        directive[0],
+        directive.slice(1).filter((source) => /^(https?:|\*|[\w-]+\.[\w.-]+)/.test(source)),
+      ]).toEqual([directive[0], []]);
+    }
+    const html = await page.text();
+    const parts = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(parts.sort()).toEqual([
+      '/reference/assets/init.js',
+      '/reference/assets/swagger-ui-bundle.js',
+      '/reference/assets/swagger-ui.css',
+    ]);
+    const types = await Promise.all(
+      parts.map(async (part) => {
+        const response = await fetch(`${baseUrl()}${part}`);
+        await response.arrayBuffer();
+        return [part, response.status, response.headers.get('content-type')];
+      }),
+    );
+    expect(types).toEqual([
+      ['/reference/assets/init.js', 200, 'text/javascript; charset=utf-8'],
+      ['/reference/assets/swagger-ui-bundle.js', 200, 'text/javascript; charset=utf-8'],
+      ['/reference/assets/swagger-ui.css', 200, 'text/css; charset=utf-8'],
+    ]);
+    expect(html).toContain('data-openapi="/api/v1/developer/openapi.json"');
+    const init = await (await fetch(`${baseUrl()}/reference/assets/init.js`)).text();
+    expect(init).toContain('validatorUrl: null');
   });
 });
