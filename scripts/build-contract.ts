@@ -123,7 +123,7 @@ export async function buildContract({ force = false } = {}): Promise<{ skipped: 
   );
   writeFileSync(
     path.join(OUTPUT_DIR, 'document.d.ts'),
-    `${HEADER}\n/** docs/openapi.yaml as JSON. */\nexport declare const document: { openapi: '3.1.0'; [key: string]: unknown };\n/** SHA-256 of docs/openapi.yaml, hex. */\nexport declare const documentSha256: string;\n`,
+    `${HEADER}\n/** docs/openapi.yaml as JSON. */\nexport declare const document: { openapi: '3.1.0'; info: Record<string, unknown>; paths: Record<string, unknown>; [key: string]: unknown };\n/** SHA-256 of docs/openapi.yaml, hex. */\nexport declare const documentSha256: string;\n`,
   );
   const ids = operations.map((operation) => operation.operationId);
   writeFileSync(
