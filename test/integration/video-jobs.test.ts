@@ -129,8 +129,8 @@ describe('video jobs end to end', () => {
       credits: 1000,
       limits: { requests_per_minute_per_key: 1000 },
     });
-    // Each duration and each frame once, end to end; every frame at every length is the finishing
-    // step's own unit test (test/unit/video-finishing.test.ts), without a render per pair.
+    // Each duration and each frame once, end to end, without a render per pair: the finishing
+    // step's unit tests (test/unit/video-finishing.test.ts) take each frame on its own.
     const requests = [
       { duration: 5, aspectRatio: '16:9', width: 1280, height: 720 },
       { duration: 10, aspectRatio: '1:1', width: 720, height: 720 },
