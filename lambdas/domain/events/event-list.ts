@@ -2,6 +2,7 @@ import type { Operations } from '#contract/types';
 import { jobCreationTime } from '#domain/jobs/jobs';
 import { cursorKeyRing } from '#platform/cursor-keys';
 import { openCursor, sealCursor, type CursorScope } from '#platform/cursors';
+import { boundedPage } from '#platform/bounded-pages';
 import { ApiError } from '#platform/errors';
 import { instantRoundedUp } from '#platform/instants';
 import {
@@ -53,12 +54,7 @@ function latest(...bounds: (number | undefined)[]): number | undefined {
   return given.length === 0 ? undefined : Math.max(...given);
 }
 
-/**
- * One page of the organization's retained events, newest first. Reads grow from one more item
- * than the page holds (all a page without type or job needs, the extra one saying whether more
- * follow) and double until the page is full, the range ends or EVENTS_READ_PER_PAGE items are
- * read; the cursor then goes on from the last event read, whether or not the page showed it.
- */
+/** One page of the organization's retained events, newest first, at most EVENTS_READ_PER_PAGE items read (bounded-pages.ts). */
 export async function listEvents(
   organizationId: number,
   query: ListEventsQuery,
@@ -77,7 +73,7 @@ export async function listEvents(
     }),
   };
   const keys = await cursorKeyRing();
-  let after = query.cursor === undefined ? undefined : openCursor(keys, scope, query.cursor);
+  const after = query.cursor === undefined ? undefined : openCursor(keys, scope, query.cursor);
   const jobCreatedAt = query.job_id === undefined ? undefined : jobCreationTime(query.job_id);
   const range: EventRange = {
     organizationId,
@@ -86,22 +82,20 @@ export async function listEvents(
     createdFromMs: latest(createdAfter, jobCreatedAt === undefined ? undefined : jobCreatedAt - JOB_CLOCK_MARGIN_MS),
     createdBeforeMs: createdBefore,
   };
-  const payloads: EventPayload[] = [];
-  let itemsRead = 0;
-  let readSize = query.limit + 1;
-  for (;;) {
-    const read = await readEventRange(range, after, Math.min(readSize, EVENTS_READ_PER_PAGE - itemsRead), nowMs);
-    payloads.push(...read.payloads);
-    itemsRead += read.itemsRead;
-    const lastShown = payloads[query.limit - 1];
-    if (lastShown && payloads.length > query.limit) {
-      return { payloads: payloads.slice(0, query.limit), nextCursor: sealCursor(keys, scope, lastShown.id) };
-    }
-    if (read.lastReadEventId === undefined) return { payloads, nextCursor: null };
-    after = read.lastReadEventId;
-    if (itemsRead >= EVENTS_READ_PER_PAGE) return { payloads, nextCursor: sealCursor(keys, scope, after) };
-    readSize *= 2;
-  }
+  const page = await boundedPage({
+    limit: query.limit,
+    maxItemsRead: EVENTS_READ_PER_PAGE,
+    after,
+    read: async (position: string | undefined, itemLimit) => {
+      const read = await readEventRange(range, position, itemLimit, nowMs);
+      return { items: read.payloads, itemsRead: read.itemsRead, lastPosition: read.lastReadEventId };
+    },
+    positionOf: (payload) => payload.id,
+  });
+  return {
+    payloads: page.items,
+    nextCursor: page.next === undefined ? null : sealCursor(keys, scope, page.next),
+  };
 }
 
 /** A retained event of the organization; another organization's, or any id not of ours, is not found. */

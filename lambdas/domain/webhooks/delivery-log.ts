@@ -1,6 +1,7 @@
 import type { Operations, WebhookDelivery } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import { cursorKeyRing } from '#platform/cursor-keys';
+import { boundedPage } from '#platform/bounded-pages';
 import { openCursor, sealCursor, type CursorScope } from '#platform/cursors';
 import { logPositionOf, readDeliveryLog, type Delivery, type DeliveryLogRange } from './delivery-store';
 import { liveEndpoint } from './endpoints';
@@ -25,10 +26,8 @@ export const DELIVERIES_READ_PER_PAGE = 1000;
 const logged = (delivery: Delivery): delivery is Delivery & { deliveryId: string } => delivery.deliveryId !== null;
 
 /**
- * One page of the endpoint's retained deliveries, newest first, as GET /events pages its events:
- * reads grow from one more item than the page holds and double until the page is full, the log
- * ends or DELIVERIES_READ_PER_PAGE items are read; the cursor then goes on from the last delivery
- * read, whether or not the page showed it. The cursor is bound to the endpoint and the filters.
+ * One page of the endpoint's retained deliveries, newest first, at most DELIVERIES_READ_PER_PAGE
+ * items read (bounded-pages.ts); the cursor is bound to the endpoint and the filters.
  */
 export async function listWebhookDeliveries(
   caller: Caller,
@@ -48,7 +47,7 @@ export async function listWebhookDeliveries(
     },
   };
   const keys = await cursorKeyRing();
-  let after = query.cursor === undefined ? undefined : openCursor(keys, scope, query.cursor);
+  const after = query.cursor === undefined ? undefined : openCursor(keys, scope, query.cursor);
   const range: DeliveryLogRange = {
     organizationId,
     webhookId,
@@ -56,25 +55,18 @@ export async function listWebhookDeliveries(
     status: query.status,
     eventType: query.event_type,
   };
-  const deliveries: (Delivery & { deliveryId: string })[] = [];
-  let itemsRead = 0;
-  let readSize = query.limit + 1;
-  for (;;) {
-    const read = await readDeliveryLog(range, after, Math.min(readSize, DELIVERIES_READ_PER_PAGE - itemsRead), nowMs);
-    deliveries.push(...read.deliveries.filter(logged));
-    itemsRead += read.itemsRead;
-    const lastShown = deliveries[query.limit - 1];
-    if (lastShown && deliveries.length > query.limit) {
-      return {
-        deliveries: deliveries.slice(0, query.limit).map(presentWebhookDelivery),
-        nextCursor: sealCursor(keys, scope, logPositionOf(lastShown)),
-      };
-    }
-    const present = () => deliveries.map(presentWebhookDelivery);
-    if (read.lastReadPosition === undefined) return { deliveries: present(), nextCursor: null };
-    after = read.lastReadPosition;
-    if (itemsRead >= DELIVERIES_READ_PER_PAGE)
-      return { deliveries: present(), nextCursor: sealCursor(keys, scope, after) };
-    readSize *= 2;
-  }
+  const page = await boundedPage({
+    limit: query.limit,
+    maxItemsRead: DELIVERIES_READ_PER_PAGE,
+    after,
+    read: async (position: string | undefined, itemLimit) => {
+      const read = await readDeliveryLog(range, position, itemLimit, nowMs);
+      return { items: read.deliveries.filter(logged), itemsRead: read.itemsRead, lastPosition: read.lastReadPosition };
+    },
+    positionOf: logPositionOf,
+  });
+  return {
+    deliveries: page.items.map(presentWebhookDelivery),
+    nextCursor: page.next === undefined ? null : sealCursor(keys, scope, page.next),
+  };
 }
