@@ -31,7 +31,29 @@ export default tseslint.config(
     },
   },
   {
+    // The console's page: browser modules, with the browser globals they use.
+    files: ['console/page/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'document',
+          'window',
+          'location',
+          'crypto',
+          'fetch',
+          'EventSource',
+          'XMLHttpRequest',
+          'FormData',
+          'URLSearchParams',
+          'Node',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
+    ignores: ['console/page/**'],
     languageOptions: {
       globals: {
         module: 'writable',
