@@ -46,6 +46,6 @@ export const facts = (rows, className = 'facts') =>
       ),
   );
 
-/** A wide table scrolls on its own, and a keyboard can scroll it too. */
+/** A wide table scrolls on its own, and a keyboard can scroll it too; its region is named after the table. */
 export const scrolling = (label, table) =>
-  h('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: '0' }, table);
+  h('div', { class: 'table-scroll', role: 'region', 'aria-label': `Table: ${label}`, tabindex: '0' }, table);
