@@ -27,6 +27,8 @@ export class ApiClient {
     path: string,
     options: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<ApiAnswer> {
+    // Reads took their token from the governor before coming here; an action's requests spend theirs now.
+    if (method === 'POST') this.governor.spendForAction();
     const headers: Record<string, string> = { ...options.headers, authorization: `Bearer ${this.apiKey}` };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.apiUrl}${path}`, {

@@ -217,7 +217,6 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         consoleError(403, 'CROSS_SITE_REFUSED', 'Actions are taken from the console page only.'),
       );
     }
-    governor.spendForAction();
     if (action.name === 'upload') {
       const answer = await uploadSource(api, request, url.searchParams.get('filename') ?? '');
       return sendJson(response, answer);

@@ -35,7 +35,6 @@ export class Poller {
   constructor(
     private readonly api: ApiClient,
     private readonly governor: RateGovernor,
-    private readonly now: () => number = Date.now,
   ) {}
 
   start(): void {
@@ -74,12 +73,12 @@ export class Poller {
     for (const subscriber of this.subscribers) subscriber.send('poller', state);
     clearTimeout(this.pauseOver);
     if (state.paused_until) {
-      this.pauseOver = setTimeout(() => this.announceGovernor(), Date.parse(state.paused_until) - this.now() + 1);
+      this.pauseOver = setTimeout(() => this.announceGovernor(), Date.parse(state.paused_until) - Date.now() + 1);
     }
   }
 
   private plansOf(view: View): ReadPlan[] {
-    return plansOf(view, (key) => this.cache.get(key), this.now());
+    return plansOf(view, (key) => this.cache.get(key), Date.now());
   }
 
   /** The reads the open pages need, each once. */
@@ -101,7 +100,7 @@ export class Poller {
 
   private async loop(): Promise<void> {
     while (this.running) {
-      const now = this.now();
+      const now = Date.now();
       const plans = this.neededPlans();
       for (const [key, read] of this.cache) {
         if (!plans.has(key) && now - read.fetchedAt > FORGET_AFTER_MS) this.cache.delete(key);
@@ -128,10 +127,10 @@ export class Poller {
     let read: CachedRead;
     try {
       const answer = await this.api.call('GET', plan.path);
-      read = { key: plan.key, status: answer.status, body: answer.body, fetchedAt: this.now() };
+      read = { key: plan.key, status: answer.status, body: answer.body, fetchedAt: Date.now() };
     } catch (error) {
       const message = `The API at ${this.api.apiUrl} did not answer: ${(error as Error).message}`;
-      read = { key: plan.key, status: 0, body: { error: { code: 'API_UNREACHABLE', message } }, fetchedAt: this.now() };
+      read = { key: plan.key, status: 0, body: { error: { code: 'API_UNREACHABLE', message } }, fetchedAt: Date.now() };
     }
     const before = this.cache.get(plan.key);
     // A 429 says to wait (the governor now does), not that the last answer was wrong: pages keep it.

@@ -12,8 +12,6 @@ export const RESERVE = 10;
 
 export interface GovernorState {
   reads_per_minute: number;
-  /** API requests the console made in the last 60 s, reads and actions alike. */
-  requests_last_minute: number;
   /** ISO time until which reads wait, or null. */
   paused_until: string | null;
   pause_reason: 'rate_limited' | 'reserve' | null;
@@ -24,39 +22,34 @@ export class RateGovernor {
   private refilledAt: number;
   private pausedUntil = 0;
   private pauseReason: GovernorState['pause_reason'] = null;
-  private readonly sentAt: number[] = [];
 
   constructor(
     private readonly readsPerMinute: number,
     private readonly burst: number,
-    private readonly now: () => number = Date.now,
   ) {
     this.tokens = burst;
-    this.refilledAt = now();
+    this.refilledAt = Date.now();
   }
 
   /** Milliseconds a read must wait; 0 when it may go now, and then its token is taken. */
   takeForRead(): number {
-    const now = this.now();
+    const now = Date.now();
     if (this.pausedUntil > now) return this.pausedUntil - now;
     this.refill(now);
     if (this.tokens < 1) return Math.ceil(((1 - this.tokens) * 60_000) / this.readsPerMinute);
     this.tokens -= 1;
-    this.sent(now);
     return 0;
   }
 
-  /** An action the person asked for goes at once, and the reads after it wait for its token. */
+  /** A request of an action the person asked for goes at once, and the reads after it wait for its token. */
   spendForAction(): void {
-    const now = this.now();
-    this.refill(now);
+    this.refill(Date.now());
     this.tokens -= 1;
-    this.sent(now);
   }
 
   /** Reads what an API answer says about the key's window; true when the pause changed. */
   observe(status: number, headers: Headers): boolean {
-    const now = this.now();
+    const now = Date.now();
     const before = this.pausedUntil;
     if (status === 429) {
       const retryAfter = Number(headers.get('retry-after'));
@@ -70,12 +63,9 @@ export class RateGovernor {
   }
 
   state(): GovernorState {
-    const now = this.now();
-    this.forgetBefore(now - 60_000);
-    const paused = this.pausedUntil > now;
+    const paused = this.pausedUntil > Date.now();
     return {
       reads_per_minute: this.readsPerMinute,
-      requests_last_minute: this.sentAt.length,
       paused_until: paused ? new Date(this.pausedUntil).toISOString() : null,
       pause_reason: paused ? this.pauseReason : null,
     };
@@ -90,14 +80,5 @@ export class RateGovernor {
   private refill(now: number) {
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.readsPerMinute) / 60_000);
     this.refilledAt = now;
-  }
-
-  private sent(now: number) {
-    this.sentAt.push(now);
-    this.forgetBefore(now - 60_000);
-  }
-
-  private forgetBefore(time: number) {
-    while (this.sentAt.length > 0 && this.sentAt[0]! <= time) this.sentAt.shift();
   }
 }
