@@ -49,7 +49,10 @@ function wholeNumber(value: string, name: string, min: number, max: number): num
 async function checkKey(apiUrl: string, apiKey: string): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(`${apiUrl}/me`, { headers: { authorization: `Bearer ${apiKey}` } });
+    response = await fetch(`${apiUrl}/me`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+      signal: AbortSignal.timeout(15_000),
+    });
   } catch (error) {
     throw new Error(
       `The API at ${apiUrl} did not answer (${(error as Error).message}); is the local stack running (npm start)?`,
