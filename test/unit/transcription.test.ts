@@ -13,7 +13,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import {
   AmazonTranscribe,
   MAX_TRANSCRIPT_BYTES,
-  TRANSCRIPTION_FAILED_MESSAGE,
   TRANSCRIPT_TOO_LARGE_MESSAGE,
   s3LocationOf,
   transcriptFromTranscribeOutput,
@@ -22,7 +21,11 @@ import {
 import { createTranscriptionProvider } from '#domain/split-jobs/transcription/factory';
 import { TRANSCRIPTION_PROVIDER } from '#platform/settings';
 import { NoTranscription } from '#domain/split-jobs/transcription/no-transcription';
-import type { TranscriptionRequest, TranscriptionStart } from '#domain/split-jobs/transcription/port';
+import {
+  TRANSCRIPTION_FAILED_MESSAGE,
+  type TranscriptionRequest,
+  type TranscriptionStart,
+} from '#domain/split-jobs/transcription/port';
 import { ProviderBusy } from '#domain/video-jobs/providers/port';
 import { captureMetrics, publishedValues } from './support/metrics';
 
