@@ -1,4 +1,4 @@
-import { access, constants } from 'node:fs/promises';
+import { access, constants, realpath } from 'node:fs/promises';
 import { englishModelOf } from '#domain/split-jobs/transcription/pocketsphinx';
 import { POCKETSPHINX_PATH, TRANSCRIPTION_PROVIDER } from '#platform/settings';
 import { onPath } from './media-tools';
@@ -27,10 +27,14 @@ const readable = (path: string) =>
     () => false,
   );
 
-/** The recognizer on `searchPath`, when its English model is installed beside it. */
+/**
+ * The recognizer on `searchPath`, when its English model is installed beside it. Its real path:
+ * through a link (`/bin` is one to `/usr/bin` on current Debian) the model is not beside it.
+ */
 export async function findRecognizer(searchPath?: string): Promise<string | undefined> {
-  const recognizer = await onPath(RECOGNIZER, searchPath);
-  if (!recognizer) return undefined;
+  const onSearchPath = await onPath(RECOGNIZER, searchPath);
+  if (!onSearchPath) return undefined;
+  const recognizer = await realpath(onSearchPath);
   const model = englishModelOf(recognizer);
   const found = await Promise.all([model.acousticModelDir, model.languageModel, model.dictionary].map(readable));
   return found.every(Boolean) ? recognizer : undefined;

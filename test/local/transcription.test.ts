@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { localTranscription } from '../../local/transcription';
@@ -43,6 +43,17 @@ describe('the local stack’s transcription', () => {
         summary: `Transcription: pocketsphinx (captions and titles on; ${recognizer})`,
       });
     }
+  });
+
+  it('follows a link to the recognizer to find the model beside it', async () => {
+    const searchPath = await searchPathWith({ recognizer: true, model: true });
+    const installed = join(searchPath.split(delimiter)[1]!, 'pocketsphinx_continuous');
+    const linked = await mkdtemp(join(tmpdir(), 'speech-link-'));
+    prefixes.push(linked);
+    await symlink(installed, join(linked, 'pocketsphinx_continuous'));
+    await expect(localTranscription(undefined, linked)).resolves.toMatchObject({
+      environment: { TRANSCRIPTION_PROVIDER: 'pocketsphinx', POCKETSPHINX_PATH: await realpath(installed) },
+    });
   });
 
   it.each([
