@@ -269,7 +269,8 @@ function provider(runTool: ToolRunner, maxConcurrent = 2) {
 
 /** Polls until the transcription is no longer in progress. */
 async function outcomeOf(adapter: Pocketsphinx, transcriptionId: string): Promise<TranscriptionStatus> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
     const status = await adapter.poll(transcriptionId);
     if (status.state !== 'in_progress') return status;
     await sleep(5);
@@ -393,9 +394,14 @@ describe('Pocketsphinx: start and poll', () => {
   it('runs at most its number of transcriptions at once; the others wait their turn', async () => {
     const recognizerMayEnd = deferred();
     const tools = fakeTools({ recognizerMayEnd: recognizerMayEnd.promise });
-    const adapter = provider(tools.run, 1);
+    const recognizing = deferred();
+    const adapter = provider(async (path, args, options) => {
+      if (path === RECOGNIZER_PATH) recognizing.resolve();
+      return tools.run(path, args, options);
+    }, 1);
     const first = await startedId(adapter);
     const second = await startedId(adapter, { jobId: 'split_job_02', output: { bucket: 'media', key: 'second' } });
+    await recognizing.promise;
     await sleep(20);
     expect(tools.calls.map((call) => call.path)).toEqual([FFMPEG_PATH, RECOGNIZER_PATH]);
     await expect(adapter.poll(second)).resolves.toEqual({ state: 'in_progress' });
