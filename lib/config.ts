@@ -1,6 +1,9 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
-import { TRANSCRIPTION_PROVIDER_KINDS, type TranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
+import {
+  DEPLOYED_TRANSCRIPTION_PROVIDER_KINDS,
+  type DeployedTranscriptionProviderKind,
+} from '#domain/split-jobs/transcription/factory';
 import type { VpcSubnet } from './constructs/function-network';
 import { GOVERNED_MINIMUM_LOG_RETENTION, type GovernedProfile } from './constructs/governance';
 import type { VideoModel } from './constructs/grants';
@@ -27,7 +30,7 @@ export interface DeploymentConfig {
     /** The Bedrock model the render workers call, and the region they call it in. */
     readonly video: VideoModel;
     /** What the split-job workers transcribe speech with; `none` gives clips without captions or titles. */
-    readonly transcription: TranscriptionProviderKind;
+    readonly transcription: DeployedTranscriptionProviderKind;
   };
   /** Whether webhook deliveries are attempted; off, they are recorded and left pending. */
   readonly webhookDeliveryEnabled: boolean;
@@ -280,7 +283,7 @@ export function deploymentConfigFrom(read: (key: string) => unknown): Deployment
       },
       transcription: oneOf(
         CONFIG_KEYS.transcriptionProvider,
-        TRANSCRIPTION_PROVIDER_KINDS,
+        DEPLOYED_TRANSCRIPTION_PROVIDER_KINDS,
         read(CONFIG_KEYS.transcriptionProvider) ?? DEFAULT_TRANSCRIPTION_PROVIDER,
       ),
     },

@@ -28,6 +28,7 @@ async function main() {
   const port = Number(process.env.PORT ?? 3000);
   const dataDir = localDataDir();
   const stack = await startLocalStack({ port, dataDir, onFreshStart: seedDemoOrganization });
+  console.log(stack.transcription);
   console.log(`Local stack ready: ${stack.apiUrl} (health: http://127.0.0.1:${stack.port}/healthz, data: ${dataDir})`);
 
   let stopping = false;

@@ -24,9 +24,10 @@ const NPM_PACKAGES: Readonly<Record<MediaTool, string>> = {
   ffprobe: '@ffprobe-installer/ffprobe',
 };
 
-async function onPath(tool: MediaTool): Promise<string | undefined> {
-  for (const directory of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(directory, tool);
+/** The first executable named `name` in the directories of `searchPath` (PATH unless given). */
+export async function onPath(name: string, searchPath = process.env.PATH ?? ''): Promise<string | undefined> {
+  for (const directory of searchPath.split(delimiter).filter(Boolean)) {
+    const candidate = join(directory, name);
     try {
       await access(candidate, constants.X_OK);
       return candidate;

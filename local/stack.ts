@@ -35,7 +35,6 @@ import {
   MEDIA_BUCKET_NAME,
   S3_FORCE_PATH_STYLE,
   TABLE_NAME,
-  TRANSCRIPTION_PROVIDER,
   VIDEO_PROVIDER,
   VIDEO_RENDER_DEADLINE_SECONDS,
   VIDEO_RENDER_POLL_SECONDS,
@@ -47,6 +46,7 @@ import {
 import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { mediaToolEnvironment } from './media-tools';
+import { localTranscription } from './transcription';
 import { startS3Server } from './emulators/s3/s3-server';
 import { startSqs } from './emulators/sqs';
 import { startStepFunctions, type ExecutionStatusChangeEvent } from './emulators/step-functions';
@@ -96,8 +96,6 @@ function handlerEnvironment(
     [MEDIA_BUCKET_NAME.variable]: LOCAL_BUCKET_NAME,
     [CURSOR_KEY_LOCAL.variable]: keys.cursorKey,
     [VIDEO_PROVIDER.variable]: 'local',
-    // No speech-to-text service runs here: split jobs' clips get no captions or titles.
-    [TRANSCRIPTION_PROVIDER.variable]: 'none',
     // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
     [VIDEO_RENDER_POLL_SECONDS.variable]: fromOperator(VIDEO_RENDER_POLL_SECONDS) ?? '2',
     [VIDEO_RENDER_DEADLINE_SECONDS.variable]: fromOperator(VIDEO_RENDER_DEADLINE_SECONDS) ?? '300',
@@ -442,10 +440,14 @@ export interface LocalStackOptions {
 export interface LocalStack {
   apiUrl: string;
   port: number;
+  /** What transcribes speech, in one line for the operator (local/transcription.ts). */
+  transcription: string;
   stop(): Promise<void>;
 }
 
 export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStackOptions): Promise<LocalStack> {
+  // Before any emulator starts: a recognizer asked for but missing stops the start here.
+  const transcription = await localTranscription();
   const root = resolve(dataDir);
   await mkdir(join(root, 'dynamodb'), { recursive: true });
   const stoppers: (() => Promise<void>)[] = [];
@@ -481,6 +483,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
         queueUrls,
       ),
       ...(await mediaToolEnvironment()),
+      ...transcription.environment,
     };
     Object.assign(process.env, environment);
 
@@ -543,7 +546,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     stoppers.push(async () => tasks.stopSchedules());
     await writeStackInfo(root, { pid: process.pid, apiUrl, environment });
     ready = true;
-    return { apiUrl, port: boundPort, stop };
+    return { apiUrl, port: boundPort, transcription: transcription.summary, stop };
   } catch (error) {
     await stop();
     throw error;

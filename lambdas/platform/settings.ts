@@ -119,10 +119,18 @@ export const VIDEO_RENDER_DEADLINE_SECONDS = {
   variable: 'VIDEO_RENDER_DEADLINE_SECONDS',
   source: { by: 'worker-setting', setting: 'render-schedule' },
 } as const satisfies Setting;
-/** `amazon-transcribe` or `none` (unset): a missing transcription only costs captions and titles. */
+/**
+ * `amazon-transcribe`, `pocketsphinx` (the local stack's, when the machine has it) or `none`
+ * (unset): a missing transcription only costs captions and titles.
+ */
 export const TRANSCRIPTION_PROVIDER = {
   variable: 'TRANSCRIPTION_PROVIDER',
   source: { by: 'worker-setting', setting: 'transcription' },
+} as const satisfies Setting;
+/** The local recognizer, pocketsphinx_continuous, where the local stack found it. */
+export const POCKETSPHINX_PATH = {
+  variable: 'POCKETSPHINX_PATH',
+  source: { by: 'local-stack' },
 } as const satisfies Setting;
 /** A fault the local renderer applies to every render (fail, stall, crash), for tests of the failure paths. */
 export const LOCAL_RENDERER_FAULT = {
@@ -169,6 +177,7 @@ export const SETTINGS = {
   VIDEO_RENDER_POLL_SECONDS,
   VIDEO_RENDER_DEADLINE_SECONDS,
   TRANSCRIPTION_PROVIDER,
+  POCKETSPHINX_PATH,
   LOCAL_RENDERER_FAULT,
   LOCAL_RENDERER_PRESET,
   S3_FORCE_PATH_STYLE,

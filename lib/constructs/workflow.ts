@@ -5,7 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { TranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
+import type { DeployedTranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
 import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
 import {
   BEDROCK_REGION,
@@ -36,7 +36,7 @@ export const VIDEO_MODEL_ID = 'amazon.nova-reel-v1:1';
 export const DEFAULT_BEDROCK_REGION = 'us-east-1';
 
 /** What the split-job workers transcribe speech with unless told. */
-export const DEFAULT_TRANSCRIPTION_PROVIDER: TranscriptionProviderKind = 'amazon-transcribe';
+export const DEFAULT_TRANSCRIPTION_PROVIDER: DeployedTranscriptionProviderKind = 'amazon-transcribe';
 
 /** How long an execution log group keeps events unless told: as long as the workers' own logs. */
 export const DEFAULT_EXECUTION_LOG_RETENTION = DEFAULT_FUNCTION_LOG_RETENTION;
@@ -71,7 +71,7 @@ export class WorkerFunction extends NodeFunction {
 function settingEnvironment(
   setting: WorkerSetting,
   videoModel: VideoModel,
-  transcription: TranscriptionProviderKind,
+  transcription: DeployedTranscriptionProviderKind,
 ): Record<string, string> {
   switch (setting) {
     case 'video-provider':
@@ -104,7 +104,7 @@ export interface WorkflowStateMachineProps {
   readonly webhookSecretsKey?: WebhookSecretsKey;
   readonly logLevel?: string;
   /** What the split-job workers transcribe with; Amazon Transcribe unless told. */
-  readonly transcriptionProvider?: TranscriptionProviderKind;
+  readonly transcriptionProvider?: DeployedTranscriptionProviderKind;
   /** Of every worker's log group; a month unless told. */
   readonly logRetention?: logs.RetentionDays;
   /** Of the execution log group; a month unless told. */

@@ -160,6 +160,12 @@ describe('the deployment configuration', () => {
     [CONFIG_KEYS.bedrockRegion, 'virginia', /bedrockRegion must be an AWS region name/],
     [CONFIG_KEYS.videoModelId, 'amazon.nova-reel-v1:0', /videoModelId must be one of amazon.nova-reel-v1:1/],
     [CONFIG_KEYS.transcriptionProvider, 'whisper', /transcriptionProvider must be one of amazon-transcribe, none/],
+    // The local recognizer needs a process that outlives an invocation: the local stack's only.
+    [
+      CONFIG_KEYS.transcriptionProvider,
+      'pocketsphinx',
+      /transcriptionProvider must be one of amazon-transcribe, none,/,
+    ],
     [CONFIG_KEYS.webhookDeliveryEnabled, 'TRUE', /webhookDeliveryEnabled must be true or false/],
     [CONFIG_KEYS.alarmEmail, 'oncall', /alarmEmail must be an e-mail address, got "oncall"/],
     [

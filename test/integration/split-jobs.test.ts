@@ -241,7 +241,7 @@ describe('a split job from start to clips', () => {
     expect([refused.status, refused.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
-  it('renders each clip as a playable 720x1280 H.264/AAC MP4 of its duration, with a JPEG thumbnail and no captions without a transcript', async () => {
+  it('renders each clip as a playable 720x1280 H.264/AAC MP4 of its duration, with a JPEG thumbnail, and no captions or title where no word is heard', async () => {
     const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
     for (const clip of body.clips) {
       expect(clip.status).toBe('completed');

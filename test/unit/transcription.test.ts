@@ -13,16 +13,19 @@ import { mockClient } from 'aws-sdk-client-mock';
 import {
   AmazonTranscribe,
   MAX_TRANSCRIPT_BYTES,
-  TRANSCRIPTION_FAILED_MESSAGE,
   TRANSCRIPT_TOO_LARGE_MESSAGE,
   s3LocationOf,
   transcriptFromTranscribeOutput,
   transcriptionJobNameFor,
 } from '#domain/split-jobs/transcription/amazon-transcribe';
 import { createTranscriptionProvider } from '#domain/split-jobs/transcription/factory';
-import { TRANSCRIPTION_PROVIDER } from '#platform/settings';
+import { POCKETSPHINX_PATH, TRANSCRIPTION_PROVIDER } from '#platform/settings';
 import { NoTranscription } from '#domain/split-jobs/transcription/no-transcription';
-import type { TranscriptionRequest, TranscriptionStart } from '#domain/split-jobs/transcription/port';
+import {
+  TRANSCRIPTION_FAILED_MESSAGE,
+  type TranscriptionRequest,
+  type TranscriptionStart,
+} from '#domain/split-jobs/transcription/port';
 import { ProviderBusy } from '#domain/video-jobs/providers/port';
 import { captureMetrics, publishedValues } from './support/metrics';
 
@@ -460,6 +463,21 @@ describe('createTranscriptionProvider', () => {
     expect(createTranscriptionProvider(s3).kind).toBe(kind);
   });
 
+  it(`builds the local recognizer for ${variable}=pocketsphinx, where POCKETSPHINX_PATH says it is`, () => {
+    process.env[variable] = 'pocketsphinx';
+    process.env[POCKETSPHINX_PATH.variable] = '/usr/bin/pocketsphinx_continuous';
+    try {
+      expect(createTranscriptionProvider(s3).kind).toBe('pocketsphinx');
+    } finally {
+      delete process.env[POCKETSPHINX_PATH.variable];
+    }
+  });
+
+  it('refuses the local recognizer without POCKETSPHINX_PATH', () => {
+    process.env[variable] = 'pocketsphinx';
+    expect(() => createTranscriptionProvider(s3)).toThrow('POCKETSPHINX_PATH is not set');
+  });
+
   it('names the variable TRANSCRIPTION_PROVIDER', () => {
     expect(variable).toBe('TRANSCRIPTION_PROVIDER');
   });
@@ -467,7 +485,7 @@ describe('createTranscriptionProvider', () => {
   it('refuses a provider it does not know', () => {
     process.env[variable] = 'whisper';
     expect(() => createTranscriptionProvider(s3)).toThrow(
-      'TRANSCRIPTION_PROVIDER must be one of amazon-transcribe, none, got "whisper"',
+      'TRANSCRIPTION_PROVIDER must be one of amazon-transcribe, pocketsphinx, none, got "whisper"',
     );
   });
 

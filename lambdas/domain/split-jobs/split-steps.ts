@@ -51,7 +51,10 @@ export const MIN_DECODED_SECONDS = 1;
 /** Each analysis and render step kills its ffmpeg in time to record the failure before Lambda's timeout. */
 export const ANALYSIS_TIMEOUT_MS = 13 * 60_000;
 export const RENDER_TIMEOUT_MS = 8 * 60_000;
-/** Transcription is polled this often, and given up (clips then have no captions or titles) after the deadline. */
+/**
+ * Transcription is polled this often (unless its provider says otherwise), and given up (clips
+ * then have no captions or titles) after the deadline.
+ */
 export const TRANSCRIPTION_POLL_SECONDS = 15;
 export const TRANSCRIPTION_DEADLINE_SECONDS = 60 * 60;
 
@@ -213,6 +216,7 @@ export async function prepareSplit(
       })
     : ({ state: 'unavailable' } as const);
   await enterWorkStage(job.organizationId, job.jobId, 'analysing', PROGRESS.prepared);
+  const pollSeconds = transcription.pollSeconds ?? TRANSCRIPTION_POLL_SECONDS;
   return {
     ...executionInputOf(state),
     outcome: 'ready',
@@ -233,10 +237,10 @@ export async function prepareSplit(
         ? {
             state: 'in_progress',
             transcription_id: started.transcriptionId,
-            poll_seconds: TRANSCRIPTION_POLL_SECONDS,
+            poll_seconds: pollSeconds,
             deadline_at: now + TRANSCRIPTION_DEADLINE_SECONDS * 1000,
           }
-        : { state: 'none', poll_seconds: TRANSCRIPTION_POLL_SECONDS, deadline_at: now },
+        : { state: 'none', poll_seconds: pollSeconds, deadline_at: now },
   };
 }
 

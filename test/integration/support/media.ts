@@ -159,3 +159,94 @@ export function probeMedia(bytes: Buffer): ProbedMedia {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A sentence of a speech source and when it is spoken, in source seconds. */
+export interface SpokenSentence {
+  text: string;
+  startSeconds: number;
+  endSeconds: number;
+}
+
+export interface SpeechSource {
+  bytes: Buffer;
+  durationSeconds: number;
+  sentences: SpokenSentence[];
+}
+
+/** Debian's flite, whose `rms` voice PocketSphinx's English model hears almost word for word. */
+const SPEECH_SYNTHESIZER = 'flite';
+
+/** How long a WAV file plays: its data chunk over its byte rate. */
+function wavSeconds(wav: Buffer): number {
+  const data = wav.indexOf('data', 12, 'ascii');
+  if (data < 0) throw new Error('The synthesized speech is not a WAV file');
+  return wav.readUInt32LE(data + 4) / wav.readUInt32LE(28);
+}
+
+/**
+ * A talk: each sentence spoken by a speech synthesizer after `pauseSeconds` of silence (and the
+ * same silence at the end), over a picture whose colour changes every `sentencesPerScene`
+ * sentences, as the pause before them starts. Answers when each sentence is spoken.
+ */
+export function makeSpeechSource(plan: {
+  sentences: readonly string[];
+  pauseSeconds: number;
+  sentencesPerScene: number;
+  width: number;
+  height: number;
+}): SpeechSource {
+  const dir = mkdtempSync(join(tmpdir(), 'speech-source-'));
+  try {
+    const spoken: SpokenSentence[] = [];
+    const audioInputs: string[] = [];
+    const sceneStarts: number[] = [];
+    let at = 0;
+    plan.sentences.forEach((text, index) => {
+      const wav = join(dir, `sentence-${index}.wav`);
+      try {
+        execFileSync(SPEECH_SYNTHESIZER, ['-voice', 'rms', '-t', text, '-o', wav]);
+      } catch (error) {
+        throw new Error(
+          `${SPEECH_SYNTHESIZER} could not speak the test's sentences: install Debian's flite (apt-get install flite)`,
+          { cause: error },
+        );
+      }
+      if (index % plan.sentencesPerScene === 0) sceneStarts.push(at);
+      const seconds = wavSeconds(readFileSync(wav));
+      at += plan.pauseSeconds;
+      spoken.push({ text, startSeconds: at, endSeconds: at + seconds });
+      at += seconds;
+      audioInputs.push('-f', 'lavfi', '-t', String(plan.pauseSeconds), '-i', 'anullsrc=r=16000:cl=mono', '-i', wav);
+    });
+    audioInputs.push('-f', 'lavfi', '-t', String(plan.pauseSeconds), '-i', 'anullsrc=r=16000:cl=mono');
+    const durationSeconds = at + plan.pauseSeconds;
+    const colours = ['navy', 'darkgreen', 'maroon', 'indigo', 'teal', 'olive'];
+    const videoInputs = sceneStarts.flatMap((start, index) => {
+      const end = sceneStarts[index + 1] ?? durationSeconds;
+      return [
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=${colours[index % colours.length]}:s=${plan.width}x${plan.height}:r=25:d=${end - start}`,
+      ];
+    });
+    const audioCount = audioInputs.filter((arg) => arg === '-i').length;
+    const audioLabels = Array.from({ length: audioCount }, (_, index) => `[${index}:a]aresample=16000[a${index}]`);
+    const videoLabels = sceneStarts.map((_, index) => `[${audioCount + index}:v]`).join('');
+    const filter = [
+      ...audioLabels,
+      `${audioLabels.map((_, index) => `[a${index}]`).join('')}concat=n=${audioCount}:v=0:a=1[a]`,
+      `${videoLabels}concat=n=${sceneStarts.length}:v=1:a=0[v]`,
+    ].join(';');
+    const file = join(dir, 'source.mp4');
+    execFileSync(ffmpeg.path, [
+      ...['-hide_banner', '-loglevel', 'error', '-y', ...audioInputs, ...videoInputs],
+      ...['-filter_complex', filter, '-map', '[v]', '-map', '[a]'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart'],
+      file,
+    ]);
+    return { bytes: readFileSync(file), durationSeconds, sentences: spoken };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -22,16 +22,16 @@ import {
 import { ProviderBusy } from '#domain/video-jobs/providers/port';
 import { log } from '#platform/log';
 import { timed } from '#platform/metrics';
-import type {
-  Transcript,
-  TranscriptionProvider,
-  TranscriptionRequest,
-  TranscriptionStart,
-  TranscriptionStatus,
-  TranscriptWord,
+import {
+  TRANSCRIPTION_FAILED_MESSAGE,
+  type Transcript,
+  type TranscriptionProvider,
+  type TranscriptionRequest,
+  type TranscriptionStart,
+  type TranscriptionStatus,
+  type TranscriptWord,
 } from './port';
 
-export const TRANSCRIPTION_FAILED_MESSAGE = 'The speech in the source video could not be transcribed.';
 export const TRANSCRIPT_TOO_LARGE_MESSAGE = 'The transcript of the source video is too large to use.';
 
 /** About 2 million words of Transcribe's verbose JSON: far beyond any source we accept, and a bound on Lambda memory. */

@@ -1,8 +1,12 @@
 /**
  * The transcription port: what the split job workflow needs from a speech-to-text service. In AWS
- * the adapter is Amazon Transcribe (amazon-transcribe.ts); locally there is none (no-transcription.ts),
- * so clips have no captions and no transcript-based titles.
+ * the adapter is Amazon Transcribe (amazon-transcribe.ts); locally it is PocketSphinx when the
+ * machine has it (pocketsphinx.ts), else none (no-transcription.ts), so clips have no captions and
+ * no transcript-based titles.
  */
+
+/** What a customer is told of any failed transcription; why it failed goes to the log only. */
+export const TRANSCRIPTION_FAILED_MESSAGE = 'The speech in the source video could not be transcribed.';
 
 /** One spoken word (or a punctuation mark attached to the word before it), times in source seconds. */
 export interface TranscriptWord {
@@ -36,6 +40,11 @@ export type TranscriptionStatus =
 
 export interface TranscriptionProvider {
   readonly kind: string;
+  /**
+   * How often, in seconds, the workflow asks about a started transcription, when the provider
+   * knows its own pace better than the workflow's default (split-steps.ts).
+   */
+  readonly pollSeconds?: number;
   /** Starts (or finds, for the same job) the transcription; `unavailable` when there is none to run. */
   start(request: TranscriptionRequest): Promise<TranscriptionStart>;
   poll(transcriptionId: string): Promise<TranscriptionStatus>;

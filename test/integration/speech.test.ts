@@ -1,0 +1,172 @@
+import { waitForJob } from './support/jobs';
+import { makeSpeechSource, type SpeechSource, type SpokenSentence } from './support/media';
+import { call, createOrganization, putToUploadUrl, type TestOrganization } from './support/stack';
+
+/**
+ * Speech heard on the local stack: a talk spoken by a speech synthesizer, split into clips whose
+ * captions and titles come from what the local recognizer (PocketSphinx) heard. The stack must
+ * run with it, and the test fails, saying what to install, when the machine lacks it.
+ */
+
+interface Clip {
+  id: string;
+  status: string;
+  title: string | null;
+  start_time_seconds: number;
+  end_time_seconds: number;
+  captions_url: string | null;
+}
+
+const SENTENCES = [
+  'Welcome to the weekly product review.',
+  'This week we shipped a faster upload page.',
+  'Customers can now cut long videos into short clips.',
+  'The team fixed several bugs in the billing screen.',
+  'Next month we will add support for more languages.',
+  'Please send us your questions by email.',
+  'Thank you for watching and see you next week.',
+  'Our next review will be on Friday morning.',
+];
+
+const INSTALL = "install Debian's pocketsphinx pocketsphinx-en-us (apt-get install pocketsphinx pocketsphinx-en-us)";
+/** The share of the words spoken in a clip that its captions must hold. */
+const MIN_WORD_RECALL = 0.6;
+/** A sentence counts as spoken in a clip when it lies inside it, give or take this much. */
+const EDGE_SECONDS = 0.3;
+
+/** Lower case, without punctuation: how a spoken word and a captioned one are compared. */
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9'\s]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+
+/** The text of every cue of a WebVTT file, tags and character references taken out. */
+function cueText(webvtt: string): string {
+  return webvtt
+    .split(/\n\n+/)
+    .filter((block) => block.includes('-->'))
+    .map((block) => block.split('\n').slice(1).join(' '))
+    .join(' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+}
+
+/** How many of `expected` (with repeats) `heard` holds. */
+function matched(expected: readonly string[], heard: readonly string[]): number {
+  const left = new Map<string, number>();
+  for (const word of heard) left.set(word, (left.get(word) ?? 0) + 1);
+  return expected.filter((word) => {
+    const count = left.get(word) ?? 0;
+    if (count > 0) left.set(word, count - 1);
+    return count > 0;
+  }).length;
+}
+
+const sentencesIn = (sentences: readonly SpokenSentence[], clip: Clip) =>
+  sentences.filter(
+    (sentence) =>
+      sentence.startSeconds >= clip.start_time_seconds - EDGE_SECONDS &&
+      sentence.endSeconds <= clip.end_time_seconds + EDGE_SECONDS,
+  );
+
+async function uploadSource(org: TestOrganization, bytes: Buffer): Promise<string> {
+  const upload = await call<{ asset_id: string; upload_url: string }>('POST', '/assets/upload-url', {
+    key: org.key,
+    body: { filename: 'review.mp4', content_type: 'video/mp4', size_bytes: bytes.length, purpose: 'split_source' },
+  });
+  expect(upload.status).toBe(201);
+  expect((await putToUploadUrl(upload.body.upload_url, 'video/mp4', bytes.length, [bytes])).status).toBe(200);
+  const confirmed = await call('POST', '/assets/confirm-upload', {
+    key: org.key,
+    body: { asset_id: upload.body.asset_id },
+  });
+  expect(confirmed.status).toBe(200);
+  return upload.body.asset_id;
+}
+
+/** Uploads the source, splits it into clips of under 30 s, and answers the clips by time with their captions' WebVTT. */
+async function splitIntoClips(org: TestOrganization, bytes: Buffer) {
+  const created = await call<{ id: string }>('POST', '/split-jobs', {
+    key: org.key,
+    body: { source_asset_id: await uploadSource(org, bytes), clip_length_preset: 'under_30', language: 'en' },
+  });
+  expect(created.status).toBe(201);
+  const { job } = await waitForJob<{ status: string; progress: number; stage: string | null }>(
+    org.key,
+    created.body.id,
+    90_000,
+  );
+  expect(job.status).toBe('completed');
+  const listed = await call<{ clips: Clip[] }>('GET', `/split-jobs/${created.body.id}/clips?order=time`, {
+    key: org.key,
+  });
+  const captions = new Map<string, string>();
+  for (const clip of listed.body.clips) {
+    if (!clip.captions_url) continue;
+    const response = await fetch(clip.captions_url);
+    expect(response.status).toBe(200);
+    captions.set(clip.id, await response.text());
+  }
+  return { clips: listed.body.clips, captions };
+}
+
+describe('a split job of a talk, on a local stack that hears speech', () => {
+  let source: SpeechSource;
+  let clips: Clip[];
+  let captions: Map<string, string>;
+
+  beforeAll(async () => {
+    const stackEnvironment = JSON.parse(process.env.IT_STACK_ENVIRONMENT ?? '{}') as Record<string, string>;
+    if (stackEnvironment.TRANSCRIPTION_PROVIDER !== 'pocketsphinx') {
+      throw new Error(
+        `The local stack transcribes with "${stackEnvironment.TRANSCRIPTION_PROVIDER}", not pocketsphinx: ${INSTALL}, ` +
+          'and leave TRANSCRIPTION_PROVIDER unset',
+      );
+    }
+    source = makeSpeechSource({ sentences: SENTENCES, pauseSeconds: 2, sentencesPerScene: 2, width: 320, height: 180 });
+    ({ clips, captions } = await splitIntoClips(await createOrganization({ credits: 100 }), source.bytes));
+  }, 150_000);
+
+  it('makes a source of 40 to 60 seconds, with several clips to cut from it', () => {
+    expect(source.durationSeconds).toBeGreaterThanOrEqual(40);
+    expect(source.durationSeconds).toBeLessThanOrEqual(60);
+    expect(clips.length).toBeGreaterThanOrEqual(2);
+    expect(clips.every((clip) => clip.status === 'completed')).toBe(true);
+  });
+
+  it('gives every clip WebVTT captions holding most of the words spoken in it', () => {
+    const recall = clips.map((clip) => {
+      const spoken = sentencesIn(source.sentences, clip).flatMap((sentence) => wordsOf(sentence.text));
+      const webvtt = captions.get(clip.id) ?? '';
+      expect(webvtt.startsWith('WEBVTT\n')).toBe(true);
+      return { clip: clip.id, spoken: spoken.length, heard: matched(spoken, wordsOf(cueText(webvtt))) };
+    });
+    for (const { clip, spoken, heard } of recall) {
+      expect({ clip, spoken: spoken > 0, enough: heard / spoken >= MIN_WORD_RECALL }).toEqual({
+        clip,
+        spoken: true,
+        enough: true,
+      });
+    }
+  });
+
+  /**
+   * A title is the clip's first sentence as heard, from the clip's first word to the first pause
+   * (clip-selection.ts): it starts mid-sentence, in lower case, when the cut falls just after a
+   * sentence's first sound.
+   */
+  it('titles every clip with the first sentence heard in it, taken from its captions', () => {
+    for (const clip of clips) {
+      expect(clip.title).toMatch(/[.…]$/);
+      const title = wordsOf(clip.title!);
+      const captioned = wordsOf(cueText(captions.get(clip.id) ?? '')).join(' ');
+      expect(` ${captioned} `).toContain(` ${title.join(' ')} `);
+      const firstSentence = source.sentences.find((sentence) => sentence.endSeconds > clip.start_time_seconds);
+      expect(matched(title, wordsOf(firstSentence!.text)) / title.length).toBeGreaterThanOrEqual(MIN_WORD_RECALL);
+    }
+  });
+});
