@@ -20,9 +20,13 @@ const HEADER = `/**
 
 `;
 
-const generated =
-  HEADER +
-  astToString(await openapiTS(await readFile(DOCUMENT_PATH, 'utf8'), { defaultNonNullable: false, emptyObjectsUnknown: true, silent: true }));
+/**
+ * The types say what the document means: a field with a default may still be left out of a
+ * request, and an object schema without properties (free-form `metadata`) takes any member.
+ */
+const OPTIONS = { defaultNonNullable: false, emptyObjectsUnknown: true, silent: true };
+
+const generated = HEADER + astToString(await openapiTS(await readFile(DOCUMENT_PATH, 'utf8'), OPTIONS));
 
 if (process.argv.includes('--check')) {
   const committed = await readFile(SCHEMA_PATH, 'utf8').catch(() => '');
