@@ -16,6 +16,7 @@ export {
   type WebhookEvent,
 } from './client.ts';
 export { ApiError, type ErrorCode, type ErrorEnvelope } from './errors.ts';
+export { listen, type ListenOptions } from './listen.ts';
 export type { RateLimit, RateLimitWindow } from './rate-limits.ts';
 export {
   newSigningSecret,
