@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `video-api-listen --forward-to http://localhost:4000/hooks` (in this repository also
  * `npm run listen -- …`): forwards the organization's new events to a local URL, signed like
