@@ -1,6 +1,5 @@
 export {
   createClient,
-  pollDelayMs,
   VideoApiClient,
   type ApiMethod,
   type ApiResult,

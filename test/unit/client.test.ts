@@ -1,4 +1,5 @@
-import { ApiError, createClient, pollDelayMs, type ClientOptions, type RateLimit } from '@video-automation/client';
+import { ApiError, createClient, type ClientOptions, type RateLimit } from '@video-automation/client';
+import { pollDelayMs } from '../../client/src/client.ts';
 
 /** What a fake answer is: a response, a network failure, or either made from the request. */
 type Answer = Response | Error | ((request: Request) => Response | Error);
