@@ -208,13 +208,14 @@ export class VideoApiClient {
 
   private method<Method extends HttpMethod>(method: Uppercase<Method>): ApiMethod<Method> {
     const call = async (path: string, init: AnyInit = {}) => {
-      const creates = method === 'POST' && IDEMPOTENT_CREATES.has(path);
+      const idempotentCreate = method === 'POST' && IDEMPOTENT_CREATES.has(path);
       const options =
-        creates && !hasIdempotencyKey(init)
+        idempotentCreate && !hasIdempotencyKey(init)
           ? { ...init, params: { ...init.params, header: { ...init.params?.header, [IDEMPOTENCY_KEY]: randomUUID() } } }
           : init;
       const attempt = () => this.send(method, path, options);
-      const safeToRepeat = IDEMPOTENT_METHODS.has(method) || creates || (method === 'POST' && SAFE_TO_REPEAT.has(path));
+      const safeToRepeat =
+        IDEMPOTENT_METHODS.has(method) || idempotentCreate || (method === 'POST' && SAFE_TO_REPEAT.has(path));
       const { data, error, response } = safeToRepeat
         ? await withRetries(attempt, this.retryPolicy, options.signal)
         : await attempt();
