@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint';
 import jest from 'eslint-plugin-jest';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'lambdas/contract/', 'coverage/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      '.local/',
+      'lambdas/contract/',
+      'coverage/',
+      'client/dist/',
+      'client/src/schema.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

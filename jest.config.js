@@ -3,6 +3,8 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  // Tests use the client's sources, as tsc does (tsconfig.json `paths`); plain Node runs its build.
+  moduleNameMapper: { '^@video-automation/client$': '<rootDir>/client/src/index.ts' },
 };
 
 /**

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { verifyWebhook } from './verify.mjs';
+import { verifyWebhook } from '@video-automation/client';
 
 /**
  * A webhook receiver to run beside the local stack, and a starting point for a real one:

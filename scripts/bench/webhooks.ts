@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { verifyWebhook } from '@video-automation/client';
 import { callsBetween, snapshot, sum } from './call-counter';
 import { call, expectStatus, inParallel } from './http';
 import { seedCaller } from './seeding';

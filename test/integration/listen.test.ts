@@ -2,17 +2,20 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { verifyWebhook } from '@video-automation/client';
 import { apiUrl, call, createOrganization, type TestOrganization } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
-/** `npm run listen` as a user runs it, and what it printed so far. */
+/** The client package's bin as npm links it, built by `npm test` (or `npm run build:client`). */
+const LISTEN_BIN = join(__dirname, '../../node_modules/.bin/video-api-listen');
+
+/** `video-api-listen` as a user runs it, and what it printed so far. */
 class Listener {
   readonly output: string[] = [];
   private readonly child: ChildProcessWithoutNullStreams;
 
   constructor(args: string[]) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'scripts/listen.ts', ...args], { env: process.env });
+    this.child = spawn(LISTEN_BIN, args, { env: process.env });
     this.child.stdout.on('data', (chunk: Buffer) => this.output.push(...chunk.toString().split('\n').filter(Boolean)));
     this.child.stderr.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
   }
@@ -44,7 +47,7 @@ class Listener {
   }
 }
 
-describe('npm run listen', () => {
+describe('video-api-listen', () => {
   const directory = mkdtempSync(join(tmpdir(), 'listen-'));
   const receiver = new WebhookReceiver();
   const sink = new WebhookReceiver();
@@ -113,6 +116,6 @@ describe('npm run listen', () => {
     const listener = new Listener(['--api-key', org.key]);
     expect(await listener.exited()).toBe(2);
     await listener.line(/--forward-to is required/);
-    await listener.line(/Usage: npm run listen/);
+    await listener.line(/Usage: video-api-listen/);
   });
 });

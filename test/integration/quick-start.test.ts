@@ -16,13 +16,24 @@ async function example(script: string, key: string, args: string[] = []) {
   });
 }
 
+/** The clips an example saved in `directory`: real H.264 MP4s in the TikTok frame. */
+function expectVerticalClips(directory: string) {
+  const clips = readdirSync(directory).filter((name) => /^clip_.*\.mp4$/.test(name));
+  expect(clips.length).toBeGreaterThan(0);
+  for (const clip of clips) {
+    const { streams } = probeMedia(readFileSync(join(directory, clip)));
+    expect(streams.find((stream) => stream.codec_type === 'video')).toMatchObject({
+      codec_name: 'h264',
+      width: 720,
+      height: 1280,
+    });
+  }
+}
+
 describe('the quick start examples, run as they are', () => {
   const directory = mkdtempSync(join(tmpdir(), 'quick-start-'));
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-  it('uploads a video, splits it, waits for the job and downloads its clips; then lists the job', async () => {
-    const org = await createOrganization({ credits: 100 });
-    const source = join(directory, 'talk.mp4');
+  const source = join(directory, 'talk.mp4');
+  beforeAll(() =>
     writeFileSync(
       source,
       makeSplitSource({
@@ -36,18 +47,15 @@ describe('the quick start examples, run as they are', () => {
         ],
         silences: [],
       }),
-    );
-    const split = await example('split-video.mjs', org.key, [source, directory]);
-    const clips = readdirSync(directory).filter((name) => /^clip_.*\.mp4$/.test(name));
-    expect(clips.length).toBeGreaterThan(0);
-    for (const clip of clips) {
-      const { streams } = probeMedia(readFileSync(join(directory, clip)));
-      expect(streams.find((stream) => stream.codec_type === 'video')).toMatchObject({
-        codec_name: 'h264',
-        width: 720,
-        height: 1280,
-      });
-    }
+    ),
+  );
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('uploads a video, splits it, waits for the job and downloads its clips; then lists the job', async () => {
+    const org = await createOrganization({ credits: 100 });
+    const clips = mkdtempSync(join(directory, 'fetch-'));
+    const split = await example('split-video.mjs', org.key, [source, clips]);
+    expectVerticalClips(clips);
     expect(split.stdout).toContain('completed');
 
     const listed = await example('list-jobs.mjs', org.key);
@@ -55,10 +63,21 @@ describe('the quick start examples, run as they are', () => {
     expect(listed.stdout).toContain('1 completed jobs in the last day');
   }, 180_000);
 
-  it('says what is missing instead of calling the API without a key', async () => {
-    await expect(example('split-video.mjs', '')).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('Usage: API_KEY=svc_test_...'),
-    });
-  });
+  it('does the same through the client package', async () => {
+    const org = await createOrganization({ credits: 100 });
+    const clips = mkdtempSync(join(directory, 'client-'));
+    const split = await example('split-video-client.mjs', org.key, [source, clips]);
+    expectVerticalClips(clips);
+    expect(split.stdout).toMatch(/^completed {2}100%$/m);
+  }, 180_000);
+
+  it.each(['split-video.mjs', 'split-video-client.mjs'])(
+    '%s says what is missing instead of calling the API without a key',
+    async (script) => {
+      await expect(example(script, '')).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`Usage: API_KEY=svc_test_...`),
+      });
+    },
+  );
 });

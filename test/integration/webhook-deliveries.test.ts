@@ -1,4 +1,4 @@
-import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { verifyWebhook } from '@video-automation/client';
 import { operationResponses } from './support/api-document';
 import { eventually } from './support/eventually';
 import {

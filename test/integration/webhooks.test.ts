@@ -6,7 +6,7 @@ import { OUTBOX_ATTRIBUTES } from '#domain/events/outbox-index';
 import { TABLE_NAME } from '#platform/settings';
 import { organizationPartition } from '#platform/table-design';
 import { queueNamed } from '#queues';
-import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { verifyWebhook } from '@video-automation/client';
 import { componentSchema, operationResponses } from './support/api-document';
 import { eventually } from './support/eventually';
 import { waitForJob } from './support/jobs';

@@ -4,8 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Event } from '#contract/types';
-import { listen } from '../../scripts/listen/event-forwarder';
-import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { createClient, listen, verifyWebhook } from '@video-automation/client';
 
 /** A test event created `second` seconds into the day; ids sort by creation, as the service's do. */
 function event(second: number): Event {
@@ -71,8 +70,7 @@ describe('listen', () => {
     const lines: string[] = [];
     const stopping = new AbortController();
     const running = listen({
-      apiUrl,
-      apiKey: 'svc_test_abc_def',
+      client: createClient({ baseUrl: apiUrl, apiKey: 'svc_test_abc_def' }),
       forwardTo: receiverUrl,
       stateFile,
       types: [],

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { verifyWebhook } from '@video-automation/client';
 import { deliverOne, deliverQueuedMessages, DISABLE_AFTER_FAILING_MS } from '#domain/webhooks/delivery';
 import { sealSecret } from '#domain/webhooks/secret-sealing';
 import {

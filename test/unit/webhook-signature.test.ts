@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import fc from 'fast-check';
 import { deliveryHeaders, newSigningSecret, SIGNATURE_HEADERS, signatureOf } from '#domain/webhooks/signature';
-import { verifyWebhook } from '../../examples/webhook-receiver/verify.mjs';
+import { newSigningSecret as newClientSigningSecret, signWebhook, verifyWebhook } from '@video-automation/client';
 import { createReceiver, type WebhookEvent } from '../../examples/webhook-receiver/server.mjs';
 
 const SECRET = 'whsec_MfKQ9r2Hm0Yyy4m8Hw5Fq1eTzQ3oTt1z0G8j6c4V2sA';
@@ -195,11 +195,31 @@ describe('webhook signatures', () => {
     );
   });
 
-  it('use fresh secrets of 32 random bytes, base64url after whsec_', () => {
-    const secret = newSigningSecret();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(secret.slice('whsec_'.length), 'base64url')).toHaveLength(32);
-    expect(newSigningSecret()).not.toBe(secret);
+  it("are made by the client's signer (what video-api-listen forwards) exactly as the service makes them", () => {
+    const secrets = fc.constant(null).map(() => newSigningSecret());
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        secrets,
+        fc.option(secrets, { nil: undefined }),
+        fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+        (body, secret, previousSecret, now) => {
+          const event = { eventId: 'evt_1', eventType: 'job.completed', rawBody: body, now };
+          expect(
+            signWebhook({ ...event, secrets: previousSecret === undefined ? secret : [secret, previousSecret] }),
+          ).toEqual(deliveryHeaders({ ...event, secret, previousSecret }));
+        },
+      ),
+    );
+  });
+
+  it("use fresh secrets of 32 random bytes, base64url after whsec_, the service's and the client's alike", () => {
+    for (const newSecret of [newSigningSecret, newClientSigningSecret]) {
+      const secret = newSecret();
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(secret.slice('whsec_'.length), 'base64url')).toHaveLength(32);
+      expect(newSecret()).not.toBe(secret);
+    }
   });
 
   it('need a secret to verify against', () => {

@@ -5,7 +5,8 @@ import { createHmac, randomBytes } from 'node:crypto';
  * `Service-Webhook-Signature` header is `v1=` and the hex HMAC-SHA256 of `<timestamp>.<rawBody>`.
  * The HMAC key is the whole secret string, `whsec_` prefix included, as UTF-8 bytes: a receiver in
  * any language uses the string it was shown as is, without decoding anything. The receiver's side
- * is examples/webhook-receiver/verify.mjs.
+ * is the client package's `verifyWebhook` (client/src/webhooks.ts), whose `signWebhook` signs what
+ * `video-api-listen` forwards: test/unit/webhook-signature.test.ts holds both to this file.
  */
 
 export const SIGNATURE_HEADERS = {

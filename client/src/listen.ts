@@ -1,7 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Event } from '#contract/types';
-import { deliveryHeaders, newSigningSecret } from '#domain/webhooks/signature';
+import type { VideoApiClient, WebhookEvent } from './client.ts';
+import { ApiError } from './errors.ts';
+import { sleep } from './retries.ts';
+import { newSigningSecret, signWebhook } from './webhooks.ts';
 
 /**
  * `listen`: pulls an organization's new events from GET /events with nothing but an API key, and
@@ -12,8 +14,8 @@ import { deliveryHeaders, newSigningSecret } from '#domain/webhooks/signature';
  */
 
 export interface ListenOptions {
-  apiUrl: string;
-  apiKey: string;
+  /** A client whose key has `webhooks:read`. */
+  client: VideoApiClient;
   forwardTo: string;
   stateFile: string;
   /** Only these event types are forwarded; all of them when empty. */
@@ -62,43 +64,16 @@ async function writeState(file: string, state: ListenState): Promise<void> {
   await writeFile(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
 }
 
-class ApiAnswer extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
+/** Resolves after `ms`, or at once when the listener is stopped. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return sleep(ms, signal).catch(() => undefined);
 }
 
-function waitFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-}
+type EventQuery = { limit: number; created_after?: string; cursor?: string };
 
-/** One page of GET /events; a refusal throws with its status, and `Retry-After` when there is one. */
-async function eventsPage(options: ListenOptions, query: Record<string, string>) {
-  const response = await fetch(`${options.apiUrl}/events?${new URLSearchParams(query)}`, {
-    headers: { authorization: `Bearer ${options.apiKey}` },
-    signal: options.signal,
-  });
-  const body = (await response.json()) as {
-    data: Event[];
-    pagination: { next_cursor: string | null };
-    error?: { code: string; message: string };
-  };
-  if (!response.ok) {
-    const retryAfter = Number(response.headers.get('retry-after'));
-    throw new ApiAnswer(
-      response.status,
-      `GET /events answered ${response.status} ${body.error?.code}: ${body.error?.message}`,
-      Number.isFinite(retryAfter) ? retryAfter : undefined,
-    );
-  }
-  return body;
+async function eventsPage({ client, signal }: ListenOptions, query: EventQuery) {
+  const { data } = await client.GET('/events', { params: { query }, signal });
+  return data;
 }
 
 const newestOf = (seen: readonly SeenEvent[]) =>
@@ -111,14 +86,14 @@ function lookbackStart(seen: readonly SeenEvent[]): string | undefined {
 }
 
 /** Every event of the lookback and after that was not seen yet, oldest first. */
-async function unseenEvents(options: ListenOptions, seen: readonly SeenEvent[]): Promise<Event[]> {
+async function unseenEvents(options: ListenOptions, seen: readonly SeenEvent[]): Promise<WebhookEvent[]> {
   const since = lookbackStart(seen);
   const seenIds = new Set(seen.map((event) => event.id));
-  const events: Event[] = [];
+  const events: WebhookEvent[] = [];
   let cursor: string | null = null;
   do {
     const page = await eventsPage(options, {
-      limit: String(PAGE_SIZE),
+      limit: PAGE_SIZE,
       ...(since ? { created_after: since } : {}),
       ...(cursor ? { cursor } : {}),
     });
@@ -135,9 +110,9 @@ function withinLookback(seen: SeenEvent[]): SeenEvent[] {
 }
 
 /** Hands one event to the receiver, signed like a delivery; answers the line that reports it. */
-async function forward(options: ListenOptions, secret: string, event: Event): Promise<string> {
+async function forward(options: ListenOptions, secret: string, event: WebhookEvent): Promise<string> {
   const rawBody = JSON.stringify(event);
-  const headers = deliveryHeaders({ eventId: event.id, eventType: event.type, secret, rawBody });
+  const headers = signWebhook({ eventId: event.id, eventType: event.type, secrets: secret, rawBody });
   const started = performance.now();
   try {
     const response = await fetch(options.forwardTo, {
@@ -153,6 +128,11 @@ async function forward(options: ListenOptions, secret: string, event: Event): Pr
   }
 }
 
+/** Throttled, failing or out of reach (a stack restarting): worth waiting for. */
+function passing(error: unknown): boolean {
+  return error instanceof ApiError ? error.status === 429 || error.status >= 500 : error instanceof TypeError;
+}
+
 /** Runs until the signal aborts: polls for new events and forwards each once, oldest first. */
 export async function listen(options: ListenOptions): Promise<void> {
   const saved = await readState(options.stateFile);
@@ -160,7 +140,7 @@ export async function listen(options: ListenOptions): Promise<void> {
   if (!saved) {
     // A first start forwards what happens from now on, not the 30 days already there: the newest
     // event, and those of the lookback before it, count as seen.
-    const [newest] = (await eventsPage(options, { limit: '1' })).data;
+    const [newest] = (await eventsPage(options, { limit: 1 })).data;
     if (newest) {
       const seen = [{ id: newest.id, created_at: newest.created_at }];
       const alsoThere = await unseenEvents(options, seen);
@@ -181,15 +161,13 @@ export async function listen(options: ListenOptions): Promise<void> {
         await writeState(options.stateFile, state);
         if (options.signal.aborted) break;
       }
-      await waitFor(options.pollIntervalMs, options.signal);
+      await pause(options.pollIntervalMs, options.signal);
     } catch (error) {
       if (options.signal.aborted) break;
-      // Throttled, failing or out of reach (a stack restarting): wait and go on.
-      const passing =
-        error instanceof ApiAnswer ? error.status === 429 || error.status >= 500 : error instanceof TypeError;
-      if (!passing) throw error;
+      if (!passing(error)) throw error;
       options.report(`${(error as Error).message}; trying again`);
-      await waitFor(((error instanceof ApiAnswer && error.retryAfterSeconds) || RETRY_SECONDS) * 1000, options.signal);
+      const retryAfter = error instanceof ApiError ? error.retryAfter : undefined;
+      await pause((retryAfter || RETRY_SECONDS) * 1000, options.signal);
     }
   }
   const last = newestOf(state.seen);

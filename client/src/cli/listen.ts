@@ -1,13 +1,16 @@
 /**
- * `npm run listen -- --forward-to http://localhost:4000/hooks`: forwards the organization's new
- * events to a local URL, signed like webhook deliveries (scripts/listen/event-forwarder.ts).
- * Exit status: 0 stopped (Ctrl-C), 1 failed, 2 the command line is wrong.
+ * `video-api-listen --forward-to http://localhost:4000/hooks` (in this repository also
+ * `npm run listen -- …`): forwards the organization's new events to a local URL, signed like
+ * webhook deliveries (../listen.ts). Exit status: 0 stopped (Ctrl-C), 1 failed, 2 the command line
+ * is wrong.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { listen } from './listen/event-forwarder';
+import { createClient } from '../client.ts';
+import { listen } from '../listen.ts';
 
-const USAGE = `Usage: npm run listen -- --forward-to <url> [options]
+const USAGE = `Usage: video-api-listen --forward-to <url> [options]
+       (in the API's repository: npm run listen -- --forward-to <url> [options])
 
 Pulls the organization's new events (GET /events) with an API key and forwards each to <url>,
 signed like a webhook delivery with the secret printed at start. Ctrl-C stops; the next start goes
@@ -62,8 +65,10 @@ async function main() {
   process.once('SIGINT', () => stopping.abort());
   process.once('SIGTERM', () => stopping.abort());
   await listen({
-    apiUrl: (values['api-url'] ?? process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer').replace(/\/$/, ''),
-    apiKey,
+    client: createClient({
+      baseUrl: values['api-url'] ?? process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer',
+      apiKey,
+    }),
     forwardTo,
     stateFile: values['state-file'] ?? join('.local', `listen-${keyPrefix}.json`),
     types: values.events ? values.events.split(',').map((type) => type.trim()) : [],
