@@ -12,7 +12,7 @@ import {
   type VideoJob,
 } from '@video-automation/client';
 import { eventually } from './support/eventually';
-import { makeSplitSource, probeMedia } from './support/media';
+import { makeSplitSource, SHORT_SPLIT_SOURCE, probeMedia } from './support/media';
 import { apiUrl, createKey, createOrganization, type TestOrganization } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -49,16 +49,7 @@ async function expectApiError(call: Promise<unknown>, status: number, code: Erro
   return error as ApiError;
 }
 
-const SOURCE = makeSplitSource({
-  durationSeconds: 20,
-  width: 320,
-  height: 180,
-  scenes: [
-    { colour: 'red', startSeconds: 0 },
-    { colour: 'blue', startSeconds: 9 },
-  ],
-  silences: [],
-});
+const SOURCE = makeSplitSource(SHORT_SPLIT_SOURCE);
 
 const ONE_HOUR_AGO = () => new Date(Date.now() - 3_600_000).toISOString();
 const RENDER_TIMEOUT_MS = 150_000;

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import { eventually } from './support/eventually';
-import { makeSplitSource } from './support/media';
+import { makeSplitSource, SHORT_SPLIT_SOURCE } from './support/media';
 import { apiUrl, call, createKey, createOrganization, type TestOrganization } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -59,17 +59,7 @@ interface Clip {
   reasons: string[];
 }
 
-/** 20 s, one scene cut: a split job of it takes seconds. */
-const SOURCE = makeSplitSource({
-  durationSeconds: 20,
-  width: 320,
-  height: 180,
-  scenes: [
-    { colour: 'red', startSeconds: 0 },
-    { colour: 'blue', startSeconds: 9 },
-  ],
-  silences: [],
-});
+const SOURCE = makeSplitSource(SHORT_SPLIT_SOURCE);
 
 const figures = new Intl.NumberFormat('en-US');
 

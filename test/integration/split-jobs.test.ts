@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { operationResponses } from './support/api-document';
 import { inStageOrder, waitForJob } from './support/jobs';
-import { makeMedia, makeSplitSource, probeMedia, type SplitSourcePlan } from './support/media';
+import { makeMedia, makeSplitSource, probeMedia, SHORT_SPLIT_SOURCE, type SplitSourcePlan } from './support/media';
 import {
   call,
   createOrganization,
@@ -59,19 +59,9 @@ const SOURCE: SplitSourcePlan = {
   ],
 };
 const BOUNDARIES = [0, 12, 20, 21, 27, 41, 47.5, 48.5, 55, 66, 75];
-const SHORT_SOURCE: SplitSourcePlan = {
-  durationSeconds: 20,
-  width: 320,
-  height: 180,
-  scenes: [
-    { colour: 'red', startSeconds: 0 },
-    { colour: 'blue', startSeconds: 9 },
-  ],
-  silences: [],
-};
 
 const sourceBytes = makeSplitSource(SOURCE);
-const shortSourceBytes = makeSplitSource(SHORT_SOURCE);
+const shortSourceBytes = makeSplitSource(SHORT_SPLIT_SOURCE);
 
 async function uploadAsset(
   org: TestOrganization,

@@ -84,6 +84,18 @@ export interface SplitSourcePlan {
   grain?: boolean;
 }
 
+/** 20 s with one scene cut and a steady tone: a split job of it makes clips in seconds. */
+export const SHORT_SPLIT_SOURCE: SplitSourcePlan = {
+  durationSeconds: 20,
+  width: 320,
+  height: 180,
+  scenes: [
+    { colour: 'red', startSeconds: 0 },
+    { colour: 'blue', startSeconds: 9 },
+  ],
+  silences: [],
+};
+
 /** Grain of 4x4-pixel blocks: drawn at a quarter of the size, then scaled up without smoothing. */
 const GRAIN_SCALE = 4;
 
