@@ -3,21 +3,25 @@ import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+const definedHeaders = (headers: Readonly<Record<string, string | undefined>>) =>
+  Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
 /**
  * PUTs a file to an asset's upload URL as a client would, streamed chunk by chunk with the
- * Content-Type and Content-Length the URL was signed for; answers the response's status and body.
- * (fetch holds a streamed request body in memory; node:http sends it as it comes.)
+ * `upload_headers` the API answered and the Content-Length the URL was signed for; answers the
+ * response's status and body. (fetch holds a streamed request body in memory; node:http sends it
+ * as it comes.)
  */
 export async function putToUploadUrl(
   uploadUrl: string,
-  contentType: string,
+  uploadHeaders: Readonly<Record<string, string | undefined>>,
   sizeBytes: number,
   chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
 ): Promise<{ status: number; body: string }> {
   const send = new URL(uploadUrl).protocol === 'https:' ? httpsRequest : httpRequest;
   const request = send(uploadUrl, {
     method: 'PUT',
-    headers: { 'Content-Type': contentType, 'Content-Length': sizeBytes },
+    headers: { ...definedHeaders(uploadHeaders), 'Content-Length': sizeBytes },
   });
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     request.on('response', (response) => {

@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { pipeline } from 'node:stream/promises';
+import { putToUploadUrl } from '../../scripts/upload-to-url';
 import type { ApiAnswer, ApiClient } from './api-client';
 
 /**
@@ -52,7 +50,7 @@ export async function uploadSource(api: ApiClient, request: IncomingMessage, fil
     upload_url: string;
     upload_headers: Record<string, string>;
   };
-  const put = await putStream(uploadUrl, { ...uploadHeaders, 'Content-Length': String(sizeBytes) }, request);
+  const put = await putToUploadUrl(uploadUrl, uploadHeaders, sizeBytes, request);
   if (put.status !== 200) {
     return refused(502, `The upload URL answered ${put.status} to the file: ${put.body.slice(0, 200)}`);
   }
@@ -64,28 +62,6 @@ async function drained(request: IncomingMessage, answer: ApiAnswer): Promise<Api
   request.resume();
   if (!request.readableEnded) await new Promise((resolve) => request.once('end', resolve).once('error', resolve));
   return answer;
-}
-
-/** PUTs a stream to a presigned URL; fetch would hold a streamed body whole, node:http sends it as it comes. */
-async function putStream(
-  url: string,
-  headers: Record<string, string>,
-  body: IncomingMessage,
-): Promise<{ status: number; body: string }> {
-  const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
-  const outgoing = send(url, { method: 'PUT', headers });
-  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    outgoing.on('response', (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      response.on('error', reject);
-    });
-    outgoing.on('error', reject);
-  });
-  await pipeline(body, outgoing);
-  return answered;
 }
 
 const SPLIT_OPTIONS: Record<string, readonly string[]> = {

@@ -243,7 +243,7 @@ export async function measurePhasesBeforeWebhooks({
   const uploadStartedAt = performance.now();
   const put = await putToUploadUrl(
     uploadUrl,
-    'video/mp4',
+    { 'Content-Type': 'video/mp4' },
     large.sizeBytes,
     tapped(headerThenZeros(large), (chunk) => uploadedHash.update(chunk)),
   );

@@ -2,7 +2,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import type { JobType, OperationId, Operations } from '#contract/types';
+import type { JobType, OperationId, Operations, UploadUrlResponse } from '#contract/types';
 import { API_PREFIX, matchPath, routeByOperationId, ROUTES } from '#routes';
 import { putToUploadUrl } from '../upload-to-url';
 import {
@@ -323,20 +323,20 @@ export async function measureRoutes({
     await measure(stopped('createSplitJob', 'split', { source_asset_id: sourceAssetId }), backgroundQuiet);
 
     // Upload URLs, then a small object PUT to each (not timed), then their confirmations.
-    const uploads: { asset_id: string; upload_url: string }[] = [];
+    const uploads: UploadUrlResponse[] = [];
     const upload = { filename: 'bench.mp4', content_type: 'video/mp4', size_bytes: settings.uploadBytes };
     await measure({
       operations: ['createAssetUploadUrl'],
       task: async (index) => {
         const created = await send('createAssetUploadUrl', { body: { ...upload, purpose: 'general' } });
-        uploads[index] = JSON.parse(created.reply.body) as { asset_id: string; upload_url: string };
+        uploads[index] = JSON.parse(created.reply.body) as UploadUrlResponse;
         return [created];
       },
     });
     await inParallel(uploads.length, settings.concurrency, async (index) => {
       const put = await putToUploadUrl(
         uploads[index]!.upload_url,
-        upload.content_type,
+        uploads[index]!.upload_headers,
         upload.size_bytes,
         headerThenZeros({ sizeBytes: upload.size_bytes, chunkBytes: upload.size_bytes }),
       );

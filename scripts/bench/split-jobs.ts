@@ -323,7 +323,7 @@ export async function uploadSplitSource(apiUrl: string, key: string, source: Spl
   };
   const put = await putToUploadUrl(
     uploadUrl,
-    'video/mp4',
+    { 'Content-Type': 'video/mp4' },
     source.sizeBytes,
     fileParts(source.path, BENCH_SETTINGS.splitJobs.readChunkBytes),
   );

@@ -155,7 +155,7 @@ describe('asset upload, confirmation and download', () => {
     });
     const upload = await putToUploadUrl(
       created.body.upload_url,
-      'video/mp4',
+      created.body.upload_headers,
       sizeBytes,
       largeMediaChunks('mp4', sizeBytes),
     );

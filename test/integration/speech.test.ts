@@ -1,3 +1,4 @@
+import type { UploadUrlResponse } from '#contract/types';
 import { waitForJob } from './support/jobs';
 import { makeSpeechSource, type SpeechSource, type SpokenSentence } from './support/media';
 import { call, createOrganization, putToUploadUrl, type TestOrganization } from './support/stack';
@@ -74,12 +75,14 @@ const sentencesIn = (sentences: readonly SpokenSentence[], clip: Clip) =>
   );
 
 async function uploadSource(org: TestOrganization, bytes: Buffer): Promise<string> {
-  const upload = await call<{ asset_id: string; upload_url: string }>('POST', '/assets/upload-url', {
+  const upload = await call<UploadUrlResponse>('POST', '/assets/upload-url', {
     key: org.key,
     body: { filename: 'review.mp4', content_type: 'video/mp4', size_bytes: bytes.length, purpose: 'split_source' },
   });
   expect(upload.status).toBe(201);
-  expect((await putToUploadUrl(upload.body.upload_url, 'video/mp4', bytes.length, [bytes])).status).toBe(200);
+  expect((await putToUploadUrl(upload.body.upload_url, upload.body.upload_headers, bytes.length, [bytes])).status).toBe(
+    200,
+  );
   const confirmed = await call('POST', '/assets/confirm-upload', {
     key: org.key,
     body: { asset_id: upload.body.asset_id },

@@ -1,3 +1,4 @@
+import type { UploadUrlResponse } from '#contract/types';
 import {
   call,
   createOrganization,
@@ -297,13 +298,13 @@ describe('video job validation', () => {
   it('refuses a source image above the 25 MB the video model reads with 400 VALIDATION_FAILED', async () => {
     const rich = await createOrganization({ credits: 100 });
     const sizeBytes = 25_000_001;
-    const upload = await call<{ asset_id: string; upload_url: string }>('POST', '/assets/upload-url', {
+    const upload = await call<UploadUrlResponse>('POST', '/assets/upload-url', {
       key: rich.key,
       body: { filename: 'huge.png', content_type: 'image/png', size_bytes: sizeBytes, purpose: 'image_source' },
     });
     const put = await putToUploadUrl(
       upload.body.upload_url,
-      'image/png',
+      upload.body.upload_headers,
       sizeBytes,
       largeMediaChunks('png', sizeBytes),
     );
