@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { openAsBlob } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import createFetchClient from 'openapi-fetch';
 import type { HeadersOptions, MaybeOptionalInit, ParseAsResponse } from 'openapi-fetch';
@@ -15,6 +16,7 @@ import { ApiError } from './errors.ts';
 import { rateLimitOf, requestIdOf, type RateLimit } from './rate-limits.ts';
 import { DEFAULT_RETRY_POLICY, sleep, withRetries, type RetryPolicy } from './retries.ts';
 import type { components, paths } from './schema.ts';
+import { putToUploadUrl, type UploadChunks } from './uploads.ts';
 
 type Schemas = components['schemas'];
 export type Asset = Schemas['Asset'];
@@ -64,7 +66,10 @@ export interface ClientOptions {
   maxRetries?: number;
   /** A longer `Retry-After` (the organization's day limit, say) is thrown at once, not waited for; 60 unless given. */
   maxRetryAfterSeconds?: number;
-  /** Every request goes through it (the upload's PUT too); the global `fetch` unless given. */
+  /**
+   * Every request to the API goes through it; the global `fetch` unless given. When given, the
+   * upload's PUT too; otherwise uploadFile streams it with node:http (see putToUploadUrl).
+   */
   fetch?: (request: Request) => Promise<Response>;
 }
 
@@ -160,6 +165,48 @@ export function pollDelayMs(intervalMs: number, rateLimit: RateLimit | undefined
   return Math.max(intervalMs, shareMs);
 }
 
+/** An upload's bytes and their size, readable again for each attempt of the PUT. */
+interface UploadSource {
+  sizeBytes: number;
+  chunks(): UploadChunks;
+}
+
+async function uploadSource(input: UploadFileInput): Promise<UploadSource> {
+  if (input.path !== undefined) {
+    const { path } = input;
+    return { sizeBytes: (await stat(path)).size, chunks: () => createReadStream(path) };
+  }
+  const { body } = input;
+  if (body instanceof Blob) return { sizeBytes: body.size, chunks: () => body.stream() };
+  return { sizeBytes: body.byteLength, chunks: () => [body] };
+}
+
+/** The bytes whole, for a caller's own fetch, which reads a request body whole anyway. */
+async function wholeBody(chunks: UploadChunks): Promise<Blob> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return new Blob(parts);
+}
+
+/** Statuses whose Response cannot have a body. */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+/** The streamed PUT as a Response, and a failed connection thrown as fetch throws one, for withRetries. */
+async function streamedPut(
+  uploadUrl: string,
+  uploadHeaders: Readonly<Record<string, string | undefined>>,
+  source: UploadSource,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  try {
+    const { status, body } = await putToUploadUrl(uploadUrl, uploadHeaders, source.sizeBytes, source.chunks(), signal);
+    return new Response(NULL_BODY_STATUSES.has(status) ? null : body, { status });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new TypeError('The connection of the upload failed', { cause: error });
+  }
+}
+
 /** The URL without its query, which for a presigned URL is a credential. */
 function withoutQuery(url: string): string {
   const { origin, pathname } = new URL(url);
@@ -179,6 +226,7 @@ export class VideoApiClient {
   readonly DELETE: ApiMethod<'delete'>;
 
   private readonly fetch: (request: Request) => Promise<Response>;
+  private readonly customFetch: boolean;
   private readonly retryPolicy: RetryPolicy;
   private readonly send: (
     method: string,
@@ -186,8 +234,9 @@ export class VideoApiClient {
     init: AnyInit,
   ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-  constructor({ apiKey, baseUrl, maxRetries, maxRetryAfterSeconds, fetch = globalThis.fetch }: ClientOptions) {
-    this.fetch = (request) => fetch(request);
+  constructor({ apiKey, baseUrl, maxRetries, maxRetryAfterSeconds, fetch }: ClientOptions) {
+    this.customFetch = fetch !== undefined;
+    this.fetch = (request) => (fetch ?? globalThis.fetch)(request);
     this.retryPolicy = {
       ...DEFAULT_RETRY_POLICY,
       ...(maxRetries !== undefined && { maxRetries }),
@@ -233,17 +282,12 @@ export class VideoApiClient {
     const { signal } = input;
     const filename = input.filename ?? basename(input.path ?? '');
     const contentType = input.contentType ?? contentTypeOf(filename);
-    const bytes =
-      input.path !== undefined
-        ? await openAsBlob(input.path)
-        : input.body instanceof Blob
-          ? input.body
-          : new Blob([new Uint8Array(input.body)]);
+    const source = await uploadSource(input);
     const { data: upload } = await this.POST('/assets/upload-url', {
       body: {
         filename,
         content_type: contentType,
-        size_bytes: bytes.size,
+        size_bytes: source.sizeBytes,
         purpose: input.purpose,
         metadata: input.metadata,
       },
@@ -252,9 +296,16 @@ export class VideoApiClient {
     // A PUT of the same bytes to the same URL is safe to repeat.
     const put = await withRetries(
       async () => {
-        const response = await this.fetch(
-          new Request(upload.upload_url, { method: 'PUT', headers: upload.upload_headers, body: bytes, signal }),
-        );
+        const response = this.customFetch
+          ? await this.fetch(
+              new Request(upload.upload_url, {
+                method: 'PUT',
+                headers: upload.upload_headers,
+                body: await wholeBody(source.chunks()),
+                signal,
+              }),
+            )
+          : await streamedPut(upload.upload_url, upload.upload_headers, source, signal);
         return { response, text: await response.text() };
       },
       this.retryPolicy,

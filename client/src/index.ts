@@ -17,6 +17,7 @@ export {
 export { ApiError, type ErrorCode, type ErrorEnvelope } from './errors.ts';
 export { listen, type ListenOptions } from './listen.ts';
 export type { RateLimit, RateLimitWindow } from './rate-limits.ts';
+export { putToUploadUrl, type UploadChunks } from './uploads.ts';
 export {
   newSigningSecret,
   signWebhook,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { putToUploadUrl } from '../../scripts/upload-to-url';
+import { putToUploadUrl } from '@video-automation/client';
 import type { ApiAnswer, ApiClient } from './api-client';
 
 /**

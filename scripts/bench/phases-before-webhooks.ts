@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { putToUploadUrl } from '../upload-to-url';
+import { putToUploadUrl } from '@video-automation/client';
 import { beyond, byCommand, callsBetween, snapshot, sum } from './call-counter';
 import { stopExecutionOfJob } from './executions';
 import { call, expectStatus, inParallel, type Reply } from './http';

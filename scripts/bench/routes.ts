@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { JobType, OperationId, Operations, UploadUrlResponse } from '#contract/types';
 import { API_PREFIX, matchPath, routeByOperationId, ROUTES } from '#routes';
-import { putToUploadUrl } from '../upload-to-url';
+import { putToUploadUrl } from '@video-automation/client';
 import {
   byCommand,
   callsBetween,

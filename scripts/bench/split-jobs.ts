@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { resolveMediaTool } from '../../local/media-tools';
-import { putToUploadUrl } from '../upload-to-url';
+import { putToUploadUrl } from '@video-automation/client';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
 import { callsBetween, snapshot, sum } from './call-counter';
 import { reapedChildrenCpuSeconds } from './cpu';

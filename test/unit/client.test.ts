@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ApiError, createClient, type ClientOptions, type RateLimit } from '@video-automation/client';
 import { pollDelayMs } from '../../client/src/client.ts';
 
@@ -308,6 +311,51 @@ describe('uploadFile', () => {
     expect((error as Error).message).toBe(
       'PUT https://storage.test/media/asset_1 answered 403 <Error><Code>SignatureDoesNotMatch</Code></Error>',
     );
+  });
+
+  it('streams the PUT itself when no fetch is given: the upload headers, the size, the bytes, again after a 503', async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0);
+    const puts: { headers: IncomingMessage['headers']; body: string }[] = [];
+    const server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const { port } = server.address() as AddressInfo;
+      if (request.url === '/api/assets/upload-url') {
+        response.writeHead(201, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            asset_id: 'asset_1',
+            upload_url: `http://127.0.0.1:${port}/media/asset_1?X-Amz-Signature=secret`,
+            upload_method: 'PUT',
+            upload_headers: { 'Content-Type': 'video/mp4' },
+            expires_at: '2026-11-27T12:00:00Z',
+          }),
+        );
+      } else if (request.url?.startsWith('/media/')) {
+        puts.push({ headers: request.headers, body: Buffer.concat(chunks).toString() });
+        response.writeHead(puts.length === 1 ? 503 : 200).end();
+      } else {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'asset_1' }));
+      }
+    });
+    await once(server.listen(0, '127.0.0.1'), 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const api = createClient({ apiKey: 'svc_test_abc_def', baseUrl: `http://127.0.0.1:${port}/api` });
+
+      const uploaded = await api.uploadFile({
+        body: Buffer.from('mp4 bytes'),
+        filename: 'talk.mp4',
+        purpose: 'split_source',
+      });
+
+      expect(uploaded).toEqual({ id: 'asset_1' });
+      expect(puts.map(({ headers, body }) => [headers['content-type'], headers['content-length'], body])).toEqual([
+        ['video/mp4', '9', 'mp4 bytes'],
+        ['video/mp4', '9', 'mp4 bytes'],
+      ]);
+    } finally {
+      server.close();
+    }
   });
 
   it('needs a content type it can tell from the file name, or one given', async () => {

@@ -2,7 +2,7 @@ import type { Scope } from '#domain/access/scopes';
 import type * as Organizations from '#domain/access/organizations';
 import type * as ApiKeys from '#domain/access/api-keys';
 
-export { putToUploadUrl } from '../../../scripts/upload-to-url';
+export { putToUploadUrl } from '@video-automation/client';
 
 /** Helpers for tests that drive the running local stack (see global-setup.ts). */
 export const apiUrl = () => required('IT_API_URL');
