@@ -1179,6 +1179,20 @@ export interface components {
             aspect_ratio?: components["schemas"]["AspectRatio"];
             /** @enum {string} */
             caption_style?: "none" | "clean" | "bold_center" | "karaoke" | "platform_native";
+            /**
+             * @description Whether the captions are also drawn into the clips' picture, in the `caption_style`
+             *     (docs/split-jobs.md, Captions). Default true when `caption_style` is not `none`; true
+             *     with `caption_style` `none` → 400 `VALIDATION_FAILED`. The WebVTT file is made either way.
+             */
+            burn_captions?: boolean;
+            /**
+             * @description How a source of another shape is put into the `aspect_ratio` (docs/split-jobs.md,
+             *     Framing): `subject` crops to a window that follows the subject, `fit` shows the whole
+             *     picture over a blurred copy of itself, `auto` (default) follows the subject where one
+             *     holds the frame and fits otherwise, clip by clip.
+             * @enum {string}
+             */
+            framing?: "auto" | "subject" | "fit";
             /** @enum {string} */
             clip_style?: "viral_hooks" | "educational" | "podcast" | "highlights" | "balanced";
             /** @description The organization's cap also applies (5 on Team, negotiated on Custom); above it → 400 `VALIDATION_FAILED`. */
@@ -1210,6 +1224,13 @@ export interface components {
              * @enum {string}
              */
             caption_style: "none" | "clean" | "bold_center" | "karaoke" | "platform_native";
+            /** @description Default true when `caption_style` is not `none`. Jobs created before it existed show false. */
+            burn_captions: boolean;
+            /**
+             * @description Default `auto`. Jobs created before it existed show `fit`, as they were framed.
+             * @enum {string}
+             */
+            framing: "auto" | "subject" | "fit";
             /**
              * @description Default `balanced`.
              * @enum {string}
@@ -1291,6 +1312,15 @@ export interface components {
              * @description Signed WebVTT; null until completed, and null when there is no transcript or `caption_style` is `none`.
              */
             captions_url: string | null;
+            /**
+             * @description How the clip was framed: `subject`, cropped to a window following the subject; `fit`, the
+             *     whole picture (over a blurred fill when the source's shape differs). Null until completed,
+             *     and for clips rendered before framing was recorded.
+             * @enum {string|null}
+             */
+            framing: "subject" | "fit" | null;
+            /** @description Whether captions are drawn into the picture; null until completed, and for clips rendered before it was recorded. */
+            captions_burned_in: boolean | null;
             /**
              * Format: date-time
              * @description When the signed URLs stop working.

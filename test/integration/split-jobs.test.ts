@@ -26,6 +26,8 @@ interface Clip {
   download_url: string | null;
   thumbnail_url: string | null;
   captions_url: string | null;
+  framing: 'subject' | 'fit' | null;
+  captions_burned_in: boolean | null;
   expires_at: string | null;
 }
 
@@ -150,6 +152,8 @@ describe('a split job from start to clips', () => {
       clip_length_preset: 'under_30',
       aspect_ratio: '9:16',
       caption_style: 'clean',
+      burn_captions: true,
+      framing: 'auto',
       clip_style: 'balanced',
       max_clips: 5,
     });
@@ -237,6 +241,7 @@ describe('a split job from start to clips', () => {
       expect(clip.status).toBe('completed');
       expect(clip.title).toBeNull();
       expect(clip.captions_url).toBeNull();
+      expect(clip.captions_burned_in).toBe(false);
       expect(Date.parse(clip.expires_at!)).toBeGreaterThan(Date.now());
       const video = probeMedia(await download(clip.download_url!));
       const streams = Object.fromEntries(video.streams.map((stream) => [stream.codec_type, stream]));
@@ -324,6 +329,24 @@ describe('creating a split job', () => {
         code: 'VALIDATION_FAILED',
       });
       expect(response.body.error.message).toContain('max_clips');
+    }
+  });
+
+  it('refuses burn_captions with caption_style none, and an unknown framing', async () => {
+    const refusals = [
+      [{ caption_style: 'none', burn_captions: true }, 'burn_captions'],
+      [{ framing: 'crop' }, 'framing'],
+    ] as const;
+    for (const [fields, named] of refusals) {
+      const response = await call<ErrorBody>('POST', '/split-jobs', {
+        key: org.key,
+        body: { source_asset_id: sourceId, ...fields },
+      });
+      expect({ status: response.status, code: response.body.error.code }).toEqual({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
+      expect(response.body.error.message).toContain(named);
     }
   });
 

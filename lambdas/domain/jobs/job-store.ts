@@ -44,7 +44,14 @@ interface JobItemFields extends StoredMetadata<JobMetadata> {
 }
 
 type JobItemOf<T extends JobType> = JobItemFields & { type: T; input: JobInputs[T] };
-type JobItem = JobItemOf<'video'> | JobItemOf<'split'>;
+/** Split jobs written before `framing` and `burn_captions` existed were framed to fit, with no captions drawn in. */
+const SPLIT_INPUT_BEFORE_FRAMING = { framing: 'fit', burn_captions: false } as const;
+type SplitJobItem = JobItemFields & {
+  type: 'split';
+  input: Omit<JobInputs['split'], keyof typeof SPLIT_INPUT_BEFORE_FRAMING> &
+    Partial<Pick<JobInputs['split'], keyof typeof SPLIT_INPUT_BEFORE_FRAMING>>;
+};
+type JobItem = JobItemOf<'video'> | SplitJobItem;
 
 export function jobKey(organizationId: number, jobId: string) {
   return { pk: organizationPartition(organizationId), sk: `JOB#${jobId}` };
@@ -96,7 +103,7 @@ function fromItem(item: JobItem): Job {
     case 'video':
       return { ...fields, type: item.type, input: item.input };
     case 'split':
-      return { ...fields, type: item.type, input: item.input };
+      return { ...fields, type: item.type, input: { ...SPLIT_INPUT_BEFORE_FRAMING, ...item.input } };
   }
 }
 

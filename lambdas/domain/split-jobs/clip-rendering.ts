@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
 import { framingFilterGraph } from '#domain/framing/framing';
 import { assertRanToEnd, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
+import type { ClipLook } from './clip-store';
 import type { TimeRange } from './source-analysis';
 
 /**
@@ -36,7 +37,7 @@ export interface ClipRenderRequest {
   onProgress?: (fraction: number) => void;
 }
 
-export interface RenderedClip {
+export interface RenderedClip extends ClipLook {
   videoPath: string;
   thumbnailPath: string;
   durationSeconds: number;
@@ -145,5 +146,5 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
     timeoutMs: thumbnailTimeoutMs,
   });
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
-  return { videoPath, thumbnailPath, durationSeconds };
+  return { videoPath, thumbnailPath, durationSeconds, framing: 'fit', captionsBurnedIn: false };
 }

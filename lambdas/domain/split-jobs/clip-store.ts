@@ -21,6 +21,12 @@ export interface ClipFiles {
   captions: string | null;
 }
 
+/** How a rendered clip's picture was made (clip-rendering.ts). */
+export interface ClipLook {
+  framing: 'subject' | 'fit';
+  captionsBurnedIn: boolean;
+}
+
 export interface Clip {
   clipId: string;
   organizationId: number;
@@ -39,6 +45,8 @@ export interface Clip {
   files: ClipFiles | null;
   /** The rendered clip's own duration, once completed. */
   renderedSeconds: number | null;
+  /** Once completed; null for clips rendered before it was recorded. */
+  look: ClipLook | null;
   error: JobError | null;
 }
 
@@ -56,6 +64,8 @@ interface ClipItem {
   reasons?: string[];
   files?: ClipFiles;
   rendered_seconds?: number;
+  framing?: ClipLook['framing'];
+  captions_burned_in?: boolean;
   error?: JobError;
   updated_at: string;
 }
@@ -92,6 +102,8 @@ function fromItem(item: ClipItem): Clip {
     reasons: item.reasons ?? [],
     files: item.files ?? null,
     renderedSeconds: item.rendered_seconds ?? null,
+    look:
+      item.framing === undefined ? null : { framing: item.framing, captionsBurnedIn: item.captions_burned_in === true },
     error: item.error ?? null,
   };
 }
@@ -233,11 +245,22 @@ export function markClipProcessing(clip: Clip, now = new Date()): Promise<boolea
   return updateClip(clip, ['pending', 'processing'], { status: 'processing' }, now);
 }
 
-export function markClipCompleted(clip: Clip, files: ClipFiles, renderedSeconds: number, now = new Date()) {
+export function markClipCompleted(
+  clip: Clip,
+  files: ClipFiles,
+  rendered: ClipLook & { seconds: number },
+  now = new Date(),
+) {
   return updateClip(
     clip,
     ['pending', 'processing'],
-    { status: 'completed', files, rendered_seconds: renderedSeconds },
+    {
+      status: 'completed',
+      files,
+      rendered_seconds: rendered.seconds,
+      framing: rendered.framing,
+      captions_burned_in: rendered.captionsBurnedIn,
+    },
     now,
   );
 }

@@ -12,12 +12,16 @@ import { probedSource } from './split-source';
 
 export type CreateSplitJobRequest = Operations['createSplitJob']['body'];
 
-/** What an omitted field means; `max_clips` defaults to the Team cap, or the organization's cap if lower. */
+/**
+ * What an omitted field means; `max_clips` defaults to the Team cap, or the organization's cap if
+ * lower, and `burn_captions` to whether there is a caption style.
+ */
 export const SPLIT_JOB_DEFAULTS = {
   target_platforms: [],
   clip_length_preset: 'auto',
   aspect_ratio: '9:16',
   caption_style: 'clean',
+  framing: 'auto',
   clip_style: 'balanced',
 } as const satisfies Partial<SplitJobInput>;
 
@@ -39,6 +43,10 @@ export async function createSplitJob(
       `max_clips must be at most ${cap} for this organization; got ${request.max_clips}.`,
     );
   }
+  const captionStyle = request.caption_style ?? SPLIT_JOB_DEFAULTS.caption_style;
+  if (request.burn_captions === true && captionStyle === 'none') {
+    throw new ApiError('VALIDATION_FAILED', 'burn_captions needs a caption_style other than none.');
+  }
   const organizationId = caller.organization.organizationId;
   const source = await jobSourceAsset(organizationId, request.source_asset_id, SPLIT_SOURCE);
   const probe = await probedSource(source);
@@ -54,6 +62,7 @@ export async function createSplitJob(
       max_clips: Math.min(TEAM_MAX_CLIPS_PER_SPLIT_JOB, cap),
       ...accepted,
       target_platforms: accepted.target_platforms ?? [],
+      burn_captions: accepted.burn_captions ?? captionStyle !== 'none',
     },
     metadata: metadata ?? null,
     idempotency: idempotencyClaim(CREATE_SPLIT_JOB_OPERATION, idempotencyKey, request),

@@ -42,6 +42,8 @@ export async function presentClip(
     download_url: null,
     thumbnail_url: null,
     captions_url: null,
+    framing: null,
+    captions_burned_in: null,
     expires_at: null,
   };
   if (status !== 'completed' || !clip.files) return shape;
@@ -58,6 +60,8 @@ export async function presentClip(
     download_url: video.url,
     thumbnail_url: thumbnail.url,
     captions_url: captions?.url ?? null,
+    framing: clip.look?.framing ?? null,
+    captions_burned_in: clip.look?.captionsBurnedIn ?? null,
     expires_at: video.expiresAt,
   };
 }

@@ -383,7 +383,7 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
     await markClipCompleted(
       clip,
       { video: keyOf('video'), thumbnail: keyOf('thumbnail'), captions: captions === null ? null : keyOf('captions') },
-      rendered.durationSeconds,
+      { seconds: rendered.durationSeconds, framing: rendered.framing, captionsBurnedIn: rendered.captionsBurnedIn },
     );
     await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / task.clip_count);
     return { clip_id: clip.clipId, status: 'completed' };

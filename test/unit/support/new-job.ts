@@ -26,6 +26,8 @@ export const SPLIT_INPUT: SplitJobInput = {
   clip_length_preset: 'auto',
   aspect_ratio: '9:16',
   caption_style: 'clean',
+  burn_captions: true,
+  framing: 'auto',
   clip_style: 'balanced',
   max_clips: 5,
 };
