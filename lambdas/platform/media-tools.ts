@@ -98,6 +98,15 @@ export function runMediaTool(path: string, args: readonly string[], options: Med
   });
 }
 
+/**
+ * A path as a filter option value inside a filter graph: escaped once for the option parser
+ * (`:` separates options) and again for the graph parser (`,;[]` separate filters).
+ */
+export function filterGraphPath(path: string): string {
+  const optionValue = path.replace(/[\\':]/g, '\\$&');
+  return optionValue.replace(/[\\'[\],;]/g, '\\$&');
+}
+
 /** The position `-progress pipe:1` reports on an `out_time=HH:MM:SS.micro` line, in seconds. */
 export function progressSeconds(line: string): number | undefined {
   const time = /^out_time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(line.trim());

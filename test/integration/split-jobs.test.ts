@@ -242,6 +242,8 @@ describe('a split job from start to clips', () => {
       expect(clip.title).toBeNull();
       expect(clip.captions_url).toBeNull();
       expect(clip.captions_burned_in).toBe(false);
+      // Plain colour fills every window alike: no subject to follow.
+      expect(clip.framing).toBe('fit');
       expect(Date.parse(clip.expires_at!)).toBeGreaterThan(Date.now());
       const video = probeMedia(await download(clip.download_url!));
       const streams = Object.fromEntries(video.streams.map((stream) => [stream.codec_type, stream]));

@@ -414,6 +414,31 @@ describe('analysing a real video with ffmpeg', () => {
     expect(analysis.loudnessDb[(21 - 12) / ANALYSIS_WINDOW_SECONDS]).toBeLessThan(SILENCE_THRESHOLD_DB);
   });
 
+  it('samples frames for subject framing twice a second from the range start, the analysis unchanged', async () => {
+    const path = join(directory, 'subject-frames.rgb');
+    const range = { startSeconds: 12, endSeconds: 40 };
+    const options = { ffmpegPath, input: withAudio, range, hasAudio: true, timeoutMs: 30_000 };
+    const sampled = await analyseSegment({ ...options, subjectFrames: { path, width: 64, height: 36 } });
+    expect(sampled).toEqual(await analyseSegment(options));
+    const frameBytes = 64 * 36 * 3;
+    const rgb = await readFile(path);
+    expect(rgb.length % frameBytes).toBe(0);
+    expect(Math.abs(rgb.length / frameBytes - 28 * 2)).toBeLessThanOrEqual(1);
+    // Shots: blue from 8 s, green from 15 s, white from 23 s, magenta from 31 s.
+    const shotColour = (seconds: number) =>
+      seconds < 15 ? 'blue' : seconds < 23 ? 'green' : seconds < 31 ? 'white' : 'magenta';
+    const colourOf = (frame: number) => {
+      const p = frame * frameBytes + (18 * 64 + 32) * 3;
+      const [r, g, b] = [rgb[p]!, rgb[p + 1]!, rgb[p + 2]!].map((value) => value > 96);
+      return r && g && b ? 'white' : r && b ? 'magenta' : g ? 'green' : b ? 'blue' : 'other';
+    };
+    for (let frame = 0; frame < 56; frame += 1) {
+      const seconds = range.startSeconds + frame / 2;
+      if (CUTS.some((cut) => Math.abs(cut - seconds) < TOLERANCE_SECONDS)) continue;
+      expect({ seconds, colour: colourOf(frame) }).toEqual({ seconds, colour: shotColour(seconds) });
+    }
+  });
+
   it('analyses the picture of a source without audio', async () => {
     const analysis = await analyseSegment({
       ffmpegPath,

@@ -299,6 +299,22 @@ export async function putFile(objectKey: string, path: string, contentType: stri
   return size;
 }
 
+/**
+ * Bytes `start` to `end` (inclusive) of an intermediate object, fewer where it ends sooner, none
+ * where it ends before `start`.
+ */
+export async function getObjectRange(objectKey: string, start: number, end: number): Promise<Uint8Array> {
+  try {
+    const { Body } = await s3().send(
+      new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey, Range: `bytes=${start}-${end}` }),
+    );
+    return Body ? await Body.transformToByteArray() : new Uint8Array();
+  } catch (error) {
+    if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return new Uint8Array();
+    throw error;
+  }
+}
+
 /** Intermediate results between workflow steps, too large for the execution's state. */
 export async function putJson(objectKey: string, value: unknown): Promise<void> {
   await s3().send(

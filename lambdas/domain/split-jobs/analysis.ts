@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MediaToolError, progressSeconds, runMediaTool, withoutInput } from '#platform/media-tools';
+import { filterGraphPath, MediaToolError, progressSeconds, runMediaTool, withoutInput } from '#platform/media-tools';
+import { SUBJECT_SAMPLE_RATE } from '#domain/framing/subject-window';
 import {
   ANALYSIS_WINDOW_SECONDS,
   LOUDNESS_FLOOR_DB,
@@ -64,6 +65,11 @@ export interface AnalyseSegmentOptions {
   timeoutMs: number;
   /** Source seconds analysed so far within the range (monotonic), called as ffmpeg reports progress. */
   onProgress?: (analysedSeconds: number) => void;
+  /**
+   * Where to write frames sampled for subject framing, SUBJECT_SAMPLE_RATE a second from the
+   * range's start, as consecutive rgb24 frames of the given size; none when omitted.
+   */
+  subjectFrames?: { path: string; width: number; height: number };
 }
 
 /** One value a metadata filter printed for one frame, at the frame's time (seconds from the range start). */
@@ -225,16 +231,11 @@ export function progressListener(
   };
 }
 
-/**
- * A path as a filter option value inside a filter graph: escaped once for the option parser
- * (`:` separates options) and again for the graph parser (`,;[]` separate filters).
- */
-function filterGraphPath(path: string): string {
-  const optionValue = path.replace(/[\\':]/g, '\\$&');
-  return optionValue.replace(/[\\'[\],;]/g, '\\$&');
-}
-
-function analysisFilterGraph(hasAudio: boolean, sceneFile: string, loudnessFile: string): string {
+function analysisFilterGraph(
+  options: Pick<AnalyseSegmentOptions, 'hasAudio' | 'subjectFrames'>,
+  sceneFile: string,
+  loudnessFile: string,
+): string {
   // The scene score is computed on whatever frames reach the second select: the first thins the
   // decoded frames (ANALYSIS_FRAME_INTERVAL_SLACK) and scale shrinks them, so it compares small
   // frames about a tenth of a second apart. Not the fps filter: where the decoder skipped frames
@@ -242,13 +243,20 @@ function analysisFilterGraph(hasAudio: boolean, sceneFile: string, loudnessFile:
   // would score its whole motion as a change: a false cut in a fast pan. The quotes keep the
   // expressions' commas inside each select.
   const minimumInterval = ANALYSIS_FRAME_INTERVAL_SLACK / ANALYSIS_FRAME_RATE;
-  const video = [
+  const thinned = [
     `[0:v:0]select='isnan(prev_selected_t)+gte(t-prev_selected_t,${minimumInterval})'`,
     `scale=${ANALYSIS_FRAME_WIDTH}:-2`,
-    `select='gte(scene,0)'`,
-    `metadata=print:key=${SCENE_SCORE_KEY}:file=${filterGraphPath(sceneFile)}[video]`,
   ].join(',');
-  if (!hasAudio) return video;
+  const scored = [`select='gte(scene,0)'`, `metadata=print:key=${SCENE_SCORE_KEY}:file=${filterGraphPath(sceneFile)}`];
+  // The subject's frames are taken from the small copy already made: sampling them costs a few
+  // scaled frames a second. The fps filter's grid from 0 puts frame k at k / SUBJECT_SAMPLE_RATE
+  // seconds into the range; a repeated frame where the decoder skipped some does no harm there.
+  const frames = options.subjectFrames;
+  const video = frames
+    ? `${thinned},split=2[scored][sampled];[scored]${scored.join(',')}[video];` +
+      `[sampled]fps=fps=${SUBJECT_SAMPLE_RATE}:start_time=0,scale=${frames.width}:${frames.height},format=rgb24[subject]`
+    : `${[thinned, ...scored].join(',')}[video]`;
+  if (!options.hasAudio) return video;
   const samplesPerStep = Math.round(ANALYSIS_SAMPLE_RATE * LOUDNESS_STEP_SECONDS);
   // reset=1 makes astats measure each step on its own instead of everything so far.
   const audio = [
@@ -272,9 +280,10 @@ function analysisArguments(options: AnalyseSegmentOptions, sceneFile: string, lo
     ...['-skip_loop_filter', 'all', '-skip_frame', 'noref'],
     ...['-ss', range.startSeconds.toFixed(3), '-t', (range.endSeconds - range.startSeconds).toFixed(3)],
     ...['-i', options.input],
-    ...['-filter_complex', analysisFilterGraph(hasAudio, sceneFile, loudnessFile)],
+    ...['-filter_complex', analysisFilterGraph(options, sceneFile, loudnessFile)],
     ...['-map', '[video]', ...(hasAudio ? ['-map', '[audio]'] : [])],
     ...['-f', 'null', '-'],
+    ...(options.subjectFrames ? ['-map', '[subject]', '-f', 'rawvideo', options.subjectFrames.path] : []),
   ];
 }
 

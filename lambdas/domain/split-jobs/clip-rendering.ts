@@ -1,6 +1,8 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
-import { framingFilterGraph } from '#domain/framing/framing';
+import { cropCommands, framingFilterGraph, subjectFramingFilterGraph } from '#domain/framing/framing';
+import type { CropWindow } from '#domain/framing/subject-window';
 import { assertRanToEnd, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
 import type { ClipLook } from './clip-store';
 import type { TimeRange } from './source-analysis';
@@ -9,7 +11,8 @@ import type { TimeRange } from './source-analysis';
  * Renders one clip of a split job: one ffmpeg run cuts, frames and encodes the clip, a second
  * picks its thumbnail from the encoded file. One Lambda invocation renders one clip.
  *
- * Framing: the blurred fill of lambdas/domain/framing/framing.ts.
+ * Framing: a crop window that follows the subject along a path planned beforehand (subject-path.ts),
+ * or else the blurred fill (framing.ts).
  *
  * Cut. `-ss` before `-i` seeks in the input (over HTTP, ffmpeg reads only the ranges it needs);
  * since the clip is re-encoded, the cut is frame-accurate and the clip's timestamps start at 0.
@@ -29,6 +32,8 @@ export interface ClipRenderRequest {
   aspectRatio: AspectRatio;
   /** The frame as displayed (rotation applied, as video-probe.ts reports it), and whether there is sound. */
   source: { width: number; height: number; hasAudio: boolean };
+  /** The window and its path when the clip follows its subject; the clip is fitted whole without. */
+  subjectCrop?: { window: CropWindow; positions: readonly number[] };
   /** An existing empty directory; the clip and its thumbnail are written there. */
   outputDirectory: string;
   /** For both ffmpeg runs together. */
@@ -45,6 +50,8 @@ export interface RenderedClip extends ClipLook {
 
 export const CLIP_FILE_NAME = 'clip.mp4';
 export const THUMBNAIL_FILE_NAME = 'thumbnail.jpg';
+/** The crop window's moves, for ffmpeg's sendcmd. */
+const CROP_COMMANDS_FILE_NAME = 'crop-path.txt';
 
 /**
  * Frames closer together than this are dropped, which caps the frame rate at 30 fps without knowing
@@ -64,8 +71,14 @@ const THUMBNAIL_CANDIDATE_FRAMES = 60;
 const ENCODED_END_TOLERANCE_SECONDS = 0.5;
 
 /** The filter graph from input video to the `[v]` output: frame-rate cap, framing, pixel format. */
-function videoFilterGraph(request: Pick<ClipRenderRequest, 'aspectRatio' | 'source'>): string {
+function videoFilterGraph(
+  request: Pick<ClipRenderRequest, 'aspectRatio' | 'source' | 'subjectCrop' | 'outputDirectory'>,
+): string {
   const capFrameRate = `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${MIN_FRAME_INTERVAL_SECONDS})'`;
+  if (request.subjectCrop) {
+    const commandsPath = join(request.outputDirectory, CROP_COMMANDS_FILE_NAME);
+    return subjectFramingFilterGraph(request.aspectRatio, request.subjectCrop.window, commandsPath, capFrameRate);
+  }
   return framingFilterGraph(request.aspectRatio, request.source, capFrameRate);
 }
 
@@ -127,6 +140,10 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   const thumbnailPath = join(request.outputDirectory, THUMBNAIL_FILE_NAME);
   const rangeSeconds = request.range.endSeconds - request.range.startSeconds;
   let encodedSeconds = 0;
+  if (request.subjectCrop) {
+    const { window, positions } = request.subjectCrop;
+    await writeFile(join(request.outputDirectory, CROP_COMMANDS_FILE_NAME), cropCommands(window, positions), 'utf8');
+  }
   const encoding = await runMediaTool(request.ffmpegPath, clipEncodingArgs(request), {
     timeoutMs: request.timeoutMs,
     onStdoutLine: (line) => {
@@ -146,5 +163,6 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
     timeoutMs: thumbnailTimeoutMs,
   });
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
-  return { videoPath, thumbnailPath, durationSeconds, framing: 'fit', captionsBurnedIn: false };
+  const framing = request.subjectCrop ? 'subject' : 'fit';
+  return { videoPath, thumbnailPath, durationSeconds, framing, captionsBurnedIn: false };
 }

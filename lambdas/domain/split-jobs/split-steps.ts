@@ -26,6 +26,7 @@ import {
   putChosenClips,
 } from './clip-store';
 import { probedSource } from './split-source';
+import { clipSubjectCrop, subjectFramesToSample, type SubjectFrameSize } from './subject-frames';
 import { completedJobRefund } from './split-pricing';
 import { ANALYSIS_WINDOW_SECONDS, type SegmentAnalysis, type TimeRange } from './source-analysis';
 import type { Transcript, TranscriptionProvider } from './transcription/port';
@@ -70,6 +71,8 @@ export interface SplitSource {
   width: number;
   height: number;
   has_audio: boolean;
+  /** The size the analysis samples frames at for subject framing; absent when no clip can follow a subject. */
+  subject_frames?: SubjectFrameSize;
 }
 
 export interface AnalysisSegment {
@@ -181,6 +184,8 @@ const analysisKey = (state: JobExecutionInput, index: number) =>
   workObjectKey(state.organization_id, state.job_id, `analysis-${index}.json`);
 const transcriptOutputKey = (state: JobExecutionInput) =>
   workObjectKey(state.organization_id, state.job_id, 'transcribe-output.json');
+const subjectFramesKey = (state: JobExecutionInput, index: number) =>
+  workObjectKey(state.organization_id, state.job_id, `subject-frames-${index}.rgb`);
 const transcriptKey = (state: JobExecutionInput) =>
   workObjectKey(state.organization_id, state.job_id, 'transcript.json');
 
@@ -217,6 +222,7 @@ export async function prepareSplit(
     : ({ state: 'unavailable' } as const);
   await enterWorkStage(job.organizationId, job.jobId, 'analysing', PROGRESS.prepared);
   const pollSeconds = transcription.pollSeconds ?? TRANSCRIPTION_POLL_SECONDS;
+  const subjectFrames = subjectFramesToSample(job.input, probe);
   return {
     ...executionInputOf(state),
     outcome: 'ready',
@@ -226,6 +232,7 @@ export async function prepareSplit(
       width: probe.width,
       height: probe.height,
       has_audio: probe.hasAudio,
+      ...(subjectFrames ? { subject_frames: subjectFrames } : {}),
     },
     segments: analysisSegments(probe.durationSeconds, ANALYSIS_SEGMENT_SECONDS).map((range, index) => ({
       index,
@@ -255,28 +262,39 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
   let reportedSeconds = 0;
   let reportedAt = Date.now();
   let pending = Promise.resolve();
-  const analysis = await analyseSegment({
-    ffmpegPath: mediaToolPath('ffmpeg'),
-    input: await presignMediaToolRead(task.source.object_key),
-    range,
-    hasAudio: task.source.has_audio,
-    timeoutMs: ANALYSIS_TIMEOUT_MS,
-    onProgress: (analysedSeconds) => {
-      if (Date.now() - reportedAt < PROGRESS_INTERVAL_MS) return;
-      const points = (analysedSeconds - reportedSeconds) * pointsPerSecond;
-      reportedSeconds = analysedSeconds;
-      reportedAt = Date.now();
-      pending = pending.then(() => advanceProgress(task.organization_id, task.job_id, points)).catch(() => {});
-    },
-  });
-  await pending;
-  await advanceProgress(
-    task.organization_id,
-    task.job_id,
-    (range.endSeconds - range.startSeconds - reportedSeconds) * pointsPerSecond,
-  );
-  await putJson(analysisKey(task, task.segment.index), analysis);
-  return { index: task.segment.index };
+  const frameSize = task.source.subject_frames;
+  const directory = frameSize ? await mkdtemp(join(tmpdir(), 'subject-frames-')) : undefined;
+  const subjectFrames = frameSize && directory ? { path: join(directory, 'frames.rgb'), ...frameSize } : undefined;
+  try {
+    const analysis = await analyseSegment({
+      ffmpegPath: mediaToolPath('ffmpeg'),
+      input: await presignMediaToolRead(task.source.object_key),
+      range,
+      hasAudio: task.source.has_audio,
+      timeoutMs: ANALYSIS_TIMEOUT_MS,
+      subjectFrames,
+      onProgress: (analysedSeconds) => {
+        if (Date.now() - reportedAt < PROGRESS_INTERVAL_MS) return;
+        const points = (analysedSeconds - reportedSeconds) * pointsPerSecond;
+        reportedSeconds = analysedSeconds;
+        reportedAt = Date.now();
+        pending = pending.then(() => advanceProgress(task.organization_id, task.job_id, points)).catch(() => {});
+      },
+    });
+    await pending;
+    await advanceProgress(
+      task.organization_id,
+      task.job_id,
+      (range.endSeconds - range.startSeconds - reportedSeconds) * pointsPerSecond,
+    );
+    if (subjectFrames) {
+      await putFile(subjectFramesKey(task, task.segment.index), subjectFrames.path, 'application/octet-stream');
+    }
+    await putJson(analysisKey(task, task.segment.index), analysis);
+    return { index: task.segment.index };
+  } finally {
+    if (directory) await rm(directory, { recursive: true, force: true });
+  }
 }
 
 /** Waits on the transcription: its words kept under work/ when done; given up on failure or past the deadline. */
@@ -359,12 +377,26 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
   const directory = await mkdtemp(join(tmpdir(), 'clip-'));
   try {
     const range = { startSeconds: clip.startSeconds, endSeconds: clip.endSeconds };
+    const { framing } = job.input;
+    const subjectCrop =
+      framing !== 'fit' && task.source.subject_frames
+        ? await clipSubjectCrop({
+            framing,
+            aspectRatio: job.input.aspect_ratio,
+            source: task.source,
+            frameSize: task.source.subject_frames,
+            segments: analysisSegments(task.source.duration_seconds, ANALYSIS_SEGMENT_SECONDS),
+            clip: range,
+            objectKeyOf: (index) => subjectFramesKey(task, index),
+          })
+        : undefined;
     const rendered = await renderClip({
       ffmpegPath: mediaToolPath('ffmpeg'),
       input: await presignMediaToolRead(task.source.object_key),
       range,
       aspectRatio: job.input.aspect_ratio,
       source: { width: task.source.width, height: task.source.height, hasAudio: task.source.has_audio },
+      subjectCrop,
       outputDirectory: directory,
       timeoutMs: RENDER_TIMEOUT_MS,
     });

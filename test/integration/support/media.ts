@@ -262,3 +262,86 @@ export function makeSpeechSource(plan: {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A source for subject framing: skin-toned ellipses over a grey ramp, whose brightness tells a column's x. */
+export interface SubjectSourcePlan {
+  width: number;
+  height: number;
+  durationSeconds: number;
+  /**
+   * Each subject's centre as an ffmpeg expression of `t` (seconds) giving the share (0 to 1) of
+   * the frame's width; all are at mid-height.
+   */
+  subjectCentres: string[];
+}
+
+/** A subject's size as shares of the frame's width and height: a head and shoulders seen close. */
+export const SUBJECT_SIZE = { width: 0.14, height: 0.36 };
+/** Skin as smartcrop and people see it. */
+const SKIN_COLOUR = '0xC89271';
+
+/**
+ * A source whose subjects move as their expressions say, with a steady tone (silent from 45% to
+ * 50% of the way, so that the clip choice has a silence to cut at). The ramp runs from dark at the
+ * left to light at the right: a frame's brightness at a column tells where in the source it was.
+ */
+export function makeSubjectSource(plan: SubjectSourcePlan): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'subject-source-'));
+  try {
+    const subjectWidth = 2 * Math.round((plan.width * SUBJECT_SIZE.width) / 2);
+    const subjectHeight = 2 * Math.round((plan.height * SUBJECT_SIZE.height) / 2);
+    const seconds = plan.durationSeconds;
+    const ellipse = `if(lte(pow((X-W/2)/(W/2),2)+pow((Y-H/2)/(H/2),2),1),255,0)`;
+    const subject =
+      `color=c=${SKIN_COLOUR}:s=${subjectWidth}x${subjectHeight}:r=25:d=${seconds},format=yuva420p,` +
+      `geq=lum='p(X,Y)':cb='p(X,Y)':cr='p(X,Y)':a='${ellipse}'`;
+    const count = plan.subjectCentres.length;
+    const filter = [
+      `[0:v]scale=${plan.width}:${plan.height}[with]`,
+      `[1:v]split=${count}${plan.subjectCentres.map((_, index) => `[subject${index}]`).join('')}`,
+      ...plan.subjectCentres.map(
+        (centre, index) =>
+          `[with${index === 0 ? '' : index - 1}][subject${index}]overlay=x='W*(${centre})-w/2':y='(H-h)/2'` +
+          (index === count - 1 ? '[v]' : `[with${index}]`),
+      ),
+    ].join(';');
+    const silent = `between(t,${0.45 * seconds},${0.5 * seconds})`;
+    const file = join(dir, 'source.mp4');
+    execFileSync(ffmpeg.path, [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', `color=c=gray:s=256x2:r=25:d=${seconds},geq=lum='X*0.8+20':cb=128:cr=128`],
+      ...['-f', 'lavfi', '-i', subject],
+      ...['-f', 'lavfi', '-i', `aevalsrc='if(${silent},0,0.5*sin(2*PI*440*t))':s=44100:d=${seconds}`],
+      ...['-filter_complex', filter, '-map', '[v]', '-map', '2:a', '-c:a', 'aac'],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
+      file,
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every frame of a video, scaled to `width` × `height`, as rgb24. */
+export function decodeFrames(bytes: Buffer, width: number, height: number): Buffer[] {
+  const dir = mkdtempSync(join(tmpdir(), 'frames-'));
+  try {
+    const file = join(dir, 'video.mp4');
+    writeFileSync(file, bytes);
+    const rgb = execFileSync(
+      ffmpeg.path,
+      ['-hide_banner', '-loglevel', 'error', '-i', file, '-vf', `scale=${width}:${height}`, '-f', 'rawvideo'].concat([
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ]),
+      { maxBuffer: 1 << 30 },
+    );
+    const frameBytes = width * height * 3;
+    return Array.from({ length: Math.floor(rgb.length / frameBytes) }, (_, index) =>
+      rgb.subarray(index * frameBytes, (index + 1) * frameBytes),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,52 @@
+import type { AspectRatio } from '#contract/types';
+import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
+import { SAME_ASPECT_TOLERANCE } from './framing';
+
+/**
+ * The crop window of subject framing: the largest window of the target's shape inside the source
+ * frame, which slides along the source's longer side (`x` for a landscape source cut to 9:16 or
+ * 1:1, `y` for a portrait one cut to 16:9 or 1:1) and spans the whole of the other.
+ */
+export interface CropWindow {
+  axis: 'x' | 'y';
+  /** Crop size in source pixels, even for 4:2:0 chroma. */
+  width: number;
+  height: number;
+  /** How far the window can slide along the axis, in source pixels: the source's extent less the window's. */
+  travel: number;
+}
+
+const evenFloor = (value: number) => Math.max(2, 2 * Math.floor(value / 2));
+
+/** The window, or null when the source already has the target's shape (it is only scaled). */
+export function subjectCropWindow(
+  aspectRatio: AspectRatio,
+  source: { width: number; height: number },
+): CropWindow | null {
+  const target = OUTPUT_DIMENSIONS[aspectRatio];
+  const targetAspect = target.width / target.height;
+  const sourceAspect = source.width / source.height;
+  if (Math.abs(sourceAspect / targetAspect - 1) <= SAME_ASPECT_TOLERANCE) return null;
+  if (sourceAspect > targetAspect) {
+    const width = evenFloor(source.height * targetAspect);
+    const height = evenFloor(source.height);
+    return { axis: 'x', width, height, travel: evenFloor(source.width) - width };
+  }
+  const width = evenFloor(source.width);
+  const height = evenFloor(source.width / targetAspect);
+  return { axis: 'y', width, height, travel: evenFloor(source.height) - height };
+}
+
+/** Frames are sampled this many times a second to find the subject: a walk across the frame takes seconds. */
+export const SUBJECT_SAMPLE_RATE = 2;
+/**
+ * The sampled frames' longer side, in pixels: a face of a tenth of the frame's height is still a
+ * dozen pixels, and a frame costs about 3 ms to score.
+ */
+const SAMPLE_LONG_SIDE = 128;
+
+/** The size frames are sampled at for finding the subject: the source's shape, its longer side SAMPLE_LONG_SIDE. */
+export function subjectSampleSize(source: { width: number; height: number }): { width: number; height: number } {
+  const scale = SAMPLE_LONG_SIDE / Math.max(source.width, source.height);
+  return { width: evenFloor(source.width * scale), height: evenFloor(source.height * scale) };
+}
