@@ -242,6 +242,7 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
         'wall s',
         'wall/source',
         'clips',
+        'followed',
         'clip s',
         'to 45 % s',
         'after s',
@@ -259,6 +260,7 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
           run.wall_s,
           run.wall_per_source_second,
           run.clips,
+          run.subject_framed_clips,
           run.clip_seconds,
           run.to_chosen_s,
           run.after_chosen_s,
@@ -271,7 +273,7 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
     ),
   );
   lines.push(
-    '  (load: the 1-minute load average before and after; to 45 %: until a poll sees the clips chosen, after the analysis; clip renders: first clip encode to last thumbnail; no ffmpeg: wall time with no ffmpeg or ffprobe running)',
+    '  (load: the 1-minute load average before and after; followed: clips framed on their subject; to 45 %: until a poll sees the clips chosen, after the analysis; clip renders: first clip encode to last thumbnail; no ffmpeg: wall time with no ffmpeg or ffprobe running)',
   );
   for (const run of split.runs) {
     lines.push(`  ${run.source}, clip encodes in parallel: ${run.clip_encode_s.join(', ')} s`);
@@ -325,6 +327,11 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
           ),
         ),
       ),
+    );
+  }
+  for (const cost of split.framing_cost) {
+    lines.push(
+      `  Subject framing on ${cost.seconds} s of ${cost.source} (${cost.samples} frames sampled; judged ${cost.framing}): sampling ${cost.sampling_cpu_s_per_source_second} CPU-s per source second in the analysis (${cost.analysis_cpu_s} → ${cost.analysis_with_sampling_cpu_s} CPU-s), finding the subject and its path ${cost.finding_cpu_s_per_clip_second} per clip second (${cost.finding_ms_per_sample} ms a frame): at most ${cost.cost_per_source_second}× the source's duration (target ≤ 0.02)`,
     );
   }
   if (split.reference_encode_s !== null) {

@@ -29,6 +29,8 @@ export const BENCH_SETTINGS = {
     readChunkBytes: 8 * 1024 * 1024,
     // The progress ChooseClips records once the analysis is merged (PROGRESS.chosen in split-steps.ts).
     chosenProgress: 45,
+    // Subject framing's cost is measured on this much of each kind of source (framing.ts).
+    framingCostSeconds: 120,
   },
   webhooks: {
     // Video jobs that fail at once ([fault:fail]: ffmpeg refuses the filter graph), one created every

@@ -8,7 +8,9 @@ import { promisify } from 'node:util';
 import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '@video-automation/client';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
+import { SUBJECT_FRAMES_FILE_NAME } from '#domain/split-jobs/subject-frames';
 import { callsBetween, snapshot, sum } from './call-counter';
+import { measureFramingCost } from './framing';
 import { reapedChildrenCpuSeconds } from './cpu';
 import { call, expectStatus } from './http';
 import { BENCH_SETTINGS } from './settings';
@@ -262,7 +264,8 @@ function mediaToolRunKind(commandLine: readonly string[]): MediaToolRunKind | un
   const output = commandLine.at(-1) ?? '';
   if (tool === 'ffprobe') return 'probe';
   if (tool !== 'ffmpeg') return undefined;
-  if (output === '-') return 'analysis';
+  // The analysis writes to the null muxer, and its sampled frames, when it samples them, last.
+  if (output === '-' || basename(output) === SUBJECT_FRAMES_FILE_NAME) return 'analysis';
   if (basename(output) === CLIP_FILE_NAME) return 'clip';
   if (basename(output) === THUMBNAIL_FILE_NAME) return 'thumbnail';
   return undefined;
@@ -371,9 +374,9 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
   const completedAt = performance.now();
   const loadAfter = loadAverage();
   const listed = expectStatus(await call(`${jobsUrl}/${jobId}/clips`, 'GET', key), 200, 'GET /split-jobs/{id}/clips');
-  const clips = (JSON.parse(listed.body) as { clips: { status: string; duration_seconds: number }[] }).clips.filter(
-    (clip) => clip.status === 'completed',
-  );
+  const clips = (
+    JSON.parse(listed.body) as { clips: { status: string; duration_seconds: number; framing: string | null }[] }
+  ).clips.filter((clip) => clip.status === 'completed');
   const runs = [...mediaToolRuns];
   const workerCalls = callsBetween(before, snapshot(), 'background');
   const wallSeconds = (completedAt - startedAt) / 1000;
@@ -393,6 +396,7 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
     wall_s: round(wallSeconds, 2),
     wall_per_source_second: round(wallSeconds / source.seconds, 3),
     clips: clips.length,
+    subject_framed_clips: clips.filter((clip) => clip.framing === 'subject').length,
     clip_seconds: round(outputMinutes * 60),
     // Set at the latest by the poll that saw the job completed (progress 100).
     to_chosen_s: round((chosenAt! - startedAt) / 1000, 2),
@@ -495,10 +499,21 @@ export async function measureSplitJobs({
     );
     referenceEncodeS = await referenceEncodeSeconds(ffmpeg.path, longestPatterns.path, join(dataDir, 'reference.mp4'));
   }
+  const framingCost: ({ kind: SplitSourceKind; source: string } & Awaited<ReturnType<typeof measureFramingCost>>)[] =
+    [];
+  for (const source of sources) {
+    const { kind } = parseSplitSourceName(source.name);
+    if (framingCost.some((measured) => measured.kind === kind)) continue;
+    progress(`split jobs: the cost of subject framing on ${settings.framingCostSeconds} s of ${source.name}`);
+    const size = kind === 'patterns' ? { width: 1280, height: 720 } : NOISY_SPLIT_SOURCES[kind];
+    const measured = await measureFramingCost(ffmpeg.path, { path: source.path, ...size }, settings.framingCostSeconds);
+    framingCost.push({ kind, source: source.name, ...measured });
+  }
   return {
     ffmpeg: ffmpeg.version,
     poll_interval_ms: settings.pollMs,
     reference_encode_s: referenceEncodeS,
     runs,
+    framing_cost: framingCost,
   };
 }

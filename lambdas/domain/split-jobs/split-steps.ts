@@ -26,7 +26,12 @@ import {
   putChosenClips,
 } from './clip-store';
 import { probedSource } from './split-source';
-import { clipSubjectCrop, subjectFramesToSample, type SubjectFrameSize } from './subject-frames';
+import {
+  clipSubjectCrop,
+  SUBJECT_FRAMES_FILE_NAME,
+  subjectFramesToSample,
+  type SubjectFrameSize,
+} from './subject-frames';
 import { completedJobRefund } from './split-pricing';
 import { ANALYSIS_WINDOW_SECONDS, type SegmentAnalysis, type TimeRange } from './source-analysis';
 import type { Transcript, TranscriptionProvider } from './transcription/port';
@@ -264,7 +269,8 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
   let pending = Promise.resolve();
   const frameSize = task.source.subject_frames;
   const directory = frameSize ? await mkdtemp(join(tmpdir(), 'subject-frames-')) : undefined;
-  const subjectFrames = frameSize && directory ? { path: join(directory, 'frames.rgb'), ...frameSize } : undefined;
+  const subjectFrames =
+    frameSize && directory ? { path: join(directory, SUBJECT_FRAMES_FILE_NAME), ...frameSize } : undefined;
   try {
     const analysis = await analyseSegment({
       ffmpegPath: mediaToolPath('ffmpeg'),

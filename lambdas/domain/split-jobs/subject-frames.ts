@@ -16,6 +16,9 @@ import type { TimeRange } from './source-analysis';
  * path, or nothing (the clip is fitted whole).
  */
 
+/** The file the analysis writes the sampled frames to, before they are stored. */
+export const SUBJECT_FRAMES_FILE_NAME = 'subject-frames.rgb';
+
 export interface SubjectFrameSize {
   width: number;
   height: number;
