@@ -26,13 +26,13 @@ export async function measureFramingCost(
     const options = { ffmpegPath, input: source.path, range, hasAudio: true, timeoutMs: 10 * 60_000 };
     const analysisCpu = async (subjectFrames?: { path: string; width: number; height: number }) => {
       const before = reapedChildrenCpuSeconds();
-      await analyseSegment({ ...options, subjectFrames });
-      return reapedChildrenCpuSeconds() - before;
+      const { sceneCuts } = await analyseSegment({ ...options, subjectFrames });
+      return { cpuS: reapedChildrenCpuSeconds() - before, sceneCuts };
     };
     const size = subjectSampleSize(source);
     const framesPath = join(directory, 'frames.rgb');
-    const plainCpuS = await analysisCpu();
-    const sampledCpuS = await analysisCpu({ path: framesPath, ...size });
+    const { cpuS: plainCpuS } = await analysisCpu();
+    const { cpuS: sampledCpuS, sceneCuts } = await analysisCpu({ path: framesPath, ...size });
 
     const window = subjectCropWindow('9:16', source)!;
     const scale = size.width / source.width;
@@ -47,6 +47,7 @@ export async function measureFramingCost(
       windowLength: window.width * scale,
       frameLength: size.width,
       durationSeconds: seconds,
+      shotStarts: sceneCuts,
       mode: 'auto',
     });
     const used = process.cpuUsage(cpuBefore);

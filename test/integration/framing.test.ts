@@ -29,6 +29,12 @@ const WALKING: SubjectSourcePlan = {
   durationSeconds: SECONDS,
   subjectCentres: [`0.12+0.76*(0.5-0.5*cos(2*PI*t/${SECONDS}))`],
 };
+/** A cut halfway: the ramp turns round, and the subject stands at the left, then at the right. */
+const CUT_HALFWAY: SubjectSourcePlan = {
+  ...WALKING,
+  subjectCentres: [`if(lt(t,${SECONDS / 2}),0.2,0.8)`],
+  rampLuma: `if(lt(T,${SECONDS / 2}),X*0.8+20,224-X*0.8)`,
+};
 /** Two people far apart: no 9:16 window holds both. */
 const TWO_APART: SubjectSourcePlan = { ...WALKING, subjectCentres: ['0.15', '0.85'] };
 
@@ -58,10 +64,14 @@ async function uploadSource(org: TestOrganization, bytes: Buffer): Promise<strin
   return upload.body.asset_id;
 }
 
-async function splitClips(org: TestOrganization, sourceId: string, framing?: string): Promise<Clip[]> {
+async function splitClips(
+  org: TestOrganization,
+  sourceId: string,
+  options: { framing?: string; clip_length_preset?: string } = {},
+): Promise<Clip[]> {
   const created = await call<{ id: string }>('POST', '/split-jobs', {
     key: org.key,
-    body: { source_asset_id: sourceId, clip_length_preset: 'under_30', max_clips: 1, ...(framing ? { framing } : {}) },
+    body: { source_asset_id: sourceId, clip_length_preset: 'under_30', max_clips: 1, ...options },
   });
   expect(created.status).toBe(201);
   const { job } = await waitForJob<{ status: string; progress: number; stage: string | null }>(
@@ -126,6 +136,16 @@ function subjectColumns(frame: Buffer): { count: number; left: number; right: nu
   return { count, left, right };
 }
 
+/** The share of frames that show the whole subject, clear of the frame's sides. */
+function shareWithSubjectInside(frames: readonly Buffer[]): number {
+  const subjects = frames.map(subjectColumns);
+  const fullArea = Math.max(...subjects.map((subject) => subject.count));
+  const inside = subjects.filter(
+    (subject) => subject.count >= 0.9 * fullArea && subject.left > 0 && subject.right < FRAME_WIDTH - 1,
+  );
+  return inside.length / frames.length;
+}
+
 describe('subject framing', () => {
   let org: TestOrganization;
   let walkingSource: Buffer;
@@ -153,16 +173,20 @@ describe('subject framing', () => {
     // The window travelled: it followed the subject rather than standing still.
     expect(Math.max(...positions) - Math.min(...positions)).toBeGreaterThan(WIDTH / 4);
 
-    const subjects = frames.map(subjectColumns);
-    const fullArea = Math.max(...subjects.map((subject) => subject.count));
-    const inside = subjects.filter(
-      (subject) => subject.count >= 0.9 * fullArea && subject.left > 0 && subject.right < FRAME_WIDTH - 1,
-    );
-    expect(inside.length / frames.length).toBeGreaterThanOrEqual(0.95);
+    expect(shareWithSubjectInside(frames)).toBeGreaterThanOrEqual(0.95);
+  }, 180_000);
+
+  it("frames each shot on its own: at a scene cut the window moves to the new shot's subject at once", async () => {
+    const cutId = await uploadSource(org, makeSubjectSource(CUT_HALFWAY));
+    // A clip of the whole source, across the cut: under_60 clips are at least 25 s long.
+    const [clip] = await splitClips(org, cutId, { clip_length_preset: 'under_60' });
+    expect(clip).toMatchObject({ framing: 'subject', start_time_seconds: 0, end_time_seconds: SECONDS });
+    // Panning from one subject to the other would lose the subject for about 2.4 s, a tenth of the clip.
+    expect(shareWithSubjectInside(await clipFrames(clip!))).toBeGreaterThanOrEqual(0.95);
   }, 180_000);
 
   it('fits the whole picture when asked to, and when no window holds a single subject', async () => {
-    const [asked] = await splitClips(org, walkingId, 'fit');
+    const [asked] = await splitClips(org, walkingId, { framing: 'fit' });
     expect(asked?.framing).toBe('fit');
     const apart = await uploadSource(org, makeSubjectSource(TWO_APART));
     const [auto] = await splitClips(org, apart);
@@ -183,7 +207,7 @@ describe('subject framing', () => {
 
   it('follows the most salient window when subject framing is asked for, even between two people', async () => {
     const apart = await uploadSource(org, makeSubjectSource(TWO_APART));
-    const [clip] = await splitClips(org, apart, 'subject');
+    const [clip] = await splitClips(org, apart, { framing: 'subject' });
     expect(clip?.framing).toBe('subject');
   }, 180_000);
 });

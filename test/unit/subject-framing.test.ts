@@ -49,6 +49,7 @@ const request = (samples: SubjectSample[], mode: 'auto' | 'subject' = 'auto') =>
   windowLength: WINDOW_LENGTH,
   frameLength: FRAME.width,
   durationSeconds: samples.length / 2,
+  shotStarts: [] as number[],
   mode,
 });
 
@@ -104,6 +105,22 @@ describe('the subject path', () => {
     expect(planSubjectPath(request(plain)).framing).toBe('fit');
   });
 
+  it('frames each shot on its own: the window is placed on the new subject at a cut, and pans within a shot only', () => {
+    const samples = Array.from({ length: 20 }, (_, index) => sampleAt(index < 10 ? 25 : 105));
+    const path = planSubjectPath({ ...request(samples), shotStarts: [5] });
+    expect(path.framing).toBe('subject');
+    const positions = path.framing === 'subject' ? path.positions.map((position) => position * TRAVEL) : [];
+    const cutFrame = 5 * PATH_FRAME_RATE;
+    expect(new Set(positions.slice(0, cutFrame)).size).toBe(1);
+    expect(new Set(positions.slice(cutFrame)).size).toBe(1);
+    expect(positions[cutFrame - 1]).toBeCloseTo(25 - WINDOW_LENGTH / 2, 5);
+    expect(positions[cutFrame]).toBeCloseTo(105 - WINDOW_LENGTH / 2, 5);
+
+    const panned = planSubjectPath(request(samples));
+    const panning = panned.framing === 'subject' ? panned.positions : [];
+    expect(largestStep(panning)).toBeLessThanOrEqual(MAX_STEP + 1e-9);
+  });
+
   it('fits the clip when nothing was sampled', () => {
     expect(planSubjectPath(request([])).framing).toBe('fit');
   });
@@ -122,13 +139,19 @@ describe('the subject path', () => {
           },
         ),
         fc.constantFrom<'auto' | 'subject'>('auto', 'subject'),
-        (samples, mode) => {
-          const path = planSubjectPath(request(samples, mode));
+        fc.uniqueArray(fc.integer({ min: 1, max: 59 }), { maxLength: 3 }),
+        (samples, mode, cutSamples) => {
+          const shotStarts = cutSamples.sort((a, b) => a - b).map((sample) => sample / 2 + 0.1);
+          const path = planSubjectPath({ ...request(samples, mode), shotStarts });
           const positions = path.framing === 'subject' ? path.positions : [];
-          // Only auto may fit; a path stays in the frame and within the pan speed.
+          // Only auto may fit; a path stays in the frame, and within the pan speed inside each shot.
           expect(path.framing === 'fit' ? mode : 'followed').not.toBe('subject');
           expect(positions.filter((position) => position < 0 || position > 1)).toEqual([]);
-          expect(largestStep(positions)).toBeLessThanOrEqual(MAX_STEP + 1e-9);
+          const cutFrames = shotStarts.map((start) => Math.round(start * PATH_FRAME_RATE));
+          const shots = [0, ...cutFrames, positions.length].map((frame, index, frames) =>
+            positions.slice(frame, frames[index + 1]),
+          );
+          expect(Math.max(...shots.map(largestStep))).toBeLessThanOrEqual(MAX_STEP + 1e-9);
         },
       ),
     );
@@ -226,6 +249,7 @@ describe("a clip's subject crop", () => {
         { startSeconds: 300, endSeconds: 600 },
       ],
       clip: { startSeconds: 298, endSeconds: 303 },
+      sceneCuts: [],
       objectKeyOf: (index) => `work/frames-${index}.rgb`,
     });
     expect(s3.commandCalls(GetObjectCommand).map((call) => [call.args[0].input.Key, call.args[0].input.Range])).toEqual(

@@ -10,7 +10,10 @@ import type { SubjectSample } from './subject-detection';
  * re-aimed at it, at no more than MAX_PAN_SPEED and easing in and out over EASE_SECONDS; a
  * subject seen in one sample only is ignored. The speed limit is run forwards and backwards and
  * the two averaged, so that the window starts moving before the subject leaves it, and still
- * never moves faster than the limit; easing is a moving average, which keeps that bound.
+ * never moves faster than the limit; easing is a moving average, which keeps that bound. Each
+ * shot (between the scene cuts inside the clip) is framed on its own, as an editor would: the
+ * window is placed on the new shot's subject at the cut, where the whole picture changes anyway,
+ * instead of panning across the new shot to reach it.
  *
  * Under `auto`, a clip follows its subject when smartcrop found one on most of its sampled
  * frames (MIN_CONFIDENT_SHARE of them) and the smoothed window kept that subject on nearly all
@@ -43,6 +46,8 @@ export interface PathRequest {
   windowLength: number;
   frameLength: number;
   durationSeconds: number;
+  /** Seconds from the clip's start at which a new shot starts (scene cuts), in order. */
+  shotStarts: readonly number[];
   /** `subject` follows the most salient window whatever the frames hold; `auto` judges first. */
   mode: 'auto' | 'subject';
 }
@@ -112,6 +117,51 @@ function movingAverage(values: readonly number[], radius: number): number[] {
   });
 }
 
+/** Each shot's first and last sample and frame (ends excluded): the shots cut the clip at its scene cuts. */
+function shotsOf(request: PathRequest, frameCount: number) {
+  const sampleAt = (seconds: number) => Math.round(seconds * request.samplesPerSecond);
+  const frameAt = (seconds: number) => Math.round(seconds * PATH_FRAME_RATE);
+  const starts = [0, ...request.shotStarts.filter((start) => frameAt(start) > 0 && frameAt(start) < frameCount)];
+  return starts.map((start, index) => {
+    const end = starts[index + 1];
+    const firstSample = Math.min(request.samples.length - 1, sampleAt(start));
+    return {
+      firstSample,
+      // A shot shorter than a sample's interval takes the sample nearest its start.
+      endSample: Math.max(
+        firstSample + 1,
+        Math.min(request.samples.length, end === undefined ? Infinity : sampleAt(end)),
+      ),
+      firstFrame: frameAt(start),
+      endFrame: end === undefined ? frameCount : frameAt(end),
+    };
+  });
+}
+
+/** The window's start per frame of one shot, in sample pixels, from the shot's samples. */
+function shotPath(
+  request: PathRequest,
+  confident: readonly boolean[],
+  shot: ReturnType<typeof shotsOf>[number],
+): number[] {
+  const { windowLength, frameLength } = request;
+  const travel = frameLength - windowLength;
+  const samples = request.samples.slice(shot.firstSample, shot.endSample);
+  const goals = heldGoals(aims(samples, confident.slice(shot.firstSample, shot.endSample), travel), windowLength);
+  const frameGoals = Array.from({ length: shot.endFrame - shot.firstFrame }, (_, index) => {
+    const seconds = (shot.firstFrame + index) / PATH_FRAME_RATE;
+    const sampleIndex = Math.round(seconds * request.samplesPerSecond) - shot.firstSample;
+    return goals[Math.max(0, Math.min(goals.length - 1, sampleIndex))]!;
+  });
+  const maxStep = (MAX_PAN_SPEED * frameLength) / PATH_FRAME_RATE;
+  const forwards = limitSpeed(frameGoals, maxStep, false);
+  const backwards = limitSpeed(frameGoals, maxStep, true);
+  const limited = forwards.map((position, index) => (position + backwards[index]!) / 2);
+  return movingAverage(limited, Math.round((EASE_SECONDS * PATH_FRAME_RATE) / 2)).map((start) =>
+    Math.max(0, Math.min(travel, start)),
+  );
+}
+
 /** The clip's framing, and the window's path when it follows its subject. */
 export function planSubjectPath(request: PathRequest): SubjectPath {
   const { samples, windowLength, frameLength } = request;
@@ -121,19 +171,8 @@ export function planSubjectPath(request: PathRequest): SubjectPath {
   const confidentCount = confident.filter(Boolean).length;
   if (request.mode === 'auto' && confidentCount < MIN_CONFIDENT_SHARE * samples.length) return { framing: 'fit' };
 
-  const goals = heldGoals(aims(samples, confident, travel), windowLength);
   const frameCount = Math.max(1, Math.round(request.durationSeconds * PATH_FRAME_RATE));
-  const frameGoals = Array.from({ length: frameCount }, (_, frame) => {
-    const sampleIndex = Math.round((frame / PATH_FRAME_RATE) * request.samplesPerSecond);
-    return goals[Math.min(goals.length - 1, sampleIndex)]!;
-  });
-  const maxStep = (MAX_PAN_SPEED * frameLength) / PATH_FRAME_RATE;
-  const forwards = limitSpeed(frameGoals, maxStep, false);
-  const backwards = limitSpeed(frameGoals, maxStep, true);
-  const limited = forwards.map((position, index) => (position + backwards[index]!) / 2);
-  const starts = movingAverage(limited, Math.round((EASE_SECONDS * PATH_FRAME_RATE) / 2)).map((start) =>
-    Math.max(0, Math.min(travel, start)),
-  );
+  const starts = shotsOf(request, frameCount).flatMap((shot) => shotPath(request, confident, shot));
 
   if (request.mode === 'auto') {
     let kept = 0;

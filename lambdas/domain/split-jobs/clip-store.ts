@@ -42,6 +42,8 @@ export interface Clip {
   breakdown: ScoreBreakdown | null;
   /** Why the clip was chosen, strongest reason first; empty for clips chosen before reasons were recorded. */
   reasons: string[];
+  /** Source seconds of the scene cuts inside the clip, where subject framing starts a new shot. */
+  sceneCuts: number[];
   files: ClipFiles | null;
   /** The rendered clip's own duration, once completed. */
   renderedSeconds: number | null;
@@ -62,6 +64,7 @@ interface ClipItem {
   score: number;
   breakdown?: ScoreBreakdown;
   reasons?: string[];
+  scene_cuts?: number[];
   files?: ClipFiles;
   rendered_seconds?: number;
   framing?: ClipLook['framing'];
@@ -100,6 +103,7 @@ function fromItem(item: ClipItem): Clip {
     score: item.score,
     breakdown: item.breakdown ?? null,
     reasons: item.reasons ?? [],
+    sceneCuts: item.scene_cuts ?? [],
     files: item.files ?? null,
     renderedSeconds: item.rendered_seconds ?? null,
     look:
@@ -115,6 +119,7 @@ export interface ChosenClipRecord {
   score: number;
   breakdown: ScoreBreakdown;
   reasons: string[];
+  sceneCuts: number[];
 }
 
 /**
@@ -153,6 +158,7 @@ export async function putChosenClips(
       score: clip.score,
       breakdown: clip.breakdown,
       reasons: clip.reasons,
+      scene_cuts: clip.sceneCuts,
       updated_at: now.toISOString(),
     };
     items[`clip:${rank}`] = {

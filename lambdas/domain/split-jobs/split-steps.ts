@@ -356,7 +356,14 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
     platforms: job.input.target_platforms,
     maxClips: job.input.max_clips,
   });
-  const written = await putChosenClips(job.organizationId, job.jobId, clips);
+  const written = await putChosenClips(
+    job.organizationId,
+    job.jobId,
+    clips.map((clip) => ({
+      ...clip,
+      sceneCuts: analysis.sceneCuts.filter((cut) => cut > clip.startSeconds && cut < clip.endSeconds),
+    })),
+  );
   if (!written) return { ...executionInputOf(state), outcome: 'finished' };
   await enterWorkStage(job.organizationId, job.jobId, 'rendering', PROGRESS.chosen);
   return {
@@ -393,6 +400,7 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
             frameSize: task.source.subject_frames,
             segments: analysisSegments(task.source.duration_seconds, ANALYSIS_SEGMENT_SECONDS),
             clip: range,
+            sceneCuts: clip.sceneCuts,
             objectKeyOf: (index) => subjectFramesKey(task, index),
           })
         : undefined;

@@ -74,6 +74,8 @@ export interface ClipSubjectRequest {
   frameSize: SubjectFrameSize;
   segments: readonly TimeRange[];
   clip: TimeRange;
+  /** Source seconds of the scene cuts inside the clip. */
+  sceneCuts: readonly number[];
   objectKeyOf: (segmentIndex: number) => string;
 }
 
@@ -97,6 +99,7 @@ export async function clipSubjectCrop(
     windowLength: window[along] * scale,
     frameLength: frameSize[along],
     durationSeconds: request.clip.endSeconds - request.clip.startSeconds,
+    shotStarts: request.sceneCuts.map((cut) => cut - request.clip.startSeconds),
     mode: request.framing,
   });
   return path.framing === 'subject' ? { window, positions: path.positions } : undefined;

@@ -110,6 +110,7 @@ export async function splitJobWithClipsDone(
       score: 0.5,
       breakdown: EVEN_BREAKDOWN,
       reasons: [],
+      sceneCuts: [],
     })),
   );
   if (!clips) throw new Error(`Split job ${jobId} was not processing when its clips were written`);

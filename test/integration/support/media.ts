@@ -273,6 +273,8 @@ export interface SubjectSourcePlan {
    * the frame's width; all are at mid-height.
    */
   subjectCentres: string[];
+  /** The ramp's brightness (0 to 255) as an ffmpeg expression of X (0 to 255) and T; dark at the left by default. */
+  rampLuma?: string;
 }
 
 /** A subject's size as shares of the frame's width and height: a head and shoulders seen close. */
@@ -309,7 +311,12 @@ export function makeSubjectSource(plan: SubjectSourcePlan): Buffer {
     const file = join(dir, 'source.mp4');
     execFileSync(ffmpeg.path, [
       ...['-hide_banner', '-loglevel', 'error', '-y'],
-      ...['-f', 'lavfi', '-i', `color=c=gray:s=256x2:r=25:d=${seconds},geq=lum='X*0.8+20':cb=128:cr=128`],
+      ...[
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=gray:s=256x2:r=25:d=${seconds},geq=lum='${plan.rampLuma ?? 'X*0.8+20'}':cb=128:cr=128`,
+      ],
       ...['-f', 'lavfi', '-i', subject],
       ...['-f', 'lavfi', '-i', `aevalsrc='if(${silent},0,0.5*sin(2*PI*440*t))':s=44100:d=${seconds}`],
       ...['-filter_complex', filter, '-map', '[v]', '-map', '2:a', '-c:a', 'aac'],
