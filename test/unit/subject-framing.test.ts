@@ -173,6 +173,25 @@ describe('finding the subject with smartcrop', () => {
     });
   });
 
+  it('looks along the height of a portrait frame cut to a landscape window', async () => {
+    const [width, height] = [FRAME.height, FRAME.width];
+    const tops = [6, 90];
+    const rgb = new Uint8Array(
+      tops.flatMap((top) =>
+        Array.from({ length: width * height }, (_, pixel) => {
+          const [x, y] = [pixel % width, Math.floor(pixel / width)];
+          return [...(y >= top && y < top + 24 && x >= 24 && x < 48 ? SKIN : GREY)];
+        }).flat(),
+      ),
+    );
+    const samples = await findSubjects({ rgb, width, height }, { axis: 'y', width, height: WINDOW_LENGTH });
+    samples.forEach((sample, index) => {
+      expect(sample.profile).toHaveLength(height);
+      expect(sample.bestStart).toBeLessThanOrEqual(tops[index]!);
+      expect(sample.bestStart + WINDOW_LENGTH).toBeGreaterThanOrEqual(tops[index]! + 24);
+    });
+  });
+
   it('finds next to no salience in a plain grey frame', async () => {
     const [sample] = await findSubjects(
       { rgb: frameWithSubject(undefined), ...FRAME },
