@@ -9,7 +9,15 @@ import {
   SENTENCE_PAUSE_SECONDS,
   type RecognizedWord,
 } from '#domain/split-jobs/transcription/pocketsphinx-output';
-import { englishModelOf, Pocketsphinx, type ToolRunner } from '#domain/split-jobs/transcription/pocketsphinx';
+import {
+  englishModelOf,
+  partCount,
+  Pocketsphinx,
+  quietestPoint,
+  wavDataOffset,
+  wavHeader,
+  type ToolRunner,
+} from '#domain/split-jobs/transcription/pocketsphinx';
 import {
   TRANSCRIPTION_FAILED_MESSAGE,
   type TranscriptionRequest,
@@ -227,8 +235,9 @@ interface ToolCall {
 }
 
 /**
- * ffmpeg and the recognizer, faked: ffmpeg writes `audioSeconds` of audio (a sparse file of zeros) where it is told,
- * the recognizer prints RECOGNIZER_OUTPUT once `recognizerMayEnd` (when given) resolves.
+ * ffmpeg and the recognizer, faked: ffmpeg writes a WAV file of `audioSeconds` of silence (sparse
+ * zeros) where it is told, the recognizer prints RECOGNIZER_OUTPUT once `recognizerMayEnd` (when
+ * given) resolves.
  */
 function fakeTools(
   options: {
@@ -243,8 +252,9 @@ function fakeTools(
     calls.push({ path, args });
     const ran = { exitCode: 0, stdout: '', stderrTail: '', timedOut: false };
     if (path === FFMPEG_PATH) {
-      await writeFile(args.at(-1)!, '');
-      await truncate(args.at(-1)!, (options.audioSeconds ?? 8) * 32_000);
+      const samples = (options.audioSeconds ?? 8) * 16_000;
+      await writeFile(args.at(-1)!, wavHeader(samples));
+      await truncate(args.at(-1)!, 44 + 2 * samples);
       return { ...ran, ...options.ffmpeg };
     }
     await options.recognizerMayEnd;
@@ -254,7 +264,7 @@ function fakeTools(
   return { run, calls, recognitions: () => calls.filter((call) => call.path === RECOGNIZER_PATH).length };
 }
 
-function provider(runTool: ToolRunner, maxConcurrent = 2) {
+function provider(runTool: ToolRunner, maxConcurrent = 2, parts = 1) {
   return new Pocketsphinx({
     s3: new S3Client({
       region: 'us-east-1',
@@ -264,6 +274,7 @@ function provider(runTool: ToolRunner, maxConcurrent = 2) {
     ffmpegPath: FFMPEG_PATH,
     runTool,
     maxConcurrent,
+    parts,
   });
 }
 
@@ -370,6 +381,7 @@ describe('Pocketsphinx: start and poll', () => {
       args: [
         ...['-infile', audioPath, '-time', 'yes'],
         ...['-hmm', model.acousticModelDir, '-lm', model.languageModel, '-dict', model.dictionary],
+        ...['-ds', '2', '-topn', '2', '-maxwpf', '5', '-maxhmmpf', '3000', '-pl_window', '10'],
       ],
     });
     expect(model).toEqual({
@@ -481,6 +493,52 @@ describe('Pocketsphinx: failures', () => {
       expect(timeouts).toEqual([timeoutMs]);
     },
   );
+});
+
+describe('Pocketsphinx: long audio in parts', () => {
+  it('cuts audio of a minute or more per core into that many parts, and shorter audio into fewer', () => {
+    expect(partCount(59 * 16_000, 4)).toBe(1);
+    expect(partCount(150 * 16_000, 4)).toBe(2);
+    expect(partCount(600 * 16_000, 2)).toBe(2);
+    expect(partCount(600 * 16_000, 1)).toBe(1);
+  });
+
+  it('cuts at the quietest moment near the even split: a pause between words', () => {
+    const rate = 16_000;
+    const speech = Int16Array.from({ length: 20 * rate }, (_, index) => {
+      const seconds = index / rate;
+      const paused = seconds >= 13.2 && seconds < 13.7;
+      return paused ? 0 : Math.round(8000 * Math.sin((2 * Math.PI * 220 * index) / rate));
+    });
+    const point = quietestPoint(speech, 0.3 * rate) / rate;
+    expect(point).toBeGreaterThan(13.2);
+    expect(point).toBeLessThan(13.7);
+  });
+
+  it('reads the samples of a WAV file after its data chunk header, wherever the chunk starts', () => {
+    expect(wavDataOffset(wavHeader(100))).toBe(44);
+    const list = Buffer.from('LIST\x04\x00\x00\x00abcd', 'latin1');
+    const withList = Buffer.concat([wavHeader(100).subarray(0, 36), list, wavHeader(100).subarray(36)]);
+    expect(wavDataOffset(withList)).toBe(44 + list.length);
+    expect(() => wavDataOffset(Buffer.from('ID3 not a wav file'))).toThrow('not a WAV file');
+  });
+
+  it('recognizes the parts side by side and puts their words at their times in the whole audio', async () => {
+    const tools = fakeTools({ audioSeconds: 150 });
+    const adapter = provider(tools.run, 1, 2);
+    const outcome = await outcomeOf(adapter, await startedId(adapter));
+    const recognizers = tools.calls.filter((call) => call.path === RECOGNIZER_PATH);
+    expect(recognizers.map((call) => call.args[1])).toEqual([
+      expect.stringMatching(/part-0\.wav$/),
+      expect.stringMatching(/part-1\.wav$/),
+    ]);
+    // Silence throughout: the cut falls at the start of the search around the middle, 75 s less 10 s.
+    const words = outcome.state === 'completed' ? outcome.transcript.words : [];
+    expect(words.map((word) => word.startSeconds)).toEqual([
+      ...EXPECTED_TRANSCRIPT.words.map((word) => word.startSeconds),
+      ...EXPECTED_TRANSCRIPT.words.map((word) => Math.round((word.startSeconds + 65.15) * 1000) / 1000),
+    ]);
+  });
 });
 
 describe('Pocketsphinx: after a restart of the local stack', () => {

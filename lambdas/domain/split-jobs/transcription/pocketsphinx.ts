@@ -1,4 +1,6 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
@@ -28,9 +30,14 @@ import {
  * - `poll` is given only the transcription id, so the id carries the request's locations. The
  *   same job always has the same id, and a job already being transcribed is not started twice.
  * - The audio is taken out with ffmpeg, read through a presigned URL, as 16 kHz mono 16-bit WAV
- *   (the acoustic model's rate) into a temporary directory, then recognized in one streaming pass
- *   whose words are parsed as they are printed: memory stays the recognizer's (about 120 MB)
- *   whatever the length; the disk holds 115 MB per hour of audio until the pass ends.
+ *   (the acoustic model's rate) into a temporary directory, cut at its quietest moments into as
+ *   many parts as the machine has cores (cutIntoParts), and the parts recognized side by side,
+ *   each in one streaming pass whose words are parsed as they are printed: memory is the
+ *   recognizer's (about 120 MB) per part whatever the length; the disk holds 230 MB per hour of
+ *   audio until the passes end.
+ * - The recognizer runs with a narrower search than its defaults (RECOGNIZER_SEARCH): on a
+ *   227 s talk it took 22.5 CPU-seconds instead of 38.5, and heard 93.8 % of the words instead of
+ *   95.5 %.
  * - A request naming a language other than English has no transcription: the model would hear
  *   English words in any speech.
  * - Failures reach customers as one generic message; the reason goes to the log, without the URL.
@@ -63,6 +70,18 @@ export const RECOGNIZED_LANGUAGE = 'en-US';
 /** The acoustic model's sample rate, and the size of a second of its 16-bit mono audio. */
 const SAMPLE_RATE = 16_000;
 const AUDIO_BYTES_PER_SECOND = SAMPLE_RATE * 2;
+
+/**
+ * A narrower search: every other frame scored (`-ds 2`), fewer Gaussians and words per frame,
+ * fewer active HMMs, a shorter phone lookahead window. Measured above.
+ */
+const RECOGNIZER_SEARCH = ['-ds', '2', '-topn', '2', '-maxwpf', '5', '-maxhmmpf', '3000', '-pl_window', '10'];
+/** Audio is cut into parts no shorter than this: a part's first seconds are heard less well while the recognizer adapts. */
+const MIN_PART_SECONDS = 60;
+/** A cut is placed at the quietest moment within this many seconds of where an even split would put it... */
+const CUT_SEARCH_SECONDS = 10;
+/** ...judged over windows this long: a pause between words or sentences. */
+const CUT_WINDOW_SECONDS = 0.3;
 
 /** Taking the audio out of a 3-hour source reads the whole file but decodes only its sound. */
 const EXTRACTION_TIMEOUT_MS = 15 * 60_000;
@@ -100,8 +119,10 @@ export interface PocketsphinxOptions {
   /** Defaults to the FFMPEG_PATH setting, read when a transcription runs. */
   ffmpegPath?: string;
   runTool?: ToolRunner;
-  /** Transcriptions beyond this many wait their turn: each keeps a core busy. Half the cores unless told. */
+  /** Transcriptions beyond this many wait their turn: each keeps every core busy. One unless told. */
   maxConcurrent?: number;
+  /** How many parts the audio of a long source is recognized in, side by side. The cores unless told. */
+  parts?: number;
 }
 
 export class Pocketsphinx implements TranscriptionProvider {
@@ -113,6 +134,7 @@ export class Pocketsphinx implements TranscriptionProvider {
   private readonly ffmpegPath?: string;
   private readonly runTool: ToolRunner;
   private readonly maxConcurrent: number;
+  private readonly parts: number;
   /** The transcriptions of this process that have not ended, waiting or running, by id. */
   private readonly unfinished = new Set<string>();
   private running = 0;
@@ -124,7 +146,8 @@ export class Pocketsphinx implements TranscriptionProvider {
     this.model = englishModelOf(options.recognizerPath);
     this.ffmpegPath = options.ffmpegPath;
     this.runTool = options.runTool ?? runMediaTool;
-    this.maxConcurrent = options.maxConcurrent ?? Math.max(1, Math.floor(availableParallelism() / 2));
+    this.maxConcurrent = options.maxConcurrent ?? 1;
+    this.parts = options.parts ?? availableParallelism();
   }
 
   async start(request: TranscriptionRequest): Promise<TranscriptionStart> {
@@ -222,31 +245,48 @@ export class Pocketsphinx implements TranscriptionProvider {
         { timeoutMs: EXTRACTION_TIMEOUT_MS },
       );
       assertRanToEnd(extraction, 'Taking the audio out of the source', input, EXTRACTION_TIMEOUT_MS);
-      const audioSeconds = (await stat(audioPath)).size / AUDIO_BYTES_PER_SECOND;
+      const audio = await wavLayout(audioPath);
+      const audioSeconds = audio.sampleCount / SAMPLE_RATE;
       const timeoutMs = Math.min(MAX_RECOGNITION_TIMEOUT_MS, Math.max(MIN_RECOGNITION_TIMEOUT_MS, audioSeconds * 1000));
-      const words: RecognizedWord[] = [];
-      const recognized = await this.runTool(
-        this.recognizerPath,
-        [
-          ...['-infile', audioPath, '-time', 'yes'],
-          ...['-hmm', this.model.acousticModelDir, '-lm', this.model.languageModel, '-dict', this.model.dictionary],
-        ],
-        {
-          timeoutMs,
-          onStdoutLine: (line) => {
-            const word = parseWordLine(line);
-            if (word) words.push(word);
-          },
-        },
+      const parts = await cutIntoParts(audio, directory, partCount(audio.sampleCount, this.parts));
+      const heard = await Promise.all(
+        parts.map(async (part) => {
+          const offsetSeconds = part.startSample / SAMPLE_RATE;
+          return (await this.recognizePart(part.path, timeoutMs)).map((word) => ({
+            text: word.text,
+            startSeconds: Math.round((word.startSeconds + offsetSeconds) * 1000) / 1000,
+            endSeconds: Math.round((word.endSeconds + offsetSeconds) * 1000) / 1000,
+          }));
+        }),
       );
-      if (recognized.timedOut) throw new Error(`The recognizer timed out after ${timeoutMs} ms`);
-      if (recognized.exitCode !== 0) {
-        throw new Error(`The recognizer failed (exit code ${recognized.exitCode}): ${recognized.stderrTail}`);
-      }
-      return { state: 'completed', transcript: { language: RECOGNIZED_LANGUAGE, words: sentencesOf(words) } };
+      return { state: 'completed', transcript: { language: RECOGNIZED_LANGUAGE, words: sentencesOf(heard.flat()) } };
     } finally {
       await rm(directory, { recursive: true, force: true }).catch(() => {});
     }
+  }
+
+  private async recognizePart(audioPath: string, timeoutMs: number): Promise<RecognizedWord[]> {
+    const words: RecognizedWord[] = [];
+    const recognized = await this.runTool(
+      this.recognizerPath,
+      [
+        ...['-infile', audioPath, '-time', 'yes'],
+        ...['-hmm', this.model.acousticModelDir, '-lm', this.model.languageModel, '-dict', this.model.dictionary],
+        ...RECOGNIZER_SEARCH,
+      ],
+      {
+        timeoutMs,
+        onStdoutLine: (line) => {
+          const word = parseWordLine(line);
+          if (word) words.push(word);
+        },
+      },
+    );
+    if (recognized.timedOut) throw new Error(`The recognizer timed out after ${timeoutMs} ms`);
+    if (recognized.exitCode !== 0) {
+      throw new Error(`The recognizer failed (exit code ${recognized.exitCode}): ${recognized.stderrTail}`);
+    }
+    return words;
   }
 
   private async storedOutcome(recognition: Recognition): Promise<RecognitionOutcome | undefined> {
@@ -260,6 +300,122 @@ export class Pocketsphinx implements TranscriptionProvider {
       if (error instanceof S3ServiceException && error.name === 'NoSuchKey') return undefined;
       throw error;
     }
+  }
+}
+
+/** Where a WAV file's samples are: its `data` chunk, read from the header's first bytes. */
+export function wavDataOffset(head: Buffer): number {
+  if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') {
+    throw new Error('The extracted audio is not a WAV file');
+  }
+  let offset = 12;
+  while (offset + 8 <= head.length) {
+    if (head.toString('latin1', offset, offset + 4) === 'data') return offset + 8;
+    const size = head.readUInt32LE(offset + 4);
+    offset += 8 + size + (size % 2);
+  }
+  throw new Error('The extracted audio has no data chunk in its first bytes');
+}
+
+/** The header of a mono 16 kHz 16-bit WAV file of `sampleCount` samples. */
+export function wavHeader(sampleCount: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + 2 * sampleCount, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(SAMPLE_RATE, 24);
+  header.writeUInt32LE(AUDIO_BYTES_PER_SECOND, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(2 * sampleCount, 40);
+  return header;
+}
+
+/**
+ * Where in `samples` the quietest stretch of `windowSamples` is centred: its sound energy, summed,
+ * is the lowest of windows a tenth of their length apart.
+ */
+export function quietestPoint(samples: Int16Array, windowSamples: number): number {
+  const step = Math.max(1, Math.round(windowSamples / 10));
+  let quietest = Math.floor(Math.max(0, samples.length - windowSamples) / 2);
+  let lowest = Infinity;
+  for (let from = 0; from + windowSamples <= samples.length; from += step) {
+    let energy = 0;
+    for (let index = from; index < from + windowSamples; index += 1) energy += samples[index]! * samples[index]!;
+    if (energy < lowest) [lowest, quietest] = [energy, from];
+  }
+  return Math.min(samples.length, quietest + Math.floor(windowSamples / 2));
+}
+
+/** How many parts `sampleCount` samples are recognized in: at most `cores`, none shorter than MIN_PART_SECONDS. */
+export function partCount(sampleCount: number, cores: number): number {
+  return Math.max(1, Math.min(cores, Math.floor(sampleCount / (MIN_PART_SECONDS * SAMPLE_RATE))));
+}
+
+interface WavLayout {
+  path: string;
+  /** Where the samples start in the file, and how many there are. */
+  dataOffset: number;
+  sampleCount: number;
+}
+
+async function wavLayout(path: string): Promise<WavLayout> {
+  const file = await open(path);
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const dataOffset = wavDataOffset(head.subarray(0, bytesRead));
+    return { path, dataOffset, sampleCount: Math.floor(((await file.stat()).size - dataOffset) / 2) };
+  } finally {
+    await file.close();
+  }
+}
+
+interface AudioPart {
+  path: string;
+  startSample: number;
+}
+
+/**
+ * The audio file cut into `count` parts, each cut in the middle of the quietest window within
+ * CUT_SEARCH_SECONDS of an even split, so that no word is cut where the speaker pauses nearby.
+ * Only the stretches searched are read into memory; the parts are copied file to file.
+ */
+async function cutIntoParts(audio: WavLayout, directory: string, count: number): Promise<AudioPart[]> {
+  const { path: audioPath, dataOffset, sampleCount } = audio;
+  if (count === 1) return [{ path: audioPath, startSample: 0 }];
+  const file = await open(audioPath);
+  try {
+    const searchSamples = CUT_SEARCH_SECONDS * SAMPLE_RATE;
+    const cuts: number[] = [];
+    for (let index = 1; index < count; index += 1) {
+      const even = Math.round((index * sampleCount) / count);
+      const from = Math.max(0, even - searchSamples);
+      const stretch = Buffer.alloc(2 * (Math.min(sampleCount, even + searchSamples) - from));
+      await file.read(stretch, 0, stretch.length, dataOffset + 2 * from);
+      const samples = new Int16Array(stretch.buffer, stretch.byteOffset, stretch.length / 2);
+      cuts.push(from + quietestPoint(samples, Math.round(CUT_WINDOW_SECONDS * SAMPLE_RATE)));
+    }
+    const starts = [0, ...cuts];
+    return await Promise.all(
+      starts.map(async (startSample, index) => {
+        const endSample = cuts[index] ?? sampleCount;
+        const path = join(directory, `part-${index}.wav`);
+        const part = createWriteStream(path);
+        part.write(wavHeader(endSample - startSample));
+        await pipeline(
+          createReadStream(audioPath, { start: dataOffset + 2 * startSample, end: dataOffset + 2 * endSample - 1 }),
+          part,
+        );
+        return { path, startSample };
+      }),
+    );
+  } finally {
+    await file.close();
   }
 }
 
