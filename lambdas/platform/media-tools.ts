@@ -37,6 +37,8 @@ export interface MediaToolOptions {
   collectStdout?: boolean;
   /** Largest stdout kept when collecting; a tool that prints more fails the run. */
   maxStdoutBytes?: number;
+  /** Variables added to the tool's environment (the function's own are passed on). */
+  environment?: Readonly<Record<string, string>>;
 }
 
 const STDERR_TAIL_CHARS = 4000;
@@ -56,7 +58,8 @@ export class MediaToolError extends Error {
 export function runMediaTool(path: string, args: readonly string[], options: MediaToolOptions): Promise<MediaToolRun> {
   const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = options.environment ? { ...process.env, ...options.environment } : process.env;
+    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdoutRest = '';
     let stdout = '';
     let stderrTail = '';
@@ -96,6 +99,15 @@ export function runMediaTool(path: string, args: readonly string[], options: Med
       resolve({ exitCode, stdout, stderrTail: stderrTail.trim(), timedOut });
     });
   });
+}
+
+/**
+ * A path as a filter option value inside a filter graph: escaped once for the option parser
+ * (`:` separates options) and again for the graph parser (`,;[]` separate filters).
+ */
+export function filterGraphPath(path: string): string {
+  const optionValue = path.replace(/[\\':]/g, '\\$&');
+  return optionValue.replace(/[\\'[\],;]/g, '\\$&');
 }
 
 /** The position `-progress pipe:1` reports on an `out_time=HH:MM:SS.micro` line, in seconds. */

@@ -29,18 +29,21 @@ const even = (value: number) => Math.max(2, 2 * Math.round(value / 2));
 
 /**
  * The filter graph from the first input's video to the `[v]` output: `rateFilter` (the frame-rate
- * cap or conversion the caller wants), the framing, the pixel format.
+ * cap or conversion the caller wants), the framing, the `overlays` (filters drawing on the framed
+ * picture, such as captions), the pixel format.
  */
 export function framingFilterGraph(
   aspectRatio: AspectRatio,
   source: { width: number; height: number },
   rateFilter: string,
+  overlays: readonly string[] = [],
 ): string {
   const { width, height } = OUTPUT_DIMENSIONS[aspectRatio];
+  const finish = [...overlays, 'format=yuv420p'].join(',');
   const sourceAspect = source.width / source.height;
   const targetAspect = width / height;
   if (Math.abs(sourceAspect / targetAspect - 1) <= SAME_ASPECT_TOLERANCE) {
-    return `[0:v]${rateFilter},scale=${width}:${height},setsar=1,format=yuv420p[v]`;
+    return `[0:v]${rateFilter},scale=${width}:${height},setsar=1,${finish}[v]`;
   }
   const backgroundWidth = even(width * BACKGROUND_SCALE);
   const backgroundHeight = even(height * BACKGROUND_SCALE);
@@ -63,6 +66,6 @@ export function framingFilterGraph(
       `scale=${width}:${height}:flags=fast_bilinear,setsar=1,split=2[fill1][fill2]`,
     `[fill1]crop=${firstCrop}[band1]`,
     `[fill2]crop=${secondCrop}[band2]`,
-    `[band1][fitted][band2]${stack}=inputs=3,format=yuv420p[v]`,
+    `[band1][fitted][band2]${stack}=inputs=3,${finish}[v]`,
   ].join(';');
 }

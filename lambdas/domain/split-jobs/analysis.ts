@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MediaToolError, progressSeconds, runMediaTool, withoutInput } from '#platform/media-tools';
+import { filterGraphPath, MediaToolError, progressSeconds, runMediaTool, withoutInput } from '#platform/media-tools';
 import {
   ANALYSIS_WINDOW_SECONDS,
   LOUDNESS_FLOOR_DB,
@@ -223,15 +223,6 @@ export function progressListener(
     reported = analysed;
     onProgress(analysed);
   };
-}
-
-/**
- * A path as a filter option value inside a filter graph: escaped once for the option parser
- * (`:` separates options) and again for the graph parser (`,;[]` separate filters).
- */
-function filterGraphPath(path: string): string {
-  const optionValue = path.replace(/[\\':]/g, '\\$&');
-  return optionValue.replace(/[\\'[\],;]/g, '\\$&');
 }
 
 function analysisFilterGraph(hasAudio: boolean, sceneFile: string, loudnessFile: string): string {

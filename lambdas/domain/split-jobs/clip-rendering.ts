@@ -1,7 +1,9 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
 import { framingFilterGraph } from '#domain/framing/framing';
-import { assertRanToEnd, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
+import { captionFontEnvironment, type CaptionFontFiles } from '#platform/caption-fonts';
+import { assertRanToEnd, filterGraphPath, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
 import type { ClipLook } from './clip-store';
 import type { TimeRange } from './source-analysis';
 
@@ -10,6 +12,10 @@ import type { TimeRange } from './source-analysis';
  * picks its thumbnail from the encoded file. One Lambda invocation renders one clip.
  *
  * Framing: the blurred fill of lambdas/domain/framing/framing.ts.
+ *
+ * Captions, when asked for: libass draws the ASS document (burnt-in-captions.ts) on the framed
+ * picture with the shipped fonts only (lambdas/platform/caption-fonts.ts), before the conversion
+ * to the output's pixel format.
  *
  * Cut. `-ss` before `-i` seeks in the input (over HTTP, ffmpeg reads only the ranges it needs);
  * since the clip is re-encoded, the cut is frame-accurate and the clip's timestamps start at 0.
@@ -35,6 +41,8 @@ export interface ClipRenderRequest {
   timeoutMs: number;
   /** 0..1 of the clip encoded. */
   onProgress?: (fraction: number) => void;
+  /** Captions to draw into the picture: an ASS document sized for the output frame, and its fonts. */
+  burntInCaptions?: { assDocument: string; fonts: CaptionFontFiles };
 }
 
 export interface RenderedClip extends ClipLook {
@@ -45,6 +53,8 @@ export interface RenderedClip extends ClipLook {
 
 export const CLIP_FILE_NAME = 'clip.mp4';
 export const THUMBNAIL_FILE_NAME = 'thumbnail.jpg';
+/** The burnt-in captions' ASS document, written beside the clip for ffmpeg to read. */
+export const BURNT_IN_CAPTIONS_FILE_NAME = 'captions.ass';
 
 /**
  * Frames closer together than this are dropped, which caps the frame rate at 30 fps without knowing
@@ -63,10 +73,19 @@ const THUMBNAIL_CANDIDATE_FRAMES = 60;
  */
 const ENCODED_END_TOLERANCE_SECONDS = 0.5;
 
-/** The filter graph from input video to the `[v]` output: frame-rate cap, framing, pixel format. */
-function videoFilterGraph(request: Pick<ClipRenderRequest, 'aspectRatio' | 'source'>): string {
+/** The filter graph from input video to the `[v]` output: frame-rate cap, framing, captions, pixel format. */
+function videoFilterGraph(
+  request: Pick<ClipRenderRequest, 'aspectRatio' | 'source' | 'outputDirectory' | 'burntInCaptions'>,
+): string {
   const capFrameRate = `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${MIN_FRAME_INTERVAL_SECONDS})'`;
-  return framingFilterGraph(request.aspectRatio, request.source, capFrameRate);
+  const captions = request.burntInCaptions;
+  const overlays = captions
+    ? [
+        `ass=filename=${filterGraphPath(join(request.outputDirectory, BURNT_IN_CAPTIONS_FILE_NAME))}` +
+          `:fontsdir=${filterGraphPath(captions.fonts.fontsDirectory)}`,
+      ]
+    : [];
+  return framingFilterGraph(request.aspectRatio, request.source, capFrameRate, overlays);
 }
 
 const seconds = (value: number) => value.toFixed(3);
@@ -127,8 +146,13 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   const thumbnailPath = join(request.outputDirectory, THUMBNAIL_FILE_NAME);
   const rangeSeconds = request.range.endSeconds - request.range.startSeconds;
   let encodedSeconds = 0;
+  const captions = request.burntInCaptions;
+  if (captions) {
+    await writeFile(join(request.outputDirectory, BURNT_IN_CAPTIONS_FILE_NAME), captions.assDocument, 'utf8');
+  }
   const encoding = await runMediaTool(request.ffmpegPath, clipEncodingArgs(request), {
     timeoutMs: request.timeoutMs,
+    environment: captions ? captionFontEnvironment(captions.fonts) : undefined,
     onStdoutLine: (line) => {
       const position = progressSeconds(line);
       if (position === undefined) return;
@@ -146,5 +170,5 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
     timeoutMs: thumbnailTimeoutMs,
   });
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
-  return { videoPath, thumbnailPath, durationSeconds, framing: 'fit', captionsBurnedIn: false };
+  return { videoPath, thumbnailPath, durationSeconds, framing: 'fit', captionsBurnedIn: captions !== undefined };
 }
