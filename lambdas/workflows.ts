@@ -30,6 +30,8 @@ export interface Worker extends TableAccess {
   readonly settings: readonly WorkerSetting[];
   /** Runs ffmpeg or ffprobe (lambdas/platform/media-tools.ts): in AWS, with the media-tools layer. */
   readonly mediaTools?: true;
+  /** Draws captions (lambdas/platform/caption-fonts.ts): in AWS, with the caption-fonts layer. */
+  readonly captionFonts?: true;
   /** Lambda's /tmp, when the default 512 MB is too small. */
   readonly ephemeralStorageMb?: number;
 }
@@ -197,6 +199,7 @@ export const WORKFLOWS: readonly Workflow[] = [
         timeoutSeconds: 600,
         settings: [],
         mediaTools: true,
+        captionFonts: true,
         ephemeralStorageMb: 2048,
       },
       FailClipFunction: {

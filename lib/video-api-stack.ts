@@ -12,6 +12,7 @@ import { DataTable } from './constructs/data-table';
 import { Governance } from './constructs/governance';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
+import { CaptionFontsLayer } from './constructs/caption-fonts-layer';
 import { MediaToolsLayer } from './constructs/media-tools-layer';
 import { constructIdOf } from './constructs/construct-ids';
 import { Monitoring } from './constructs/monitoring/monitoring';
@@ -74,6 +75,7 @@ export class VideoApiStack extends Stack {
     this.queues = new ServiceQueues(this, 'Queues');
     const queues = this.queues.byName;
     const mediaTools = new MediaToolsLayer(this, 'MediaTools', { source: config.mediaTools });
+    const captionFonts = new CaptionFontsLayer(this, 'CaptionFonts');
     this.workflows = WORKFLOWS.map(
       (workflow) =>
         new WorkflowStateMachine(this, `${constructIdOf(workflow.name)}Workflow`, {
@@ -85,6 +87,7 @@ export class VideoApiStack extends Stack {
           logRetention: logRetention.functions,
           executionLogRetention: logRetention.stateMachines,
           mediaTools,
+          captionFonts,
           queues,
           webhookSecretsKey: this.webhookSecretsKey,
           governance,

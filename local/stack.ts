@@ -45,6 +45,7 @@ import {
 } from '#platform/settings';
 import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
+import { captionFontsEnvironment } from './caption-fonts';
 import { mediaToolEnvironment } from './media-tools';
 import { localTranscription } from './transcription';
 import { startS3Server } from './emulators/s3/s3-server';
@@ -483,6 +484,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
         queueUrls,
       ),
       ...(await mediaToolEnvironment()),
+      ...captionFontsEnvironment(),
       ...transcription.environment,
     };
     Object.assign(process.env, environment);

@@ -14,7 +14,7 @@
  * from create to completed, the confirmation of a large upload (a copy in parts), split jobs of
  * generated 2, 5 and 10 minute 720p sources and of 10 minute noisy 720p and 1080p ones (wall time
  * per source second, ffmpeg's CPU-seconds per stage, and the wall time that CPU would take in
- * AWS), webhooks (from a job's end to receipt at a receiver in
+ * AWS), the CPU cost of drawing each caption style into a clip (with the split phase), webhooks (from a job's end to receipt at a receiver in
  * this process, and deliveries per second of a burst of test events), process memory, and last a
  * soak: minutes of mixed traffic at a fixed offered rate. It reports figures and asserts nothing
  * about speed; it fails only when a request does not succeed, a delivery does not arrive, the call
@@ -49,6 +49,7 @@ import { measureRoutes } from './bench/routes';
 import { seedCaller } from './bench/seeding';
 import { BENCH_SETTINGS } from './bench/settings';
 import { measureSoak } from './bench/soak';
+import { measureCaptionBurnIn } from './bench/caption-burn-in';
 import { measureSplitJobs, parseSplitSourceName } from './bench/split-jobs';
 import { megabytes, round } from './bench/statistics';
 import { measureWebhooks } from './bench/webhooks';
@@ -177,6 +178,7 @@ async function main(): Promise<Figures> {
           progress,
         })
       : undefined;
+    const captionBurnIn = runs('split') ? await measureCaptionBurnIn(progress) : undefined;
     const webhooks = runs('webhooks') ? await measureWebhooks(apiUrl, progress) : undefined;
     const soak = runs('soak') ? await measureSoak({ apiUrl, dataDir, minutes: soakMinutes, progress }) : undefined;
 
@@ -194,6 +196,7 @@ async function main(): Promise<Figures> {
       routes,
       ...phasesBeforeWebhooks,
       split_jobs: splitJobs,
+      caption_burn_in: captionBurnIn,
       webhooks,
       soak,
     };

@@ -37,6 +37,8 @@ export interface MediaToolOptions {
   collectStdout?: boolean;
   /** Largest stdout kept when collecting; a tool that prints more fails the run. */
   maxStdoutBytes?: number;
+  /** Variables added to the tool's environment (the function's own are passed on). */
+  environment?: Readonly<Record<string, string>>;
 }
 
 const STDERR_TAIL_CHARS = 4000;
@@ -56,7 +58,8 @@ export class MediaToolError extends Error {
 export function runMediaTool(path: string, args: readonly string[], options: MediaToolOptions): Promise<MediaToolRun> {
   const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = options.environment ? { ...process.env, ...options.environment } : process.env;
+    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdoutRest = '';
     let stdout = '';
     let stderrTail = '';

@@ -26,6 +26,8 @@ export type SettingSource =
   | { readonly by: 'task-setting'; readonly setting: TaskSetting }
   /** The functions that run ffmpeg, by the media-tools layer (lib/constructs/media-tools-layer.ts). */
   | { readonly by: 'media-tools' }
+  /** The functions that draw captions, by the caption-fonts layer (lib/constructs/caption-fonts-layer.ts). */
+  | { readonly by: 'caption-fonts' }
   /** Lambda itself, for each invocation. */
   | { readonly by: 'lambda' }
   /** Nothing: only the local stack sets it, and in AWS the default applies. */
@@ -97,6 +99,11 @@ export const WEBHOOK_LOOPBACK_ALLOWED = {
 } as const satisfies Setting;
 export const FFMPEG_PATH = { variable: 'FFMPEG_PATH', source: { by: 'media-tools' } } as const satisfies Setting;
 export const FFPROBE_PATH = { variable: 'FFPROBE_PATH', source: { by: 'media-tools' } } as const satisfies Setting;
+/** The directory of the fonts captions are drawn with, laid out as lambdas/platform/caption-fonts.ts says. */
+export const CAPTION_FONTS_DIR = {
+  variable: 'CAPTION_FONTS_DIR',
+  source: { by: 'caption-fonts' },
+} as const satisfies Setting;
 /** `local` or `bedrock`, never a default: the local renderer cannot work in Lambda, and Bedrock costs money. */
 export const VIDEO_PROVIDER = {
   variable: 'VIDEO_PROVIDER',
@@ -171,6 +178,7 @@ export const SETTINGS = {
   WEBHOOK_LOOPBACK_ALLOWED,
   FFMPEG_PATH,
   FFPROBE_PATH,
+  CAPTION_FONTS_DIR,
   VIDEO_PROVIDER,
   BEDROCK_REGION,
   BEDROCK_VIDEO_MODEL_ID,

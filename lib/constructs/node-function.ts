@@ -9,6 +9,7 @@ import type { Construct } from 'constructs';
 import { LOG_LEVEL, MEDIA_BUCKET_NAME, METRICS_NAMESPACE, TABLE_NAME } from '#platform/settings';
 import { metricsNamespaceOf } from './business-metrics';
 import type { Governance } from './governance';
+import type { CaptionFontsLayer } from './caption-fonts-layer';
 import type { MediaToolsLayer } from './media-tools-layer';
 
 /** The repository root: esbuild's working directory and the root every entry must sit under. */
@@ -57,6 +58,8 @@ export interface NodeFunctionProps {
   readonly environment?: Record<string, string>;
   /** ffmpeg and ffprobe, for a function that runs them: the layer, and the x86-64 it is built for. */
   readonly mediaTools?: MediaToolsLayer;
+  /** The fonts captions are drawn with, for a function that draws them. */
+  readonly captionFonts?: CaptionFontsLayer;
   /** Lambda's /tmp; 512 MB unless told. */
   readonly ephemeralStorageMb?: number;
   /** An event source mapping on the table's stream runs it, whose grant adds dynamodb:ListStreams on "*". */
@@ -77,6 +80,7 @@ export interface HandlerModuleProps extends Pick<
   | 'logRetention'
   | 'environment'
   | 'mediaTools'
+  | 'captionFonts'
   | 'governance'
 > {
   /** Module exporting `handler`, as the route table or the workflow list names it (`me/get`). */
@@ -137,6 +141,7 @@ export class NodeFunction extends NodejsFunction {
 
     this.entry = props.entry;
     props.mediaTools?.attachTo(this);
+    props.captionFonts?.attachTo(this);
 
     // `this.logGroup` (inherited) returns this group; the role may write to it and nowhere else.
     logGroup.grantWrite(this);

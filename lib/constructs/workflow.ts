@@ -20,6 +20,7 @@ import { applyGrants, type VideoModel } from './grants';
 import type { DataTable } from './data-table';
 import type { Governance } from './governance';
 import type { MediaBucket } from './media-bucket';
+import type { CaptionFontsLayer } from './caption-fonts-layer';
 import type { MediaToolsLayer } from './media-tools-layer';
 import type { QueuesByName } from './queues';
 import type { WebhookSecretsKey } from './webhook-secrets-key';
@@ -98,6 +99,8 @@ export interface WorkflowStateMachineProps {
   readonly videoModel: VideoModel;
   /** ffmpeg and ffprobe for the workers that run them (`mediaTools` in lambdas/workflows.ts). */
   readonly mediaTools: MediaToolsLayer;
+  /** The fonts for the workers that draw captions (`captionFonts` in lambdas/workflows.ts). */
+  readonly captionFonts: CaptionFontsLayer;
   /** The queues of lambdas/queues.ts; one a worker sends to but missing here fails the synthesis. */
   readonly queues?: QueuesByName;
   /** The key that wraps webhook signing secrets; needed by the workers granted to use it, or the synthesis fails. */
@@ -147,6 +150,7 @@ export class WorkflowStateMachine extends Construct {
         timeoutSeconds: worker.timeoutSeconds,
         ephemeralStorageMb: worker.ephemeralStorageMb,
         mediaTools: worker.mediaTools ? props.mediaTools : undefined,
+        captionFonts: worker.captionFonts ? props.captionFonts : undefined,
         governance: props.governance,
         environment: Object.assign(
           {},

@@ -1,3 +1,4 @@
+import type { CaptionBurnInFigures } from './caption-burn-in';
 import type { measureColdInit } from './cold-init';
 import type { measureRoutes } from './routes';
 import { SOAK_FAMILIES, type SoakFigures } from './soak';
@@ -15,6 +16,7 @@ export type Figures = Record<string, unknown> & {
   routes?: RouteFigures;
   webhooks?: WebhookFigures;
   split_jobs?: SplitJobsFigures;
+  caption_burn_in?: CaptionBurnInFigures;
   soak?: SoakFigures;
 } & Partial<LocalStackFigures> &
   Partial<PhasesBeforeWebhooksFigures>;
@@ -108,6 +110,7 @@ export function report(figures: Figures, jsonOnly: boolean): string {
   if (figures.routes) reportRoutes(figures.routes, lines);
   if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
   if (figures.split_jobs) reportSplitJobs(figures.split_jobs, lines);
+  if (figures.caption_burn_in) reportCaptionBurnIn(figures.caption_burn_in, lines);
   if (figures.webhooks) reportWebhooks(figures.webhooks, lines);
   if (figures.soak) reportSoak(figures.soak, lines);
   if (ranLocalStack(figures)) reportLocalStack(figures, lines);
@@ -224,6 +227,19 @@ function reportPhasesBeforeWebhooks(figures: PhasesBeforeWebhooksFigures, lines:
   breakdown(
     `  SDK calls (${confirm.sdk_calls_per_request} = ${round(confirm.sdk_calls_per_request - confirm.confirm_calls_per_request, 2)} authentication/rate limiting + ${confirm.confirm_calls_per_request} the confirmation):`,
     confirm.confirm_sdk_calls,
+  );
+  lines.push('');
+}
+
+function reportCaptionBurnIn(burnIn: CaptionBurnInFigures, lines: string[]) {
+  lines.push(
+    `Caption burn-in cost: CPU seconds of one ${burnIn.clip_seconds} s clip (1280x720 to 9:16, a word every 0.3 s) with each style's captions drawn in, against ${burnIn.plain_cpu_s} s without (${burnIn.ffmpeg}):`,
+  );
+  lines.push(
+    ...table(
+      ['style', 'CPU s', 'added %'],
+      burnIn.styles.map((style) => [style.style, String(style.cpu_s), String(style.added_percent)]),
+    ),
   );
   lines.push('');
 }

@@ -156,6 +156,7 @@ describe('workers', () => {
         METRICS_NAMESPACE: 'VideoAutomationApi/VideoApiStack',
         ...Object.assign({}, ...worker.settings.map((setting) => settings[setting])),
         ...(worker.mediaTools ? { FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' } : {}),
+        ...(worker.captionFonts ? { CAPTION_FONTS_DIR: '/opt/caption-fonts' } : {}),
       });
     }
   });
@@ -205,7 +206,9 @@ describe('workers', () => {
   test('finish-video runs ffmpeg from the media-tools layer, reading and writing only under renders/', () => {
     const finishVideo = workerOf('video-job', 'FinishVideoFunction');
     const resource = template.findResources('AWS::Lambda::Function')[logicalIdOf(finishVideo)]!;
-    const [layer] = Object.keys(template.findResources('AWS::Lambda::LayerVersion'));
+    const [layer] = Object.entries(template.findResources('AWS::Lambda::LayerVersion'))
+      .filter(([, resource]) => String(resource.Properties.Description).startsWith('ffmpeg'))
+      .map(([id]) => id);
     expect(resource.Properties.Layers).toEqual([{ Ref: layer }]);
     expect(resource.Properties.Environment.Variables).toMatchObject({
       FFMPEG_PATH: '/opt/bin/ffmpeg',

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { UploadUrlResponse } from '#contract/types';
+import { resolveMediaTool } from '../../local/media-tools';
 import { waitForJob } from './support/jobs';
 import { makeSpeechSource, type SpeechSource, type SpokenSentence } from './support/media';
 import { call, createOrganization, putToUploadUrl, type TestOrganization } from './support/stack';
@@ -16,6 +19,8 @@ interface Clip {
   start_time_seconds: number;
   end_time_seconds: number;
   captions_url: string | null;
+  download_url: string | null;
+  captions_burned_in: boolean | null;
 }
 
 const SENTENCES = [
@@ -91,11 +96,14 @@ async function uploadSource(org: TestOrganization, bytes: Buffer): Promise<strin
   return upload.body.asset_id;
 }
 
-/** Uploads the source, splits it into clips of under 30 s, and answers the clips by time with their captions' WebVTT. */
-async function splitIntoClips(org: TestOrganization, bytes: Buffer) {
+/**
+ * Splits the uploaded source into clips of under 30 s (with `options` added to the request), and
+ * answers the clips by time with their captions' WebVTT.
+ */
+async function splitIntoClips(org: TestOrganization, assetId: string, options: Record<string, unknown> = {}) {
   const created = await call<{ id: string }>('POST', '/split-jobs', {
     key: org.key,
-    body: { source_asset_id: await uploadSource(org, bytes), clip_length_preset: 'under_30', language: 'en' },
+    body: { source_asset_id: assetId, clip_length_preset: 'under_30', language: 'en', ...options },
   });
   expect(created.status).toBe(201);
   const { job } = await waitForJob<{ status: string; progress: number; stage: string | null }>(
@@ -117,10 +125,44 @@ async function splitIntoClips(org: TestOrganization, bytes: Buffer) {
   return { clips: listed.body.clips, captions };
 }
 
+/** The first cue's middle, in seconds of the clip. */
+function firstCueMiddleSeconds(webvtt: string): number {
+  const [start, end] = [...webvtt.matchAll(/(\d\d):(\d\d):(\d\d\.\d{3})/g)]
+    .slice(0, 2)
+    .map(([, h, m, s]) => Number(h) * 3600 + Number(m) * 60 + Number(s));
+  return (start! + end!) / 2;
+}
+
+/** The clip's luma at `seconds`, one byte a pixel. */
+async function frameAt(url: string, seconds: number): Promise<Buffer> {
+  const ffmpeg = await resolveMediaTool('ffmpeg');
+  const { stdout } = await promisify(execFile)(
+    ffmpeg.path,
+    ['-v', 'error', '-ss', seconds.toFixed(3), '-i', url, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+const FRAME = { width: 720, height: 1280 };
+
+/**
+ * Mean absolute difference of two 9:16 frames' luma in the band where `clean` captions (the
+ * default style) are drawn: from 55 % to 80 % of the height.
+ */
+function captionBandDifference(a: Buffer, b: Buffer): number {
+  const [first, last] = [Math.round(0.55 * FRAME.height) * FRAME.width, Math.round(0.8 * FRAME.height) * FRAME.width];
+  let sum = 0;
+  for (let index = first; index < last; index++) sum += Math.abs(a[index]! - b[index]!);
+  return sum / (last - first);
+}
+
 describe('a split job of a talk, on a local stack that hears speech', () => {
   let source: SpeechSource;
   let clips: Clip[];
   let captions: Map<string, string>;
+  /** The one clip of a second job on the same source with `burn_captions: false`. */
+  let plainClip: Clip;
 
   beforeAll(async () => {
     const stackEnvironment = JSON.parse(process.env.IT_STACK_ENVIRONMENT ?? '{}') as Record<string, string>;
@@ -131,8 +173,11 @@ describe('a split job of a talk, on a local stack that hears speech', () => {
       );
     }
     source = makeSpeechSource({ sentences: SENTENCES, pauseSeconds: 2, sentencesPerScene: 2, width: 320, height: 180 });
-    ({ clips, captions } = await splitIntoClips(await createOrganization({ credits: 100 }), source.bytes));
-  }, 150_000);
+    const org = await createOrganization({ credits: 100 });
+    const assetId = await uploadSource(org, source.bytes);
+    ({ clips, captions } = await splitIntoClips(org, assetId));
+    plainClip = (await splitIntoClips(org, assetId, { burn_captions: false, max_clips: 1 })).clips[0]!;
+  }, 210_000);
 
   it('makes a source of 40 to 60 seconds, with several clips to cut from it', () => {
     expect(source.durationSeconds).toBeGreaterThanOrEqual(40);
@@ -171,5 +216,20 @@ describe('a split job of a talk, on a local stack that hears speech', () => {
       const firstSentence = source.sentences.find((sentence) => sentence.endSeconds > clip.start_time_seconds);
       expect(matched(title, wordsOf(firstSentence!.text)) / title.length).toBeGreaterThanOrEqual(MIN_WORD_RECALL);
     }
+  });
+
+  it('draws the captions into every clip: frames where words are spoken differ from the same clip without them', async () => {
+    expect(clips.map((clip) => clip.captions_burned_in)).toEqual(clips.map(() => true));
+    expect(plainClip.captions_burned_in).toBe(false);
+    const captioned = clips.find((clip) => clip.start_time_seconds === plainClip.start_time_seconds);
+    expect(captioned).toBeDefined();
+    const atSeconds = firstCueMiddleSeconds(captions.get(captioned!.id)!);
+    const [drawn, plain] = await Promise.all([
+      frameAt(captioned!.download_url!, atSeconds),
+      frameAt(plainClip.download_url!, atSeconds),
+    ]);
+    expect(drawn.length).toBe(FRAME.width * FRAME.height);
+    expect(plain.length).toBe(drawn.length);
+    expect(captionBandDifference(drawn, plain)).toBeGreaterThan(2);
   });
 });

@@ -33,18 +33,21 @@ const even = (value: number) => Math.max(2, 2 * Math.round(value / 2));
 
 /**
  * The filter graph from the first input's video to the `[v]` output: `rateFilter` (the frame-rate
- * cap or conversion the caller wants), the framing, the pixel format.
+ * cap or conversion the caller wants), the framing, the `overlays` (filters drawing on the framed
+ * picture, such as captions), the pixel format.
  */
 export function framingFilterGraph(
   aspectRatio: AspectRatio,
   source: { width: number; height: number },
   rateFilter: string,
+  overlays: readonly string[] = [],
 ): string {
   const { width, height } = OUTPUT_DIMENSIONS[aspectRatio];
+  const finish = [...overlays, 'format=yuv420p'].join(',');
   const sourceAspect = source.width / source.height;
   const targetAspect = width / height;
   if (Math.abs(sourceAspect / targetAspect - 1) <= SAME_ASPECT_TOLERANCE) {
-    return `[0:v]${rateFilter},scale=${width}:${height},setsar=1,format=yuv420p[v]`;
+    return `[0:v]${rateFilter},scale=${width}:${height},setsar=1,${finish}[v]`;
   }
   const backgroundWidth = even(width * BACKGROUND_SCALE);
   const backgroundHeight = even(height * BACKGROUND_SCALE);
@@ -67,26 +70,27 @@ export function framingFilterGraph(
       `scale=${width}:${height}:flags=fast_bilinear,setsar=1,split=2[fill1][fill2]`,
     `[fill1]crop=${firstCrop}[band1]`,
     `[fill2]crop=${secondCrop}[band2]`,
-    `[band1][fitted][band2]${stack}=inputs=3,format=yuv420p[v]`,
+    `[band1][fitted][band2]${stack}=inputs=3,${finish}[v]`,
   ].join(';');
 }
 
 /**
  * The filter graph from the first input's video to the `[v]` output for a crop that follows the
  * subject: `sendcmd` moves the window along its axis as the commands file says (cropCommands),
- * and the window is scaled to the target size.
+ * and the window is scaled to the target size, then drawn on by the `overlays`.
  */
 export function subjectFramingFilterGraph(
   aspectRatio: AspectRatio,
   window: CropWindow,
   commandsPath: string,
   rateFilter: string,
+  overlays: readonly string[] = [],
 ): string {
   const { width, height } = OUTPUT_DIMENSIONS[aspectRatio];
   return (
     `[0:v]${rateFilter},sendcmd=f=${filterGraphPath(commandsPath)},` +
     `crop=w=${window.width}:h=${window.height}:x=0:y=0,` +
-    `scale=${width}:${height},setsar=1,format=yuv420p[v]`
+    `scale=${width}:${height},setsar=1,${[...overlays, 'format=yuv420p'].join(',')}[v]`
   );
 }
 

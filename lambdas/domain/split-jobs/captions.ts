@@ -3,10 +3,12 @@ import type { TimeRange } from './source-analysis';
 import type { Transcript } from './transcription/port';
 
 /**
- * A clip's captions: a WebVTT file made from the transcript's words spoken during the clip, with
- * times relative to the clip's start. Styles are expressed with WebVTT's own features (cue size,
- * position, `<b>`, inline timestamps) rather than burnt into the video, so that the viewer's player
- * or the platform draws them, they stay searchable and a customer can edit them.
+ * A clip's captions as cues: the transcript's words spoken during the clip, grouped and timed
+ * once per caption style, with times relative to the clip's start. Two renderings read the same
+ * cues: the WebVTT file below, and the ASS document drawn into the picture
+ * (burnt-in-captions.ts). The WebVTT file expresses the styles with WebVTT's own features (cue
+ * size, position, `<b>`, inline timestamps), so that the viewer's player or the platform draws
+ * them, they stay searchable and a customer can edit them.
  *
  * Cue rules for every style: a cue ends at the end of a sentence and before a pause of a second or
  * more; cues never overlap; a cue stays on screen at least half a second when the next cue and the
@@ -20,6 +22,8 @@ import type { Transcript } from './transcription/port';
  */
 
 export type CaptionStyle = NonNullable<CreateSplitJobRequest['caption_style']>;
+/** A style that shows captions. */
+export type VisibleCaptionStyle = Exclude<CaptionStyle, 'none'>;
 
 /** What a line of captions can hold and still be read at a glance (the common broadcast limit). */
 export const LINE_CHARACTERS = 42;
@@ -28,39 +32,52 @@ const PAUSE_MS = 1000;
 /** Shorter cues (a single quick word) stay up this long, unless the next cue starts sooner. */
 const MIN_CUE_MS = 500;
 
-interface CueShape {
+/** How a style groups words into cues: the same for every rendering. */
+interface CueGrouping {
   maxWords: number;
   maxLines: number;
-  /** WebVTT cue settings, after the cue's times. */
+}
+
+const CUE_GROUPINGS: Readonly<Record<VisibleCaptionStyle, CueGrouping>> = {
+  clean: { maxWords: Infinity, maxLines: 2 },
+  karaoke: { maxWords: Infinity, maxLines: 2 },
+  bold_center: { maxWords: 3, maxLines: 1 },
+  platform_native: { maxWords: 4, maxLines: 1 },
+};
+
+/** How the WebVTT file shows a style's cues. */
+interface WebVttLook {
+  /** Cue settings, after the cue's times. */
   settings: string;
   bold: boolean;
   wordTimestamps: boolean;
 }
 
-const CUE_SHAPES: Readonly<Record<Exclude<CaptionStyle, 'none'>, CueShape>> = {
-  clean: { maxWords: Infinity, maxLines: 2, settings: '', bold: false, wordTimestamps: false },
-  karaoke: { maxWords: Infinity, maxLines: 2, settings: '', bold: false, wordTimestamps: true },
-  bold_center: {
-    maxWords: 3,
-    maxLines: 1,
-    settings: 'line:50% position:50% align:center',
-    bold: true,
-    wordTimestamps: false,
-  },
-  platform_native: { maxWords: 4, maxLines: 1, settings: 'line:70%', bold: false, wordTimestamps: false },
+const WEBVTT_LOOKS: Readonly<Record<VisibleCaptionStyle, WebVttLook>> = {
+  clean: { settings: '', bold: false, wordTimestamps: false },
+  karaoke: { settings: '', bold: false, wordTimestamps: true },
+  bold_center: { settings: 'line:50% position:50% align:center', bold: true, wordTimestamps: false },
+  platform_native: { settings: 'line:70%', bold: false, wordTimestamps: false },
 };
 
 /** A word of the clip, its times in milliseconds from the clip's start (cues end within the clip). */
-interface ClipWord {
+export interface ClipWord {
   text: string;
   startMs: number;
   endMs: number;
 }
 
-interface Cue {
+/** Words shown together, from `startMs` to `endMs` of the clip, as lines of at most LINE_CHARACTERS. */
+export interface CaptionCue {
   startMs: number;
   endMs: number;
-  words: ClipWord[];
+  lines: ClipWord[][];
+}
+
+/** The one model of a clip's captions, which every rendering reads: its cues, grouped for the style. */
+export interface ClipCaptionCues {
+  style: VisibleCaptionStyle;
+  cues: CaptionCue[];
 }
 
 /**
@@ -99,7 +116,7 @@ function wrap<T extends { text: string }>(words: readonly T[]): T[][] {
 
 const endsSentence = (text: string) => /[.!?…]["'”’»)\]]*$/u.test(text);
 
-function groupIntoCues(words: readonly ClipWord[], shape: CueShape): ClipWord[][] {
+function groupIntoCues(words: readonly ClipWord[], grouping: CueGrouping): ClipWord[][] {
   const groups: ClipWord[][] = [];
   let group: ClipWord[] = [];
   for (const word of words) {
@@ -108,8 +125,8 @@ function groupIntoCues(words: readonly ClipWord[], shape: CueShape): ClipWord[][
       previous !== undefined &&
       (endsSentence(previous.text) ||
         word.startMs - previous.endMs >= PAUSE_MS ||
-        group.length >= shape.maxWords ||
-        wrap([...group, word]).length > shape.maxLines);
+        group.length >= grouping.maxWords ||
+        wrap([...group, word]).length > grouping.maxLines);
     if (startsCue) {
       groups.push(group);
       group = [];
@@ -124,7 +141,7 @@ function groupIntoCues(words: readonly ClipWord[], shape: CueShape): ClipWord[][
  * Times each group of words. Groups that start at the same millisecond (words the transcript says
  * were spoken at once) become one cue: separate cues could not both be shown.
  */
-function timeCues(groups: readonly ClipWord[][], clipMs: number): Cue[] {
+function timeCues(groups: readonly ClipWord[][], clipMs: number): CaptionCue[] {
   const merged: ClipWord[][] = [];
   for (const group of groups) {
     const last = merged.at(-1);
@@ -135,7 +152,8 @@ function timeCues(groups: readonly ClipWord[][], clipMs: number): Cue[] {
     const startMs = words[0]?.startMs ?? 0;
     const nextStartMs = merged[index + 1]?.[0]?.startMs ?? clipMs;
     const spokenEndMs = Math.max(...words.map((word) => word.endMs));
-    return { startMs, endMs: Math.min(Math.max(spokenEndMs, startMs + MIN_CUE_MS), nextStartMs), words };
+    const endMs = Math.min(Math.max(spokenEndMs, startMs + MIN_CUE_MS), nextStartMs);
+    return { startMs, endMs, lines: wrap(words) };
   });
 }
 
@@ -152,31 +170,47 @@ const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
  * the cue's end; a word that would break that (spoken at the same moment as the one before) is
  * highlighted with it instead.
  */
-function cuePayload(cue: Cue, shape: CueShape): string {
+function cuePayload(cue: CaptionCue, look: WebVttLook): string {
   let lastMarkMs = cue.startMs;
   const render = (word: ClipWord) => {
     const text = escapeText(word.text);
-    if (!shape.wordTimestamps || word.startMs <= lastMarkMs || word.startMs >= cue.endMs) return text;
+    if (!look.wordTimestamps || word.startMs <= lastMarkMs || word.startMs >= cue.endMs) return text;
     lastMarkMs = word.startMs;
     return `<${timestamp(word.startMs)}>${text}`;
   };
-  const text = wrap(cue.words)
-    .map((line) => line.map(render).join(' '))
-    .join('\n');
-  return shape.bold ? `<b>${text}</b>` : text;
+  const text = cue.lines.map((line) => line.map(render).join(' ')).join('\n');
+  return look.bold ? `<b>${text}</b>` : text;
 }
 
-/** The clip's WebVTT captions, or null when the style is `none`, there is no transcript, or nothing is said. */
-export function clipCaptions(transcript: Transcript | null, clip: TimeRange, style: CaptionStyle): string | null {
+/**
+ * The cues of the clip's captions in the style, or null when the style is `none`, there is no
+ * transcript, or nothing is said.
+ */
+export function clipCaptionCues(
+  transcript: Transcript | null,
+  clip: TimeRange,
+  style: CaptionStyle,
+): ClipCaptionCues | null {
   if (style === 'none' || transcript === null) return null;
-  const shape = CUE_SHAPES[style];
   const clipMs = Math.round((clip.endSeconds - clip.startSeconds) * 1000);
   if (clipMs <= 0) return null;
   const words = clipWords(transcript, clip, clipMs);
   if (words.length === 0) return null;
-  const cues = timeCues(groupIntoCues(words, shape), clipMs).map((cue) => {
+  return { style, cues: timeCues(groupIntoCues(words, CUE_GROUPINGS[style]), clipMs) };
+}
+
+/** The captions as a WebVTT file. */
+export function webVttCaptions({ style, cues }: ClipCaptionCues): string {
+  const look = WEBVTT_LOOKS[style];
+  const blocks = cues.map((cue) => {
     const timing = `${timestamp(cue.startMs)} --> ${timestamp(cue.endMs)}`;
-    return `${shape.settings ? `${timing} ${shape.settings}` : timing}\n${cuePayload(cue, shape)}`;
+    return `${look.settings ? `${timing} ${look.settings}` : timing}\n${cuePayload(cue, look)}`;
   });
-  return `${['WEBVTT', ...cues].join('\n\n')}\n`;
+  return `${['WEBVTT', ...blocks].join('\n\n')}\n`;
+}
+
+/** The clip's WebVTT captions, or null when the style is `none`, there is no transcript, or nothing is said. */
+export function clipCaptions(transcript: Transcript | null, clip: TimeRange, style: CaptionStyle): string | null {
+  const captions = clipCaptionCues(transcript, clip, style);
+  return captions && webVttCaptions(captions);
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
 import { cropCommands, framingFilterGraph, subjectFramingFilterGraph } from '#domain/framing/framing';
 import type { CropWindow } from '#domain/framing/subject-window';
-import { assertRanToEnd, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
+import { captionFontEnvironment, type CaptionFontFiles } from '#platform/caption-fonts';
+import { assertRanToEnd, filterGraphPath, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
 import type { ClipLook } from './clip-store';
 import type { TimeRange } from './source-analysis';
 
@@ -13,6 +14,10 @@ import type { TimeRange } from './source-analysis';
  *
  * Framing: a crop window that follows the subject along a path planned beforehand (subject-path.ts),
  * or else the blurred fill (framing.ts).
+ *
+ * Captions, when asked for: libass draws the ASS document (burnt-in-captions.ts) on the framed
+ * picture with the shipped fonts only (lambdas/platform/caption-fonts.ts), before the conversion
+ * to the output's pixel format.
  *
  * Cut. `-ss` before `-i` seeks in the input (over HTTP, ffmpeg reads only the ranges it needs);
  * since the clip is re-encoded, the cut is frame-accurate and the clip's timestamps start at 0.
@@ -40,6 +45,8 @@ export interface ClipRenderRequest {
   timeoutMs: number;
   /** 0..1 of the clip encoded. */
   onProgress?: (fraction: number) => void;
+  /** Captions to draw into the picture: an ASS document sized for the output frame, and its fonts. */
+  burntInCaptions?: { assDocument: string; fonts: CaptionFontFiles };
 }
 
 export interface RenderedClip extends ClipLook {
@@ -52,6 +59,8 @@ export const CLIP_FILE_NAME = 'clip.mp4';
 export const THUMBNAIL_FILE_NAME = 'thumbnail.jpg';
 /** The crop window's moves, for ffmpeg's sendcmd. */
 const CROP_COMMANDS_FILE_NAME = 'crop-path.txt';
+/** The burnt-in captions' ASS document, written beside the clip for ffmpeg to read. */
+export const BURNT_IN_CAPTIONS_FILE_NAME = 'captions.ass';
 
 /**
  * Frames closer together than this are dropped, which caps the frame rate at 30 fps without knowing
@@ -70,16 +79,24 @@ const THUMBNAIL_CANDIDATE_FRAMES = 60;
  */
 const ENCODED_END_TOLERANCE_SECONDS = 0.5;
 
-/** The filter graph from input video to the `[v]` output: frame-rate cap, framing, pixel format. */
+/** The filter graph from input video to the `[v]` output: frame-rate cap, framing, captions, pixel format. */
 function videoFilterGraph(
-  request: Pick<ClipRenderRequest, 'aspectRatio' | 'source' | 'subjectCrop' | 'outputDirectory'>,
+  request: Pick<ClipRenderRequest, 'aspectRatio' | 'source' | 'subjectCrop' | 'outputDirectory' | 'burntInCaptions'>,
 ): string {
   const capFrameRate = `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${MIN_FRAME_INTERVAL_SECONDS})'`;
+  const captions = request.burntInCaptions;
+  const overlays = captions
+    ? [
+        `ass=filename=${filterGraphPath(join(request.outputDirectory, BURNT_IN_CAPTIONS_FILE_NAME))}` +
+          `:fontsdir=${filterGraphPath(captions.fonts.fontsDirectory)}`,
+      ]
+    : [];
   if (request.subjectCrop) {
     const commandsPath = join(request.outputDirectory, CROP_COMMANDS_FILE_NAME);
-    return subjectFramingFilterGraph(request.aspectRatio, request.subjectCrop.window, commandsPath, capFrameRate);
+    const { window } = request.subjectCrop;
+    return subjectFramingFilterGraph(request.aspectRatio, window, commandsPath, capFrameRate, overlays);
   }
-  return framingFilterGraph(request.aspectRatio, request.source, capFrameRate);
+  return framingFilterGraph(request.aspectRatio, request.source, capFrameRate, overlays);
 }
 
 const seconds = (value: number) => value.toFixed(3);
@@ -144,8 +161,13 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
     const { window, positions } = request.subjectCrop;
     await writeFile(join(request.outputDirectory, CROP_COMMANDS_FILE_NAME), cropCommands(window, positions), 'utf8');
   }
+  const captions = request.burntInCaptions;
+  if (captions) {
+    await writeFile(join(request.outputDirectory, BURNT_IN_CAPTIONS_FILE_NAME), captions.assDocument, 'utf8');
+  }
   const encoding = await runMediaTool(request.ffmpegPath, clipEncodingArgs(request), {
     timeoutMs: request.timeoutMs,
+    environment: captions ? captionFontEnvironment(captions.fonts) : undefined,
     onStdoutLine: (line) => {
       const position = progressSeconds(line);
       if (position === undefined) return;
@@ -164,5 +186,5 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   });
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
   const framing = request.subjectCrop ? 'subject' : 'fit';
-  return { videoPath, thumbnailPath, durationSeconds, framing, captionsBurnedIn: false };
+  return { videoPath, thumbnailPath, durationSeconds, framing, captionsBurnedIn: captions !== undefined };
 }

@@ -13,8 +13,10 @@ import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
 import { describeCaughtFailure, retryableOnTransientFailure, type CaughtFailure } from '#platform/task-failures';
 import { mediaToolPath } from '#platform/media-tools';
+import { captionFontFiles } from '#platform/caption-fonts';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
-import { clipCaptions } from './captions';
+import { assCaptions } from './burnt-in-captions';
+import { clipCaptionCues, webVttCaptions } from './captions';
 import { chooseClips } from './clip-selection';
 import { renderClip } from './clip-rendering';
 import {
@@ -379,8 +381,9 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
 
 /**
  * Render one clip: cut and framed from the source, its thumbnail and (with a transcript) its
- * captions, uploaded under clips/, then the clip marked completed. A clip ffmpeg cannot render
- * throws; the Map's Catch marks it failed and the other clips go on.
+ * captions, drawn into the picture when the job asked for it and always as WebVTT, uploaded under
+ * clips/, then the clip marked completed. A clip ffmpeg cannot render throws; the Map's Catch
+ * marks it failed and the other clips go on.
  */
 export async function renderSplitClip(task: ClipTask, now = new Date()): Promise<{ clip_id: string; status: string }> {
   const job = await splitJob(task);
@@ -404,6 +407,7 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
             objectKeyOf: (index) => subjectFramesKey(task, index),
           })
         : undefined;
+    const cues = clipCaptionCues(await transcriptOf(task, task.has_transcript), range, job.input.caption_style);
     const rendered = await renderClip({
       ffmpegPath: mediaToolPath('ffmpeg'),
       input: await presignMediaToolRead(task.source.object_key),
@@ -413,8 +417,12 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
       subjectCrop,
       outputDirectory: directory,
       timeoutMs: RENDER_TIMEOUT_MS,
+      burntInCaptions:
+        cues && job.input.burn_captions
+          ? { assDocument: assCaptions(cues, job.input.aspect_ratio), fonts: captionFontFiles() }
+          : undefined,
     });
-    const captions = clipCaptions(await transcriptOf(task, task.has_transcript), range, job.input.caption_style);
+    const captions = cues && webVttCaptions(cues);
     const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
       clipObjectKey(task.organization_id, task.job_id, clip.clipId, file);
     await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, async () => {
