@@ -1,19 +1,18 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findSubjects } from '#domain/framing/subject-detection';
-import { planSubjectPath } from '#domain/framing/subject-path';
-import { SUBJECT_SAMPLE_RATE, subjectCropWindow, subjectSampleSize } from '#domain/framing/subject-window';
+import { subjectSampleSize } from '#domain/framing/subject-window';
 import { analyseSegment } from '#domain/split-jobs/analysis';
+import { subjectCropOf } from '#domain/split-jobs/subject-frames';
 import { reapedChildrenCpuSeconds } from './cpu';
 import { round } from './statistics';
 
 /**
  * What subject framing costs, on a stretch of a split source: the analysis run with and without
  * sampling its frames (CPU-seconds of ffmpeg), and finding the subject in those frames and
- * planning the path (CPU-seconds of this process). A job pays the sampling on the whole source
- * and the finding on its clips only; the cost is reported per second of source as if the clips
- * covered all of it, the most a job can pay.
+ * planning the path for a 9:16 clip of the whole stretch (CPU-seconds of this process). A job
+ * pays the sampling on the whole source and the finding on its clips only; the cost is reported
+ * per second of source as if the clips covered all of it, the most a job can pay.
  */
 export async function measureFramingCost(
   ffmpegPath: string,
@@ -34,35 +33,30 @@ export async function measureFramingCost(
     const { cpuS: plainCpuS } = await analysisCpu();
     const { cpuS: sampledCpuS, sceneCuts } = await analysisCpu({ path: framesPath, ...size });
 
-    const window = subjectCropWindow('9:16', source)!;
-    const scale = size.width / source.width;
+    const rgb = await readFile(framesPath);
+    const samples = Math.floor(rgb.length / (size.width * size.height * 3));
     const cpuBefore = process.cpuUsage();
-    const samples = await findSubjects(
-      { rgb: await readFile(framesPath), ...size },
-      { axis: window.axis, width: window.width * scale, height: window.height * scale },
-    );
-    const path = planSubjectPath({
-      samples,
-      samplesPerSecond: SUBJECT_SAMPLE_RATE,
-      windowLength: window.width * scale,
-      frameLength: size.width,
-      durationSeconds: seconds,
-      shotStarts: sceneCuts,
-      mode: 'auto',
+    const crop = await subjectCropOf(rgb, {
+      framing: 'auto',
+      aspectRatio: '9:16',
+      source,
+      frameSize: size,
+      clip: range,
+      sceneCuts,
     });
     const used = process.cpuUsage(cpuBefore);
     const findingCpuS = (used.user + used.system) / 1e6;
     const samplingCpuS = Math.max(0, sampledCpuS - plainCpuS);
     return {
       seconds,
-      samples: samples.length,
+      samples,
       analysis_cpu_s: round(plainCpuS, 2),
       analysis_with_sampling_cpu_s: round(sampledCpuS, 2),
       sampling_cpu_s_per_source_second: round(samplingCpuS / seconds, 4),
       finding_cpu_s_per_clip_second: round(findingCpuS / seconds, 4),
-      finding_ms_per_sample: round((findingCpuS * 1000) / samples.length, 2),
+      finding_ms_per_sample: round((findingCpuS * 1000) / samples, 2),
       cost_per_source_second: round((samplingCpuS + findingCpuS) / seconds, 4),
-      framing: path.framing,
+      framing: crop ? 'subject' : 'fit',
     };
   } finally {
     await rm(directory, { recursive: true, force: true });

@@ -67,26 +67,27 @@ async function readClipFrames(
   return Buffer.concat(parts);
 }
 
-export interface ClipSubjectRequest {
+/** What decides a clip's framing, besides its sampled frames. */
+export interface ClipFramingRequest {
   framing: 'auto' | 'subject';
   aspectRatio: AspectRatio;
   source: { width: number; height: number };
   frameSize: SubjectFrameSize;
-  segments: readonly TimeRange[];
   clip: TimeRange;
   /** Source seconds of the scene cuts inside the clip. */
   sceneCuts: readonly number[];
-  objectKeyOf: (segmentIndex: number) => string;
 }
 
-/** The crop window and its path when the clip follows its subject; undefined when it is fitted whole. */
-export async function clipSubjectCrop(
-  request: ClipSubjectRequest,
-): Promise<{ window: CropWindow; positions: number[] } | undefined> {
+export type SubjectCrop = { window: CropWindow; positions: number[] };
+
+/**
+ * The crop window and its path when the clip follows its subject in `rgb` (its frames sampled
+ * SUBJECT_SAMPLE_RATE a second from its start); undefined when it is fitted whole.
+ */
+export async function subjectCropOf(rgb: Uint8Array, request: ClipFramingRequest): Promise<SubjectCrop | undefined> {
   const window = subjectCropWindow(request.aspectRatio, request.source);
   if (!window) return undefined;
   const { frameSize } = request;
-  const rgb = await readClipFrames(request.objectKeyOf, request.segments, request.clip, frameSize);
   const scale = frameSize.width / request.source.width;
   const samples = await findSubjects(
     { rgb, ...frameSize },
@@ -103,4 +104,16 @@ export async function clipSubjectCrop(
     mode: request.framing,
   });
   return path.framing === 'subject' ? { window, positions: path.positions } : undefined;
+}
+
+/** subjectCropOf the clip's frames, read from the analysis segments' objects. */
+export async function clipSubjectCrop(
+  request: ClipFramingRequest & {
+    segments: readonly TimeRange[];
+    objectKeyOf: (segmentIndex: number) => string;
+  },
+): Promise<SubjectCrop | undefined> {
+  if (!subjectCropWindow(request.aspectRatio, request.source)) return undefined;
+  const rgb = await readClipFrames(request.objectKeyOf, request.segments, request.clip, request.frameSize);
+  return subjectCropOf(rgb, request);
 }
