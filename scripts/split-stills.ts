@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { subjectSampleSize } from '#domain/framing/subject-window';
+import { analyseSegment } from '#domain/split-jobs/analysis';
 import { assCaptions } from '#domain/split-jobs/burnt-in-captions';
 import { clipCaptionCues, type VisibleCaptionStyle } from '#domain/split-jobs/captions';
 import { renderClip, type ClipRenderRequest } from '#domain/split-jobs/clip-rendering';
+import { subjectCropOf } from '#domain/split-jobs/subject-frames';
 import type { Transcript } from '#domain/split-jobs/transcription/port';
 import { localCaptionFontFiles } from '../local/caption-fonts';
 import { resolveMediaTool } from '../local/media-tools';
@@ -19,8 +22,9 @@ import { resolveMediaTool } from '../local/media-tools';
 
 const RUN = promisify(execFile);
 const OUTPUT_DIRECTORY = join(__dirname, '..', 'docs', 'split-jobs');
-/** The generated source: a colourful picture, wider than the clips' 9:16. */
+/** The generated sources, wider than the clips' 9:16: a colourful pattern, and a presenter beside a whiteboard. */
 const SOURCE = { width: 1280, height: 720, seconds: 4 };
+type SourceName = 'pattern' | 'presenter';
 /** Stills are shown at half the clip's size. */
 const STILL_SCALE = 0.5;
 
@@ -30,6 +34,9 @@ type StillRender = Pick<ClipRenderRequest, 'range' | 'aspectRatio' | 'burntInCap
 interface Still {
   /** File name in docs/split-jobs/. */
   name: string;
+  source: SourceName;
+  /** `subject` frames the clip as a split job would under `framing: subject`; `fit` shows the whole picture. */
+  framing: 'subject' | 'fit';
   render: StillRender;
   /** The moment of the clip shown, in seconds. */
   frameSeconds: number;
@@ -46,6 +53,8 @@ const RANGE = { startSeconds: 0, endSeconds: SOURCE.seconds };
 function captionStill(style: VisibleCaptionStyle, frameSeconds: number): Still {
   return {
     name: `captions-${style.replace('_', '-')}.jpg`,
+    source: 'pattern',
+    framing: 'fit',
     render: {
       range: RANGE,
       aspectRatio: '9:16',
@@ -64,26 +73,88 @@ const STILLS: readonly Still[] = [
   // Half-way through a cue, so that the words spoken so far are lit and the rest are not.
   captionStill('karaoke', 1.6),
   captionStill('platform_native', 1.6),
+  {
+    name: 'framing-subject.jpg',
+    source: 'presenter',
+    framing: 'subject',
+    render: { range: RANGE, aspectRatio: '9:16' },
+    frameSeconds: 2,
+  },
+  {
+    name: 'framing-fit.jpg',
+    source: 'presenter',
+    framing: 'fit',
+    render: { range: RANGE, aspectRatio: '9:16' },
+    frameSeconds: 2,
+  },
 ];
+
+/**
+ * A presenter (a head and shoulders, walking slowly to the right) beside a whiteboard with lines
+ * of writing, on a slate wall: a talk as a 16:9 camera films it.
+ */
+const PRESENTER_GRAPH = [
+  [
+    `color=c=0x34495e:s=${SOURCE.width}x${SOURCE.height}:r=30:d=${SOURCE.seconds}`,
+    'drawbox=x=800:y=110:w=400:h=300:color=0xf4f4f0:t=fill',
+    ...[160, 210, 260, 310].map((y, index) => `drawbox=x=840:y=${y}:w=${300 - index * 40}:h=14:color=0x2c3e50:t=fill`),
+  ].join(',') + '[wall]',
+  `color=c=0x1f3a93:s=320x260:r=30:d=${SOURCE.seconds},format=yuva420p,` +
+    `geq=lum='p(X,Y)':cb='p(X,Y)':cr='p(X,Y)':a='if(lte(pow((X-W/2)/(W/2),2)+pow((Y-H)/H,2),1),255,0)'[shoulders]`,
+  `color=c=0xC89271:s=140x180:r=30:d=${SOURCE.seconds},format=yuva420p,` +
+    `geq=lum='p(X,Y)':cb='p(X,Y)':cr='p(X,Y)':a='if(lte(pow((X-W/2)/(W/2),2)+pow((Y-H/2)/(H/2),2),1),255,0)'[head]`,
+  `[wall][shoulders]overlay=x='200+40*t':y=H-h[dressed]`,
+  `[dressed][head]overlay=x='290+40*t':y=H-260-170[out0]`,
+].join(';');
+
+/** The crop a split job would give a clip of the whole source under `framing: subject`. */
+async function subjectCrop(ffmpeg: string, source: string, workDir: string): Promise<ClipRenderRequest['subjectCrop']> {
+  const frameSize = subjectSampleSize(SOURCE);
+  const path = join(workDir, 'subject-frames.rgb');
+  const { sceneCuts } = await analyseSegment({
+    ffmpegPath: ffmpeg,
+    input: source,
+    range: RANGE,
+    hasAudio: false,
+    timeoutMs: 60_000,
+    subjectFrames: { path, ...frameSize },
+  });
+  return subjectCropOf(await readFile(path), {
+    framing: 'subject',
+    aspectRatio: '9:16',
+    source: SOURCE,
+    frameSize,
+    clip: RANGE,
+    sceneCuts,
+  });
+}
 
 async function main() {
   const ffmpeg = (await resolveMediaTool('ffmpeg')).path;
   const workDir = await mkdtemp(join(tmpdir(), 'split-stills-'));
   try {
-    const source = join(workDir, 'source.mp4');
-    await RUN(ffmpeg, [
-      ...['-v', 'error', '-y', '-f', 'lavfi'],
-      ...['-i', `mandelbrot=size=${SOURCE.width}x${SOURCE.height}:rate=30`, '-t', String(SOURCE.seconds)],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source],
-    ]);
+    const graphs: Record<SourceName, string> = {
+      pattern: `mandelbrot=size=${SOURCE.width}x${SOURCE.height}:rate=30`,
+      presenter: PRESENTER_GRAPH,
+    };
+    const sources = {} as Record<SourceName, string>;
+    for (const [name, graph] of Object.entries(graphs) as [SourceName, string][]) {
+      sources[name] = join(workDir, `${name}.mp4`);
+      await RUN(ffmpeg, [
+        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', graph, '-t', String(SOURCE.seconds)],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', sources[name]],
+      ]);
+    }
     await mkdir(OUTPUT_DIRECTORY, { recursive: true });
     for (const still of STILLS) {
       const outputDirectory = join(workDir, still.name);
       await mkdir(outputDirectory);
+      const input = sources[still.source];
       const rendered = await renderClip({
         ...still.render,
+        subjectCrop: still.framing === 'subject' ? await subjectCrop(ffmpeg, input, outputDirectory) : undefined,
         ffmpegPath: ffmpeg,
-        input: source,
+        input,
         source: { width: SOURCE.width, height: SOURCE.height, hasAudio: false },
         outputDirectory,
         timeoutMs: 120_000,
