@@ -344,6 +344,23 @@ export async function measureRoutes({
     });
     await measure(one('confirmAssetUpload', (index) => ({ body: { asset_id: uploads[index]!.asset_id } })));
 
+    // Each cancel of a job created just before it (not timed): a repeated cancel only reads the
+    // job, and a job whose execution the bench stopped has already failed. The cancel stops the
+    // execution itself.
+    const createThenCancel = (operation: 'cancelVideoJob' | 'cancelSplitJob' | 'cancelJob', type: JobType): Run => ({
+      operations: [operation],
+      task: async () => {
+        const created =
+          type === 'video'
+            ? await send('createVideoJob', { body: { prompt: 'Benchmark routes [fault:stall]', duration_seconds: 5 } })
+            : await send('createSplitJob', { body: { source_asset_id: sourceAssetId } });
+        return [await send(operation, { id: idOf(created) })];
+      },
+    });
+    await measure(createThenCancel('cancelVideoJob', 'video'), backgroundQuiet);
+    await measure(createThenCancel('cancelSplitJob', 'split'), backgroundQuiet);
+    await measure(createThenCancel('cancelJob', 'video'), backgroundQuiet);
+
     await measure(one('getAsset', () => ({ id: sourceAssetId })));
     await measure(one('getAssetDownloadUrl', () => ({ id: sourceAssetId })));
     await measure(one('getVideoJob', () => ({ id: videoJobId })));

@@ -1,8 +1,7 @@
-import type { UploadUrlResponse } from '#contract/types';
 import { MAX_PAN_SPEED } from '#domain/framing/subject-path';
 import { waitForJob } from './support/jobs';
 import { decodeFrames, makeSubjectSource, type SubjectSourcePlan } from './support/media';
-import { call, createOrganization, putToUploadUrl, type TestOrganization } from './support/stack';
+import { call, createOrganization, type TestOrganization, uploadSplitSource } from './support/stack';
 
 /**
  * Subject framing on the local stack: a 16:9 source whose subject (a skin-toned ellipse) walks
@@ -47,22 +46,6 @@ const STRIP = { columns: 4, rows: 24 };
 const WINDOW_WIDTH = 202;
 /** How far the measured crop position may stray from the true one: the ramp rises 1 level per 3 source pixels, after two scalings and an encode. */
 const MEASURE_TOLERANCE_PX = 4;
-
-async function uploadSource(org: TestOrganization, bytes: Buffer): Promise<string> {
-  const upload = await call<UploadUrlResponse>('POST', '/assets/upload-url', {
-    key: org.key,
-    body: { filename: 'walk.mp4', content_type: 'video/mp4', size_bytes: bytes.length, purpose: 'split_source' },
-  });
-  expect(upload.status).toBe(201);
-  const put = await putToUploadUrl(upload.body.upload_url, upload.body.upload_headers, bytes.length, [bytes]);
-  expect(put.status).toBe(200);
-  const confirmed = await call('POST', '/assets/confirm-upload', {
-    key: org.key,
-    body: { asset_id: upload.body.asset_id },
-  });
-  expect(confirmed.status).toBe(200);
-  return upload.body.asset_id;
-}
 
 async function splitClips(
   org: TestOrganization,
@@ -154,7 +137,7 @@ describe('subject framing', () => {
   beforeAll(async () => {
     org = await createOrganization({ credits: 100 });
     walkingSource = makeSubjectSource(WALKING);
-    walkingId = await uploadSource(org, walkingSource);
+    walkingId = await uploadSplitSource(org, walkingSource, 'walk.mp4');
   });
 
   it('follows a walking subject: inside the crop on at least 95% of frames, the crop moving by bounded steps', async () => {
@@ -177,7 +160,7 @@ describe('subject framing', () => {
   }, 180_000);
 
   it("frames each shot on its own: at a scene cut the window moves to the new shot's subject at once", async () => {
-    const cutId = await uploadSource(org, makeSubjectSource(CUT_HALFWAY));
+    const cutId = await uploadSplitSource(org, makeSubjectSource(CUT_HALFWAY), 'walk.mp4');
     // A clip of the whole source, across the cut: under_60 clips are at least 25 s long.
     const [clip] = await splitClips(org, cutId, { clip_length_preset: 'under_60' });
     expect(clip).toMatchObject({ framing: 'subject', start_time_seconds: 0, end_time_seconds: SECONDS });
@@ -188,7 +171,7 @@ describe('subject framing', () => {
   it('fits the whole picture when asked to, and when no window holds a single subject', async () => {
     const [asked] = await splitClips(org, walkingId, { framing: 'fit' });
     expect(asked?.framing).toBe('fit');
-    const apart = await uploadSource(org, makeSubjectSource(TWO_APART));
+    const apart = await uploadSplitSource(org, makeSubjectSource(TWO_APART), 'walk.mp4');
     const [auto] = await splitClips(org, apart);
     expect(auto?.framing).toBe('fit');
     // Both people are in the fitted clip.
@@ -206,7 +189,7 @@ describe('subject framing', () => {
   }, 180_000);
 
   it('follows the most salient window when subject framing is asked for, even between two people', async () => {
-    const apart = await uploadSource(org, makeSubjectSource(TWO_APART));
+    const apart = await uploadSplitSource(org, makeSubjectSource(TWO_APART), 'walk.mp4');
     const [clip] = await splitClips(org, apart, { framing: 'subject' });
     expect(clip?.framing).toBe('subject');
   }, 180_000);

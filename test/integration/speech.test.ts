@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { UploadUrlResponse } from '#contract/types';
 import { resolveMediaTool } from '../../local/media-tools';
 import { waitForJob } from './support/jobs';
 import { makeSpeechSource, type SpeechSource, type SpokenSentence } from './support/media';
-import { call, createOrganization, putToUploadUrl, type TestOrganization } from './support/stack';
+import { call, createOrganization, type TestOrganization, uploadSplitSource } from './support/stack';
 
 /**
  * Speech heard on the local stack: a talk spoken by a speech synthesizer, split into clips whose
@@ -78,23 +77,6 @@ const sentencesIn = (sentences: readonly SpokenSentence[], clip: Clip) =>
       sentence.startSeconds >= clip.start_time_seconds - EDGE_SECONDS &&
       sentence.endSeconds <= clip.end_time_seconds + EDGE_SECONDS,
   );
-
-async function uploadSource(org: TestOrganization, bytes: Buffer): Promise<string> {
-  const upload = await call<UploadUrlResponse>('POST', '/assets/upload-url', {
-    key: org.key,
-    body: { filename: 'review.mp4', content_type: 'video/mp4', size_bytes: bytes.length, purpose: 'split_source' },
-  });
-  expect(upload.status).toBe(201);
-  expect((await putToUploadUrl(upload.body.upload_url, upload.body.upload_headers, bytes.length, [bytes])).status).toBe(
-    200,
-  );
-  const confirmed = await call('POST', '/assets/confirm-upload', {
-    key: org.key,
-    body: { asset_id: upload.body.asset_id },
-  });
-  expect(confirmed.status).toBe(200);
-  return upload.body.asset_id;
-}
 
 /**
  * Splits the uploaded source into clips of under 30 s (with `options` added to the request), and
@@ -174,7 +156,7 @@ describe('a split job of a talk, on a local stack that hears speech', () => {
     }
     source = makeSpeechSource({ sentences: SENTENCES, pauseSeconds: 2, sentencesPerScene: 2, width: 320, height: 180 });
     const org = await createOrganization({ credits: 100 });
-    const assetId = await uploadSource(org, source.bytes);
+    const assetId = await uploadSplitSource(org, source.bytes, 'review.mp4');
     ({ clips, captions } = await splitIntoClips(org, assetId));
     plainClip = (await splitIntoClips(org, assetId, { burn_captions: false, max_clips: 1 })).clips[0]!;
   }, 210_000);

@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { assCaptions, captionFrame, escapeAssText } from '#domain/split-jobs/burnt-in-captions';
 import { clipCaptionCues, clipCaptions, type VisibleCaptionStyle } from '#domain/split-jobs/captions';
-import type { Transcript, TranscriptWord } from '#domain/split-jobs/transcription/port';
-
-const word = (text: string, startSeconds: number, endSeconds: number): TranscriptWord => ({
-  text,
-  startSeconds,
-  endSeconds,
-});
-const transcriptOf = (...words: TranscriptWord[]): Transcript => ({ language: 'en', words });
+import { transcriptOf, word } from './support/transcripts';
 
 const INTERVIEW = transcriptOf(
   word('So', 10, 10.3),

@@ -1,14 +1,8 @@
 import fc from 'fast-check';
 import { clipCaptions, LINE_CHARACTERS } from '#domain/split-jobs/captions';
 import type { TimeRange } from '#domain/split-jobs/source-analysis';
-import type { Transcript, TranscriptWord } from '#domain/split-jobs/transcription/port';
-
-const word = (text: string, startSeconds: number, endSeconds: number): TranscriptWord => ({
-  text,
-  startSeconds,
-  endSeconds,
-});
-const transcriptOf = (...words: TranscriptWord[]): Transcript => ({ language: 'en', words });
+import type { TranscriptWord } from '#domain/split-jobs/transcription/port';
+import { transcriptOf, word } from './support/transcripts';
 
 /** Spoken from 9.5 s to 18.4 s of the source; the clip is [10, 18]. */
 const INTERVIEW = transcriptOf(

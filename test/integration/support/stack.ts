@@ -2,7 +2,10 @@ import type { Scope } from '#domain/access/scopes';
 import type * as Organizations from '#domain/access/organizations';
 import type * as ApiKeys from '#domain/access/api-keys';
 
-export { putToUploadUrl } from '@video-automation/client';
+import { putToUploadUrl } from '@video-automation/client';
+import type { UploadUrlResponse } from '#contract/types';
+
+export { putToUploadUrl };
 
 /** Helpers for tests that drive the running local stack (see global-setup.ts). */
 export const apiUrl = () => required('IT_API_URL');
@@ -169,4 +172,21 @@ export function listDeliveries(organizationId: number) {
     next_attempt_at: string;
     failure_reason?: string;
   }>(organizationId, 'DELIVERY#');
+}
+
+/** Uploads a video as a split source the documented way (upload URL, PUT with its headers, confirmation): its asset id. */
+export async function uploadSplitSource(org: TestOrganization, bytes: Buffer, filename: string): Promise<string> {
+  const upload = await call<UploadUrlResponse>('POST', '/assets/upload-url', {
+    key: org.key,
+    body: { filename, content_type: 'video/mp4', size_bytes: bytes.length, purpose: 'split_source' },
+  });
+  expect(upload.status).toBe(201);
+  const put = await putToUploadUrl(upload.body.upload_url, upload.body.upload_headers, bytes.length, [bytes]);
+  expect(put.status).toBe(200);
+  const confirmed = await call('POST', '/assets/confirm-upload', {
+    key: org.key,
+    body: { asset_id: upload.body.asset_id },
+  });
+  expect(confirmed.status).toBe(200);
+  return upload.body.asset_id;
 }
