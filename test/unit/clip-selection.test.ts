@@ -8,6 +8,7 @@ import {
   clipReasons,
   MAX_REASONS,
   REASON_MIN_SIGNAL,
+  SILENCE_EDGE_PAD_SECONDS,
   signalWeights,
   TITLE_MAX_CHARACTERS,
   type ChosenClip,
@@ -137,14 +138,16 @@ function run({ analysis, transcript, options }: Case) {
   return chooseClips(analysis, spoken, options);
 }
 
-/** Whether `seconds` is somewhere a clip may begin or end for this analysis and preferred length. */
+/**
+ * Whether `seconds` is somewhere a clip may begin or end for this analysis and preferred length:
+ * inside a silence, the pad from one of its edges (its middle when it is shorter than two pads).
+ */
 function isBoundaryPoint(analysis: SourceAnalysis, preferredSeconds: number, seconds: number): boolean {
-  const content = [
-    0,
-    round3(analysis.durationSeconds),
-    ...analysis.sceneCuts.map(round3),
-    ...analysis.silences.flatMap((silence) => [round3(silence.startSeconds), round3(silence.endSeconds)]),
-  ];
+  const insideSilences = analysis.silences.flatMap(({ startSeconds, endSeconds }) => {
+    const pad = Math.min(SILENCE_EDGE_PAD_SECONDS, (endSeconds - startSeconds) / 2);
+    return [round3(startSeconds + pad), round3(endSeconds - pad)];
+  });
+  const content = [0, round3(analysis.durationSeconds), ...analysis.sceneCuts.map(round3), ...insideSilences];
   return content.includes(seconds) || Number.isInteger(seconds / preferredSeconds);
 }
 
@@ -207,7 +210,7 @@ describe('clip selection, for any analysis and options', () => {
     );
   });
 
-  it('starts and ends every clip on 0, the end, a cut, a silence edge or a fallback grid point', () => {
+  it('starts and ends every clip on 0, the end, a cut, just inside a silence or on a fallback grid point', () => {
     fc.assert(
       fc.property(cases, (input) => {
         const { lengths, clips } = run(input);
@@ -424,6 +427,23 @@ describe('clip titles', () => {
     expect(title!.length).toBeLessThanOrEqual(TITLE_MAX_CHARACTERS);
     expect(title!.endsWith('…')).toBe(true);
     expect(sentence.startsWith(`${title!.slice(0, -1)} `)).toBe(true);
+  });
+
+  it('keep the first word of a clip that starts after a pause, though the word rose above the silence threshold late', () => {
+    // The pause measured [29.5, 30.6]: "So" began at 30.45, its soft start still under -40 dB.
+    const paused: SourceAnalysis = { ...steadySource(60), silences: [{ startSeconds: 29.5, endSeconds: 30.6 }] };
+    const transcript: Transcript = {
+      language: 'en',
+      words: [...words(24, 'That was the first part.'), ...words(30.45, 'So here is the second part.')],
+    };
+    const clips = chooseClips(paused, transcript, { ...OPTIONS, preset: 'under_30', maxClips: 2 }).clips.sort(
+      (a, b) => a.startSeconds - b.startSeconds,
+    );
+    expect(clips.map((clip) => [clip.startSeconds, clip.endSeconds])).toEqual([
+      [0, 29.7],
+      [30.4, 60],
+    ]);
+    expect(clips.map((clip) => clip.title)).toEqual(['That was the first part.', 'So here is the second part.']);
   });
 
   it('are null without a transcript or without a word in the clip', () => {

@@ -1,5 +1,5 @@
 import type { CreateSplitJobRequest, SplitPlatform } from '#contract/types';
-import { ANALYSIS_WINDOW_SECONDS, SILENCE_THRESHOLD_DB, type SourceAnalysis } from './source-analysis';
+import { ANALYSIS_WINDOW_SECONDS, SILENCE_THRESHOLD_DB, type SourceAnalysis, type TimeRange } from './source-analysis';
 import type { Transcript, TranscriptWord } from './transcription/port';
 
 /**
@@ -174,8 +174,25 @@ function windowMeans(values: readonly number[]): (startSeconds: number, endSecon
 }
 
 /**
- * Where clips may start and end, rounded to milliseconds: 0, the end, every scene cut and both
- * edges of every silence. Fallback: wherever two consecutive points are more than the maximum
+ * How far inside a silence a clip starts or ends: the silence's edges are where the sound crosses
+ * -40 dB over 0.1 s, which the soft start of a word ("f", "h", "s") often does only 0.05 to 0.2 s
+ * after the word began. A clip cut at the edge would open on half a word, which its captions show
+ * and its title leaves out; a fifth of a second of quiet at either end is what an editor leaves.
+ */
+export const SILENCE_EDGE_PAD_SECONDS = 0.2;
+
+/**
+ * Where in a silence clips may end (near its start) and start (near its end): SILENCE_EDGE_PAD_SECONDS
+ * inside each edge, or its middle when it is shorter than two pads.
+ */
+export function silenceCutPoints(silence: TimeRange): [number, number] {
+  const pad = Math.min(SILENCE_EDGE_PAD_SECONDS, (silence.endSeconds - silence.startSeconds) / 2);
+  return [silence.startSeconds + pad, silence.endSeconds - pad];
+}
+
+/**
+ * Where clips may start and end, rounded to milliseconds: 0, the end, every scene cut and the cut
+ * points of every silence (silenceCutPoints). Fallback: wherever two consecutive points are more than the maximum
  * length apart (a single shot, a screen recording, a steady tone), the multiples of the preferred
  * length between them are points too.
  */
@@ -185,7 +202,7 @@ export function boundaryPoints(analysis: SourceAnalysis, lengths: ClipLengthRang
     0,
     duration,
     ...analysis.sceneCuts,
-    ...analysis.silences.flatMap((silence) => [silence.startSeconds, silence.endSeconds]),
+    ...analysis.silences.flatMap(silenceCutPoints),
   ].map((seconds) => Math.min(duration, Math.max(0, roundTo3(seconds))));
   const points = [...new Set(content)].sort((a, b) => a - b);
   const grid: number[] = [];
