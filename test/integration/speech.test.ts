@@ -155,7 +155,13 @@ describe('a split job of a talk, on a local stack that hears speech', () => {
       );
     }
     source = makeSpeechSource({ sentences: SENTENCES, pauseSeconds: 2, sentencesPerScene: 2, width: 320, height: 180 });
-    const org = await createOrganization({ credits: 100 });
+    // Two jobs polled once a second, besides the uploads and creates: above Team's 60 requests a
+    // minute whenever the machine is busy and the jobs take longer.
+    const org = await createOrganization({
+      plan: 'custom',
+      credits: 100,
+      limits: { requests_per_minute_per_key: 600 },
+    });
     const assetId = await uploadSplitSource(org, source.bytes, 'review.mp4');
     ({ clips, captions } = await splitIntoClips(org, assetId));
     plainClip = (await splitIntoClips(org, assetId, { burn_captions: false, max_clips: 1 })).clips[0]!;
