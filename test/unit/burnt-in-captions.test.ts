@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { assCaptions, captionFrame, escapeAssText } from '#domain/split-jobs/burnt-in-captions';
 import { clipCaptionCues, clipCaptions, type VisibleCaptionStyle } from '#domain/split-jobs/captions';
-import { transcriptOf, word } from './support/transcripts';
+import { clipRangeArbitrary, spokenWordsArbitrary, transcriptOf, word } from './support/transcripts';
 
 const INTERVIEW = transcriptOf(
   word('So', 10, 10.3),
@@ -166,29 +166,11 @@ describe('assCaptions', () => {
   });
 });
 
-/** Words one after another on a 10 ms grid, each unique, some with characters ASS reserves. */
-const spokenWords = fc
-  .array(
-    fc.record({
-      gap: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 150 })),
-      duration: fc.integer({ min: 1, max: 80 }),
-      fragment: fc.oneof(fc.stringMatching(/^[a-z]{0,4}$/), fc.stringMatching(/^[a-z{}\\.!?-]{0,12}$/)),
-    }),
-    { maxLength: 60 },
-  )
-  .map((words) => {
-    let at = 0;
-    return words.map(({ gap, duration, fragment }, index) => {
-      at += gap;
-      const spoken = word(`${index}${fragment}`, at / 100, (at + duration) / 100);
-      at += duration;
-      return spoken;
-    });
-  });
-
-const clipRange = fc
-  .record({ start: fc.integer({ min: 0, max: 3000 }), length: fc.integer({ min: 1, max: 2500 }) })
-  .map(({ start, length }) => ({ startSeconds: start / 100, endSeconds: (start + length) / 100 }));
+/** Words some of which hold characters ASS reserves. */
+const spokenWords = spokenWordsArbitrary(
+  fc.oneof(fc.stringMatching(/^[a-z]{0,4}$/), fc.stringMatching(/^[a-z{}\\.!?-]{0,12}$/)),
+);
+const clipRange = clipRangeArbitrary(3000);
 
 describe('assCaptions for any transcript and clip', () => {
   it('draws events inside the clip, one after another, each word spoken in it once and in order', () => {

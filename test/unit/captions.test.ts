@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { clipCaptions, LINE_CHARACTERS } from '#domain/split-jobs/captions';
 import type { TimeRange } from '#domain/split-jobs/source-analysis';
 import type { TranscriptWord } from '#domain/split-jobs/transcription/port';
-import { transcriptOf, word } from './support/transcripts';
+import { clipRangeArbitrary, spokenWordsArbitrary, transcriptOf, word } from './support/transcripts';
 
 /** Spoken from 9.5 s to 18.4 s of the source; the clip is [10, 18]. */
 const INTERVIEW = transcriptOf(
@@ -273,38 +273,16 @@ function captionProblems(words: TranscriptWord[], clip: TimeRange, style: keyof 
   ];
 }
 
-/** Words one after another on a 10 ms grid (so "inside the clip" has one answer), each unique. */
-const spokenWords = fc
-  .record({
-    firstStart: fc.integer({ min: 0, max: 3000 }),
-    words: fc.array(
-      fc.record({
-        // Mostly words said in one breath, some after a pause of up to 1.5 s.
-        gap: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 150 })),
-        duration: fc.integer({ min: 1, max: 80 }),
-        // Short words, words with punctuation and characters to escape, and words longer than a line.
-        fragment: fc.oneof(
-          fc.stringMatching(/^[a-z]{0,4}$/),
-          fc.stringMatching(/^[a-z&<>'.!?-]{0,14}$/),
-          fc.stringMatching(/^x{40,50}$/),
-        ),
-      }),
-      { maxLength: 60 },
-    ),
-  })
-  .map(({ firstStart, words }) => {
-    let at = firstStart;
-    return words.map(({ gap, duration, fragment }, index) => {
-      at += gap;
-      const spoken = word(`${index}${fragment}`, at / 100, (at + duration) / 100);
-      at += duration;
-      return spoken;
-    });
-  });
-
-const clipRange = fc
-  .record({ start: fc.integer({ min: 0, max: 4000 }), length: fc.integer({ min: 1, max: 2500 }) })
-  .map(({ start, length }) => ({ startSeconds: start / 100, endSeconds: (start + length) / 100 }));
+/** Short words, words with punctuation and characters to escape, and words longer than a line. */
+const spokenWords = spokenWordsArbitrary(
+  fc.oneof(
+    fc.stringMatching(/^[a-z]{0,4}$/),
+    fc.stringMatching(/^[a-z&<>'.!?-]{0,14}$/),
+    fc.stringMatching(/^x{40,50}$/),
+  ),
+  3000,
+);
+const clipRange = clipRangeArbitrary(4000);
 
 describe('clipCaptions for any transcript and clip', () => {
   it('writes valid, ordered cues inside the clip, each word spoken in it exactly once, in the style’s shape', () => {
