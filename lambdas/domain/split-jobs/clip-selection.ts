@@ -198,12 +198,9 @@ export function silenceCutPoints(silence: TimeRange): [number, number] {
  */
 export function boundaryPoints(analysis: SourceAnalysis, lengths: ClipLengthRange): number[] {
   const duration = roundTo3(analysis.durationSeconds);
-  const content = [
-    0,
-    duration,
-    ...analysis.sceneCuts,
-    ...analysis.silences.flatMap(silenceCutPoints),
-  ].map((seconds) => Math.min(duration, Math.max(0, roundTo3(seconds))));
+  const content = [0, duration, ...analysis.sceneCuts, ...analysis.silences.flatMap(silenceCutPoints)].map((seconds) =>
+    Math.min(duration, Math.max(0, roundTo3(seconds))),
+  );
   const points = [...new Set(content)].sort((a, b) => a - b);
   const grid: number[] = [];
   points.forEach((point, index) => {
