@@ -48,18 +48,18 @@ async function readClipFrames(
 ): Promise<Uint8Array> {
   const frameBytes = size.width * size.height * 3;
   const count = Math.ceil((clip.endSeconds - clip.startSeconds) * SUBJECT_SAMPLE_RATE);
-  const wanted = new Map<number, number[]>();
+  /** Per segment the clip spans, the first and last of its frames the clip's samples fall on. */
+  const wanted = new Map<number, { first: number; last: number }>();
   for (let sample = 0; sample < count; sample += 1) {
     const time = clip.startSeconds + sample / SUBJECT_SAMPLE_RATE;
     const index = segments.findIndex((segment) => time < segment.endSeconds);
     if (index < 0) break;
     const frame = Math.round((time - segments[index]!.startSeconds) * SUBJECT_SAMPLE_RATE);
-    wanted.set(index, [...(wanted.get(index) ?? []), frame]);
+    const span = wanted.get(index);
+    wanted.set(index, { first: span?.first ?? frame, last: frame });
   }
   const parts: Uint8Array[] = [];
-  for (const [index, frames] of wanted) {
-    const first = frames[0]!;
-    const last = frames.at(-1)!;
+  for (const [index, { first, last }] of wanted) {
     const bytes = await getObjectRange(objectKeyOf(index), first * frameBytes, (last + 1) * frameBytes - 1);
     parts.push(bytes.subarray(0, Math.floor(bytes.length / frameBytes) * frameBytes));
     if (bytes.length < (last - first + 1) * frameBytes) break;
