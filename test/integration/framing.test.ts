@@ -1,3 +1,4 @@
+import type { Clip } from '#contract/types';
 import { MAX_PAN_SPEED } from '#domain/framing/subject-path';
 import { waitForJob } from './support/jobs';
 import { decodeFrames, makeSubjectSource, type SubjectSourcePlan } from './support/media';
@@ -8,15 +9,6 @@ import { call, createOrganization, type TestOrganization, uploadSplitSource } fr
  * across a grey ramp is split into 9:16 clips, and the clips' frames are read back. The ramp's
  * brightness at the left edge of a clip's frame tells where the crop window stood in the source.
  */
-
-interface Clip {
-  id: string;
-  status: string;
-  start_time_seconds: number;
-  end_time_seconds: number;
-  download_url: string | null;
-  framing: 'subject' | 'fit' | null;
-}
 
 const WIDTH = 640;
 const HEIGHT = 360;
@@ -135,9 +127,7 @@ describe('subject framing', () => {
   let walkingId: string;
 
   beforeAll(async () => {
-    // Five jobs polled once a second, besides the uploads and creates: more than Team's 60 requests a
-    // minute whenever the machine is busy and the jobs take longer.
-    org = await createOrganization({ plan: 'custom', credits: 100, limits: { requests_per_minute_per_key: 600 } });
+    org = await createOrganization({ credits: 100 });
     walkingSource = makeSubjectSource(WALKING);
     walkingId = await uploadSplitSource(org, walkingSource, 'walk.mp4');
   });

@@ -1,3 +1,4 @@
+import type { Clip } from '#contract/types';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { resolveMediaTool } from '../../local/media-tools';
@@ -10,17 +11,6 @@ import { call, createOrganization, type TestOrganization, uploadSplitSource } fr
  * captions and titles come from what the local recognizer (PocketSphinx) heard. The stack must
  * run with it, and the test fails, saying what to install, when the machine lacks it.
  */
-
-interface Clip {
-  id: string;
-  status: string;
-  title: string | null;
-  start_time_seconds: number;
-  end_time_seconds: number;
-  captions_url: string | null;
-  download_url: string | null;
-  captions_burned_in: boolean | null;
-}
 
 const SENTENCES = [
   'Welcome to the weekly product review.',
@@ -155,13 +145,7 @@ describe('a split job of a talk, on a local stack that hears speech', () => {
       );
     }
     source = makeSpeechSource({ sentences: SENTENCES, pauseSeconds: 2, sentencesPerScene: 2, width: 320, height: 180 });
-    // Two jobs polled once a second, besides the uploads and creates: above Team's 60 requests a
-    // minute whenever the machine is busy and the jobs take longer.
-    const org = await createOrganization({
-      plan: 'custom',
-      credits: 100,
-      limits: { requests_per_minute_per_key: 600 },
-    });
+    const org = await createOrganization({ credits: 100 });
     const assetId = await uploadSplitSource(org, source.bytes, 'review.mp4');
     ({ clips, captions } = await splitIntoClips(org, assetId));
     plainClip = (await splitIntoClips(org, assetId, { burn_captions: false, max_clips: 1 })).clips[0]!;

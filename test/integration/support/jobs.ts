@@ -1,4 +1,5 @@
-import { call } from './stack';
+import { createClient } from '@video-automation/client';
+import { apiUrl } from './stack';
 
 export interface VideoJob {
   id: string;
@@ -24,7 +25,11 @@ export function inStageOrder(type: keyof typeof STAGE_ORDER, stages: readonly (s
   return positions.every((position, index) => position >= 0 && (index === 0 || position > positions[index - 1]!));
 }
 
-/** Polls a job (once a second, well inside the per-key rate limit) until it leaves queued/processing. */
+/**
+ * Polls a job until it leaves queued/processing, as an integrator's code does with the client's
+ * waitForJob: about once a second, less often when the key's minute window runs low, and after a
+ * 429 only once its Retry-After has passed. Answers the job, and the progress and stages seen.
+ */
 export async function waitForJob<T extends Pick<VideoJob, 'status' | 'progress' | 'stage'> = VideoJob>(
   key: string,
   jobId: string,
@@ -32,15 +37,20 @@ export async function waitForJob<T extends Pick<VideoJob, 'status' | 'progress' 
 ): Promise<{ job: T; progress: number[]; stages: T['stage'][] }> {
   const progress: number[] = [];
   const stages: T['stage'][] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const path = `/${jobId.startsWith('split_job_') ? 'split-jobs' : 'video-jobs'}/${jobId}`;
-    const response = await call<T>('GET', path, { key });
-    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
-    progress.push(response.body.progress);
-    if (stages.at(-1) !== response.body.stage) stages.push(response.body.stage);
-    if (!['queued', 'processing'].includes(response.body.status)) return { job: response.body, progress, stages };
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error(`Job ${jobId} did not finish within ${timeoutMs} ms`);
+  const client = createClient({ apiKey: key, baseUrl: apiUrl() });
+  const job = await client
+    .waitForJob(jobId, {
+      intervalMs: 1000,
+      signal: AbortSignal.timeout(timeoutMs),
+      onPoll: (polled) => {
+        progress.push(polled.progress);
+        if (stages.at(-1) !== polled.stage) stages.push(polled.stage as T['stage']);
+      },
+    })
+    .catch((error: unknown) => {
+      if ((error as Error).name === 'TimeoutError')
+        throw new Error(`Job ${jobId} did not finish within ${timeoutMs} ms`);
+      throw error;
+    });
+  return { job: job as unknown as T, progress, stages };
 }
