@@ -30,9 +30,10 @@ export const API_PREFIX = '/api/v1/developer';
 
 /**
  * What every route does with the table before its operation: reads the API key and its
- * organization, and counts the request against the key's and the organization's limits.
+ * organization (together in one BatchGetItem when the key's prefix names the organization, one
+ * GetItem each otherwise), and counts the request against the key's and the organization's limits.
  */
-const AUTHENTICATION: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+const AUTHENTICATION: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'UpdateItem'];
 
 export const ROUTES: readonly Route[] = [
   {
@@ -184,7 +185,7 @@ export const ROUTES: readonly Route[] = [
     operationId: 'listJobs',
     scope: 'jobs:read',
     handler: 'jobs/list',
-    table: [...AUTHENTICATION, 'Query', 'BatchGetItem'],
+    table: [...AUTHENTICATION, 'Query'],
     grants: ['secrets.cursor-key:read'],
   },
   {

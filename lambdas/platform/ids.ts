@@ -18,6 +18,28 @@ function encodeBase32(bytes: Uint8Array): string {
   return out;
 }
 
+/** A non-negative safe integer in the same alphabet, most significant digit first. */
+export function base32OfInteger(value: number): string {
+  let digits = '';
+  let rest = value;
+  do {
+    digits = `${CROCKFORD[rest % 32]}${digits}`;
+    rest = Math.floor(rest / 32);
+  } while (rest > 0);
+  return digits;
+}
+
+/** The integer `base32OfInteger` wrote, or undefined for a character outside the alphabet. */
+export function integerOfBase32(digits: string): number | undefined {
+  let value = 0;
+  for (const digit of digits) {
+    const digitValue = CROCKFORD.indexOf(digit);
+    if (digitValue < 0) return undefined;
+    value = value * 32 + digitValue;
+  }
+  return value;
+}
+
 function idOf(prefix: string, milliseconds: number, unique: Uint8Array): string {
   const bytes = new Uint8Array(16);
   let time = milliseconds;

@@ -224,10 +224,15 @@ describe('every function may do exactly what its declarations imply', () => {
 });
 
 describe('what representative functions may do, written out', () => {
-  test('GET /me reads and updates table items (the key, the organization, the rate counters), nothing else', () => {
+  test('GET /me reads (one by one or in a batch) and updates table items (the key, the organization, the rate counters), nothing else', () => {
     const fn = apiFunction('getMe');
     expect(permissionsOf(fn)).toEqual(
-      [`dynamodb:GetItem ${TABLE}`, `dynamodb:UpdateItem ${TABLE}`, ...logsAndTraces(fn)].sort(),
+      [
+        `dynamodb:GetItem ${TABLE}`,
+        `dynamodb:BatchGetItem ${TABLE}`,
+        `dynamodb:UpdateItem ${TABLE}`,
+        ...logsAndTraces(fn),
+      ].sort(),
     );
   });
 
@@ -236,6 +241,7 @@ describe('what representative functions may do, written out', () => {
     expect(permissionsOf(fn)).toEqual(
       [
         `dynamodb:GetItem ${TABLE}`,
+        `dynamodb:BatchGetItem ${TABLE}`,
         `dynamodb:UpdateItem ${TABLE}`,
         `s3:GetObject ${BUCKET}/incoming/*`,
         `s3:DeleteObject ${BUCKET}/incoming/*`,

@@ -74,7 +74,7 @@ describe('the scan sees what the code does', () => {
     const organizations = moduleUse('GET /me (getMe)', 'lambdas/domain/access/organizations.ts');
     expect(organizations?.operations).toContain('GetItem');
     expect(organizations?.operations).not.toContain('PutItem');
-    expect(sorted(derivedFor('GET /me (getMe)').table)).toEqual(['GetItem', 'UpdateItem']);
+    expect(sorted(derivedFor('GET /me (getMe)').table)).toEqual(['BatchGetItem', 'GetItem', 'UpdateItem']);
   });
 });
 

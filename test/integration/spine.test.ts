@@ -106,6 +106,10 @@ describe('authentication failures', () => {
     ['a Basic scheme', () => ({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })],
     ['a malformed key', () => ({ authorization: 'Bearer svc_test_nope_nope' })],
     ['an unknown prefix', () => ({ authorization: `Bearer svc_test_${'a'.repeat(16)}_${'b'.repeat(32)}` })],
+    [
+      "an unknown prefix naming a real key's organization",
+      () => ({ authorization: `Bearer ${org.key.replace(/^(svc_test_.{7}).{9}/, `$1${'a'.repeat(9)}`)}` }),
+    ],
     ['a wrong secret for a real prefix', () => ({ authorization: `Bearer ${wrongSecret()}` })],
     [
       'the right secret under the wrong environment',

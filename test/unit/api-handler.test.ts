@@ -1,19 +1,30 @@
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ApiError } from '#platform/errors';
 import { operation as getMe } from '#contract/operations/getMe';
-import { callerEvent, callerItems, tableKnowsCaller } from './support/api-caller';
+import {
+  CALLER_PREFIX,
+  callerEvent,
+  callerItems,
+  callerKey,
+  NAMING_CALLER_PREFIX,
+  tableKnowsCaller,
+} from './support/api-caller';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 
-async function invoke(operation: () => Promise<never>): Promise<APIGatewayProxyStructuredResultV2> {
+async function invoke(
+  operation: () => Promise<never>,
+  prefix = CALLER_PREFIX,
+): Promise<APIGatewayProxyStructuredResultV2> {
   const { apiHandler } = await import('#http/api-handler');
   const handler = apiHandler(getMe, operation);
-  return (await handler(callerEvent('GET', '/me'), {} as Context)) as APIGatewayProxyStructuredResultV2;
+  const event = callerEvent('GET', '/me', { key: callerKey(prefix) });
+  return (await handler(event, {} as Context)) as APIGatewayProxyStructuredResultV2;
 }
 
 beforeEach(() => {
@@ -62,38 +73,60 @@ describe('the request pipeline', () => {
     });
   });
 
-  it('makes the three table calls authentication and rate limiting need, in two round trips', async () => {
-    // Each call is held until the test releases every call in flight: one release is one round trip.
-    const rounds: string[][] = [[]];
-    const held: (() => void)[] = [];
-    const heldCall = (name: string, answer: unknown) => async () => {
-      rounds.at(-1)?.push(name);
-      await new Promise<void>((release) => held.push(release));
-      return answer;
-    };
-    const items = callerItems();
-    dynamo.reset();
-    for (const [name, item] of Object.entries(items)) {
-      dynamo.on(GetCommand, { Key: { pk: item.pk, sk: item.sk } }).callsFake(heldCall(name, { Item: item }));
-    }
-    dynamo.on(UpdateCommand).callsFake(heldCall('counter', { Attributes: { request_count: 1 } }));
-    let answered = false;
-    const response = invoke(async () => {
-      throw new ApiError('JOB_NOT_READY', 'Not yet.');
-    }).finally(() => (answered = true));
-
-    while (!answered) {
-      await new Promise((settle) => setImmediate(settle));
-      if (held.length > 0 && rounds.at(-1)?.length === held.length) {
-        rounds.push([]);
-        for (const release of held.splice(0)) release();
+  it.each([
+    ['whose prefix names its organization', 'two', NAMING_CALLER_PREFIX, [['key and organization'], ['counter']]],
+    [
+      'whose prefix is random (made before prefixes named it)',
+      'three',
+      CALLER_PREFIX,
+      [['key'], ['counter', 'organization']],
+    ],
+  ])(
+    'authenticates and counts a key %s in two round trips of %s table calls',
+    async (_, __, prefix, expectedRounds) => {
+      // Each call is held until the test releases every call in flight: one release is one round trip.
+      const rounds: string[][] = [[]];
+      const held: (() => void)[] = [];
+      const heldCall = (name: string, answer: unknown) => async () => {
+        rounds.at(-1)?.push(name);
+        await new Promise<void>((release) => held.push(release));
+        return answer;
+      };
+      const items = callerItems([], prefix);
+      dynamo.reset();
+      for (const [name, item] of Object.entries(items)) {
+        dynamo.on(GetCommand, { Key: { pk: item.pk, sk: item.sk } }).callsFake(heldCall(name, { Item: item }));
       }
-    }
+      dynamo
+        .on(BatchGetCommand)
+        .callsFake(heldCall('key and organization', { Responses: { table: Object.values(items) } }));
+      dynamo.on(UpdateCommand).callsFake(heldCall('counter', { Attributes: { request_count: 1 } }));
+      let answered = false;
+      const response = invoke(async () => {
+        throw new ApiError('JOB_NOT_READY', 'Not yet.');
+      }, prefix).finally(() => (answered = true));
 
-    expect((await response).statusCode).toBe(409);
-    expect(rounds.filter((round) => round.length > 0).map((round) => round.sort())).toEqual([
-      ['key'],
-      ['counter', 'organization'],
-    ]);
+      while (!answered) {
+        await new Promise((settle) => setImmediate(settle));
+        if (held.length > 0 && rounds.at(-1)?.length === held.length) {
+          rounds.push([]);
+          for (const release of held.splice(0)) release();
+        }
+      }
+
+      expect((await response).statusCode).toBe(409);
+      expect(rounds.filter((round) => round.length > 0).map((round) => round.sort())).toEqual(expectedRounds);
+    },
+  );
+
+  it('refuses a key whose named organization is gone, without counting the request', async () => {
+    dynamo.reset();
+    dynamo.on(BatchGetCommand).resolves({ Responses: { table: [callerItems([], NAMING_CALLER_PREFIX).key] } });
+    const response = await invoke(async () => {
+      throw new Error('the operation must not run');
+    }, NAMING_CALLER_PREFIX);
+    expect(response.statusCode).toBe(401);
+    expect(JSON.parse(response.body as string)).toMatchObject({ error: { code: 'API_KEY_INVALID' } });
+    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 });

@@ -1,11 +1,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import fc from 'fast-check';
 import {
   ApiKeyLimitReached,
   createApiKey,
   findUsableKey,
   hashSecret,
+  newKeyPrefix,
+  organizationNamedBy,
   parseApiKey,
   secretMatches,
 } from '#domain/access/api-keys';
@@ -32,6 +35,46 @@ describe('API key format', () => {
     ['an empty string', ''],
   ])('rejects %s', (_, presented) => {
     expect(parseApiKey(presented)).toBeUndefined();
+  });
+});
+
+describe('key prefixes', () => {
+  const organizationIds = fc.integer({ min: 0, max: 2 ** 30 - 1 });
+
+  it('name the organization of a new key, in 16 characters of the key format', () => {
+    fc.assert(
+      fc.property(organizationIds, (organizationId) => {
+        const prefix = newKeyPrefix(organizationId);
+        expect(parseApiKey(`svc_test_${prefix}_${'0'.repeat(32)}`)?.prefix).toBe(prefix);
+        expect(organizationNamedBy(prefix)).toBe(organizationId);
+      }),
+    );
+  });
+
+  it('keep at least 9 random characters after the organization', () => {
+    const prefixes = new Set(Array.from({ length: 1000 }, () => newKeyPrefix(2 ** 30 - 1)));
+    expect(prefixes.size).toBe(1000);
+    expect(newKeyPrefix(2 ** 30 - 1).slice(0, 7)).toBe('6zzzzzz');
+    expect(newKeyPrefix(12).slice(0, 2)).toBe('1c');
+  });
+
+  it('are wholly random for an organization id above 6 base32 digits', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2 ** 30, max: Number.MAX_SAFE_INTEGER }), (organizationId) => {
+        const prefix = newKeyPrefix(organizationId);
+        expect(prefix).toMatch(/^[0-9a-z]{16}$/);
+        expect(organizationNamedBy(prefix)).not.toBe(organizationId);
+      }),
+    );
+  });
+
+  it.each([
+    ['a letter first', 'abcdefghjkmnpqrs'],
+    ['a 0 first', '0bcdefghjkmnpqrs'],
+    ['a 7 first: more digits than a prefix names', '7bcdefghjkmnpqrs'],
+    ['a letter outside the base32 alphabet in the id', '2ubcdefghjkmnpqr'],
+  ])('read as naming no organization with %s', (_, prefix) => {
+    expect(organizationNamedBy(prefix)).toBeUndefined();
   });
 });
 
@@ -73,6 +116,7 @@ describe('API key creation', () => {
       ExpressionAttributeValues: { ':limit': 10 },
     });
     expect(put!.Put!.Item).toMatchObject({ pk: `APIKEY#${apiKey.keyPrefix}`, scopes: ['jobs:read'] });
+    expect(organizationNamedBy(apiKey.keyPrefix)).toBe(7);
   });
 
   const refusal = (codes: string[]) =>
@@ -118,7 +162,9 @@ describe('resolving a presented key', () => {
   it('reads the key item strongly consistently, so a revocation applies to the next request', async () => {
     dynamo.on(GetCommand).resolves({ Item: storedKey(null) });
 
-    await expect(findUsableKey(presented, NOW)).resolves.toMatchObject({ keyPrefix: prefix, organizationId: 7 });
+    await expect(findUsableKey(presented, NOW)).resolves.toEqual({
+      apiKey: expect.objectContaining({ keyPrefix: prefix, organizationId: 7 }),
+    });
     expect(dynamo.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({
       Key: { pk: `APIKEY#${prefix}`, sk: 'APIKEY' },
       ConsistentRead: true,
@@ -131,7 +177,7 @@ describe('resolving a presented key', () => {
   ])('accepts a key that %s', async (_, expiresAt) => {
     dynamo.on(GetCommand).resolves({ Item: storedKey(expiresAt) });
 
-    await expect(findUsableKey(presented, NOW)).resolves.toMatchObject({ keyPrefix: prefix });
+    await expect(findUsableKey(presented, NOW)).resolves.toMatchObject({ apiKey: { keyPrefix: prefix } });
   });
 
   it.each([
@@ -143,5 +189,63 @@ describe('resolving a presented key', () => {
     dynamo.on(GetCommand).resolves({ Item: storedKey(expiresAt) });
 
     await expect(findUsableKey(presented, NOW)).resolves.toBeUndefined();
+  });
+
+  describe('whose prefix names its organization', () => {
+    const namingPrefix = '17bcdefghjkmnpqr';
+    const namingKey = `svc_test_${namingPrefix}_${secret}`;
+    const keyItem = (organizationId: number) => ({
+      ...storedKey(null),
+      pk: `APIKEY#${namingPrefix}`,
+      key_prefix: namingPrefix,
+      organization_id: organizationId,
+    });
+    const organizationItem = (organizationId: number) => ({
+      pk: `ORG#${organizationId}`,
+      sk: 'ORG',
+      organization_id: organizationId,
+      plan: 'team',
+      api_access: true,
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    const tableHolds = (...items: object[]) => dynamo.on(BatchGetCommand).resolves({ Responses: { table: items } });
+
+    it('reads the key and its organization in one strongly consistent BatchGetItem', async () => {
+      tableHolds(organizationItem(7), keyItem(7));
+
+      await expect(findUsableKey(namingKey, NOW)).resolves.toEqual({
+        apiKey: expect.objectContaining({ keyPrefix: namingPrefix, organizationId: 7 }),
+        organization: expect.objectContaining({ organizationId: 7, plan: 'team', apiAccess: true }),
+      });
+      expect(dynamo.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems).toEqual({
+        table: {
+          Keys: [
+            { pk: `APIKEY#${namingPrefix}`, sk: 'APIKEY' },
+            { pk: 'ORG#7', sk: 'ORG' },
+          ],
+          ConsistentRead: true,
+        },
+      });
+      expect(dynamo.commandCalls(GetCommand)).toHaveLength(0);
+    });
+
+    it('answers a missing organization as null, for authentication to refuse the key', async () => {
+      tableHolds(keyItem(7));
+
+      await expect(findUsableKey(namingKey, NOW)).resolves.toMatchObject({ organization: null });
+    });
+
+    it('leaves the organization to be read when the key item names another (a prefix made before prefixes named it)', async () => {
+      tableHolds(keyItem(12), organizationItem(7));
+
+      const usable = await findUsableKey(namingKey, NOW);
+      expect(usable).toEqual({ apiKey: expect.objectContaining({ organizationId: 12 }) });
+    });
+
+    it('refuses a prefix no key has, whatever organization it names', async () => {
+      tableHolds(organizationItem(7));
+
+      await expect(findUsableKey(namingKey, NOW)).resolves.toBeUndefined();
+    });
   });
 });

@@ -1,17 +1,54 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetConsistent } from '#platform/batch-get';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
-import { randomToken } from '#platform/ids';
+import { base32OfInteger, integerOfBase32, randomToken } from '#platform/ids';
 import { organizationPartition, TABLE_DESIGN } from '#platform/table-design';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { SCOPES, type Scope } from './scopes';
-import { effectiveLimits, getOrganization, slotReleaseUpdate, slotTakeUpdate } from './organizations';
+import {
+  effectiveLimits,
+  getOrganization,
+  organizationKey,
+  organizationOfItem,
+  slotReleaseUpdate,
+  slotTakeUpdate,
+  type Organization,
+} from './organizations';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-/** 10 random bytes (16 base32 chars) of public prefix; 20 bytes (32 chars, 160 bits) of secret. */
+/** 16 base32 characters of public prefix; 20 random bytes (32 characters, 160 bits) of secret. */
 const KEY_PATTERN = /^svc_(live|test)_([0-9a-z]{16})_([0-9a-z]{32})$/;
+
+const PREFIX_LENGTH = 16;
+/** Leaves at least 9 random characters (45 bits) in the prefix of a key that names an organization. */
+const MAX_NAMED_ORGANIZATION_DIGITS = 6;
+
+/**
+ * A new key's public prefix: one digit giving the length of the organization id in base32, the id,
+ * then random characters. The prefix names the organization so that authentication reads the key
+ * and its organization in one BatchGetItem rather than one after the other. An organization id
+ * longer than 6 base32 digits (above 2^30) is not named: the whole prefix is random.
+ */
+export function newKeyPrefix(organizationId: number): string {
+  const digits = base32OfInteger(organizationId);
+  const named = digits.length <= MAX_NAMED_ORGANIZATION_DIGITS ? `${digits.length}${digits}` : '';
+  const randomLength = PREFIX_LENGTH - named.length;
+  return `${named}${randomToken(Math.ceil((randomLength * 5) / 8)).slice(0, randomLength)}`;
+}
+
+/**
+ * The organization a prefix names, as a hint: the key item stays the authority. Prefixes made
+ * before they named organizations are random, and some read as naming one; authentication then
+ * finds another organization on the key item and reads that one.
+ */
+export function organizationNamedBy(prefix: string): number | undefined {
+  const length = Number(prefix[0]);
+  if (!Number.isInteger(length) || length < 1 || length > MAX_NAMED_ORGANIZATION_DIGITS) return undefined;
+  return integerOfBase32(prefix.slice(1, 1 + length));
+}
 
 export interface ParsedKey {
   environment: Environment;
@@ -122,18 +159,46 @@ export function keyStatus(apiKey: Pick<ApiKey, 'status' | 'expiresAt'>, now: Dat
   return apiKey.expiresAt && hasExpired(apiKey.expiresAt, now) ? 'expired' : 'active';
 }
 
-/**
- * Resolves a presented bearer key to its record, or undefined for anything that must be
- * answered with API_KEY_INVALID: malformed, unknown, wrong secret, revoked, expired.
- */
-export async function findUsableKey(presented: string, now = new Date()): Promise<ApiKey | undefined> {
-  const parsed = parseApiKey(presented);
-  if (!parsed) return undefined;
-  const item = await readKeyItem(parsed.prefix);
+/** The key an item stores when it is the presented one and accepted now, otherwise undefined. */
+function usableKey(parsed: ParsedKey, item: ApiKeyItem | undefined, now: Date): ApiKey | undefined {
   if (!item || !secretMatches(parsed.secret, item.secret_hash)) return undefined;
   if (item.environment !== parsed.environment) return undefined;
   const apiKey = fromItem(item);
   return keyStatus(apiKey, now) === 'active' ? apiKey : undefined;
+}
+
+/** A presented key accepted, with its organization when that was read in the same request. */
+export interface UsableKey {
+  apiKey: ApiKey;
+  /**
+   * Read with the key when the key's prefix names its organization: null when its item is
+   * missing. Absent when it is still to be read.
+   */
+  organization?: Organization | null;
+}
+
+/**
+ * Resolves a presented bearer key to its record, or undefined for anything that must be
+ * answered with API_KEY_INVALID: malformed, unknown, wrong secret, revoked, expired. Both reads
+ * are strongly consistent: a revocation, like a change of the organization, applies to the very
+ * next request.
+ */
+export async function findUsableKey(presented: string, now = new Date()): Promise<UsableKey | undefined> {
+  const parsed = parseApiKey(presented);
+  if (!parsed) return undefined;
+  const named = organizationNamedBy(parsed.prefix);
+  if (named === undefined) {
+    const apiKey = usableKey(parsed, await readKeyItem(parsed.prefix), now);
+    return apiKey && { apiKey };
+  }
+  const keyOfKey = apiKeyKey(parsed.prefix);
+  const keyOfOrganization = organizationKey(named);
+  const items = await batchGetConsistent([keyOfKey, keyOfOrganization]);
+  const apiKey = usableKey(parsed, items.find((item) => item.pk === keyOfKey.pk) as ApiKeyItem | undefined, now);
+  if (!apiKey) return undefined;
+  if (apiKey.organizationId !== named) return { apiKey };
+  const organizationItem = items.find((item) => item.pk === keyOfOrganization.pk);
+  return { apiKey, organization: organizationItem ? organizationOfItem(organizationItem) : null };
 }
 
 /**
@@ -160,7 +225,7 @@ export async function createApiKey(input: NewApiKey, now = new Date()): Promise<
   if (!organization) throw new Error(`Organization ${input.organizationId} does not exist`);
   const unknownScope = input.scopes.find((scope) => !SCOPES.includes(scope));
   if (unknownScope) throw new Error(`Unknown scope ${unknownScope}`);
-  const prefix = randomToken(10);
+  const prefix = newKeyPrefix(input.organizationId);
   const secret = randomToken(20);
   const item: ApiKeyItem = {
     key_prefix: prefix,

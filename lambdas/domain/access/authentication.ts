@@ -1,6 +1,6 @@
 import { ApiError } from '#platform/errors';
 import { addLogContext } from '#platform/log';
-import { findUsableKey, type ApiKey } from './api-keys';
+import { findUsableKey, type ApiKey, type UsableKey } from './api-keys';
 import {
   effectiveLimits,
   getOrganization,
@@ -30,22 +30,31 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
 const INVALID_KEY = 'The API key is invalid, revoked or expired.';
 
-async function identifyKey(authorization: string | undefined): Promise<ApiKey> {
+/** The first round trip: the presented key, and its organization too when the key's prefix names it. */
+async function identifyKey(authorization: string | undefined): Promise<UsableKey> {
   const presented = authorization ? BEARER.exec(authorization)?.[1] : undefined;
   if (!presented) {
     throw new ApiError('API_KEY_INVALID', 'Send your API key as "Authorization: Bearer <API_KEY>".');
   }
-  const apiKey = await findUsableKey(presented);
-  if (!apiKey) throw new ApiError('API_KEY_INVALID', INVALID_KEY);
-  return apiKey;
+  const usable = await findUsableKey(presented);
+  if (!usable) throw new ApiError('API_KEY_INVALID', INVALID_KEY);
+  return usable;
 }
 
 /**
- * Reads the key's organization and counts the request at once: the second and last round trip
- * before the operation's own work. Both reads are strongly consistent, so a change of plan, API
- * access or limits, like a revocation, applies to the very next request.
+ * Counts the request, and reads the key's organization beside the count when the first round trip
+ * did not: the second and last round trip before the operation's own work. Every read is strongly
+ * consistent, so a change of plan, API access or limits, like a revocation, applies to the very
+ * next request.
  */
-async function organizationAndCount(apiKey: ApiKey): Promise<{ organization: Organization; counted: CountedRequest }> {
+async function organizationAndCount({
+  apiKey,
+  organization: readWithKey,
+}: UsableKey): Promise<{ organization: Organization; counted: CountedRequest }> {
+  if (readWithKey === null) throw new ApiError('API_KEY_INVALID', INVALID_KEY);
+  if (readWithKey) {
+    return { organization: readWithKey, counted: await countRequest(apiKey.keyPrefix, apiKey.organizationId) };
+  }
   const [organizationRead, counting] = await Promise.allSettled([
     getOrganization(apiKey.organizationId),
     countRequest(apiKey.keyPrefix, apiKey.organizationId),
@@ -70,10 +79,11 @@ export async function authenticate(
   requiredScope: Scope | null,
   onRateLimit: (state: RateLimitState) => void,
 ): Promise<Caller> {
-  const apiKey = await identifyKey(authorization);
+  const usable = await identifyKey(authorization);
+  const { apiKey } = usable;
   // From here on, every line of the request names who made it, refused or not.
   addLogContext({ organization_id: apiKey.organizationId, key_prefix: apiKey.keyPrefix });
-  const { organization, counted } = await organizationAndCount(apiKey);
+  const { organization, counted } = await organizationAndCount(usable);
   const limits = effectiveLimits(organization);
   const rateLimit = await admitCounted(counted, {
     perMinute: limits.requests_per_minute_per_key,

@@ -116,11 +116,16 @@ function fromItem(item: OrganizationItem): Organization {
   };
 }
 
+/** The organization a table item read by its key (`organizationKey`) stores. */
+export function organizationOfItem(item: Record<string, unknown>): Organization {
+  return fromItem(item as unknown as OrganizationItem);
+}
+
 export async function getOrganization(organizationId: number): Promise<Organization | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: organizationKey(organizationId), ConsistentRead: true }),
   );
-  return Item ? fromItem(Item as OrganizationItem) : undefined;
+  return Item ? organizationOfItem(Item) : undefined;
 }
 
 export interface OrganizationPage {

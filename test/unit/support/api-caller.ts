@@ -1,22 +1,28 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { hashSecret } from '#domain/access/api-keys';
 import type { Scope } from '#domain/access/scopes';
 import { API_PREFIX } from '#routes';
 
-/** One test API key, for tests that drive the request pipeline against a mocked table. */
+/**
+ * One test API key, for tests that drive the request pipeline against a mocked table. Its prefix
+ * is random, as prefixes were before they named their organization.
+ */
 export const CALLER_PREFIX = 'abcdefghjkmnpqrs';
+/** The prefix of another key of the same organization, naming it as new keys' prefixes do: 1 digit, "9". */
+export const NAMING_CALLER_PREFIX = '19abcdefghjkmnpq';
 const SECRET = '0123456789abcdefghjkmnpqrstvwxyz';
-export const CALLER_KEY = `svc_test_${CALLER_PREFIX}_${SECRET}`;
+export const callerKey = (prefix = CALLER_PREFIX) => `svc_test_${prefix}_${SECRET}`;
+export const CALLER_KEY = callerKey();
 
-/** The items of CALLER_KEY, active with these scopes, and of its organization 9 (Team, API access on). */
-export function callerItems(scopes: readonly Scope[] = []) {
+/** The items of the caller's key, active with these scopes, and of its organization 9 (Team, API access on). */
+export function callerItems(scopes: readonly Scope[] = [], prefix = CALLER_PREFIX) {
   return {
     key: {
-      pk: `APIKEY#${CALLER_PREFIX}`,
+      pk: `APIKEY#${prefix}`,
       sk: 'APIKEY',
-      key_prefix: CALLER_PREFIX,
+      key_prefix: prefix,
       organization_id: 9,
       environment: 'test',
       secret_hash: hashSecret(SECRET),
@@ -36,25 +42,41 @@ export function callerItems(scopes: readonly Scope[] = []) {
   };
 }
 
-/** The mocked table knows CALLER_KEY and its organization (callerItems). */
-export function tableKnowsCaller(dynamo: AwsClientStub<DynamoDBDocumentClient>, scopes: readonly Scope[] = []) {
-  for (const item of Object.values(callerItems(scopes))) {
+/** The mocked table knows the caller's key and its organization (callerItems), read one by one or together. */
+export function tableKnowsCaller(
+  dynamo: AwsClientStub<DynamoDBDocumentClient>,
+  scopes: readonly Scope[] = [],
+  prefix = CALLER_PREFIX,
+) {
+  const items = Object.values(callerItems(scopes, prefix));
+  for (const item of items) {
     dynamo.on(GetCommand, { Key: { pk: item.pk, sk: item.sk } }).resolves({ Item: item });
   }
+  dynamo.on(BatchGetCommand).callsFake(({ RequestItems }: { RequestItems: Record<string, { Keys: object[] }> }) => ({
+    Responses: Object.fromEntries(
+      Object.entries(RequestItems).map(([table, { Keys }]) => [
+        table,
+        items.filter((item) => Keys.some((key) => isKeyOf(item, key))),
+      ]),
+    ),
+  }));
 }
+
+const isKeyOf = (item: { pk: string; sk: string }, key: object) =>
+  (key as { pk?: string }).pk === item.pk && (key as { sk?: string }).sk === item.sk;
 
 /** The HTTP API event of a request below the API prefix, sent with CALLER_KEY. */
 export function callerEvent(
   method: string,
   path: string,
-  { body, headers = {} }: { body?: string; headers?: Record<string, string> } = {},
+  { body, headers = {}, key = CALLER_KEY }: { body?: string; headers?: Record<string, string>; key?: string } = {},
 ): APIGatewayProxyEventV2 {
   return {
     version: '2.0',
     routeKey: `${method} ${API_PREFIX}${path}`,
     rawPath: `${API_PREFIX}${path}`,
     rawQueryString: '',
-    headers: { authorization: `Bearer ${CALLER_KEY}`, ...headers },
+    headers: { authorization: `Bearer ${key}`, ...headers },
     ...(body === undefined ? {} : { body }),
     isBase64Encoded: false,
     requestContext: {
