@@ -59,7 +59,7 @@ describe('cancelling a job', () => {
     expect([result.status, result.body.error.code]).toEqual([409, 'JOB_FAILED']);
   });
 
-  it('cancels a processing video job and stops its execution, which ends ABORTED without failing the job', async () => {
+  it('cancels a processing video job and stops its execution, which ends without failing the job', async () => {
     const org = await createOrganization({ credits: 100 });
     const job = await stalledVideoJob(org);
     expect(
@@ -72,14 +72,16 @@ describe('cancelling a job', () => {
     const cancelled = await call<VideoJob>('POST', `/video-jobs/${job.id}/cancel`, { key: org.key });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', credits: { charged: 10, refunded: 10 } });
-    expect(
+    // Stopped by the cancel, or, when its poll came between the cancel's transaction and the stop,
+    // ended by that step, which finds its job no longer active (render-steps.ts).
+    expect(['ABORTED', 'SUCCEEDED']).toContain(
       await eventually(
         () => executionStatus('video', job.id),
         (status) => status !== 'RUNNING',
       ),
-    ).toBe('ABORTED');
+    );
 
-    // The execution-ended task has seen the ABORTED execution by now, or will: it leaves the job as it is.
+    // The execution-ended task has seen the ended execution by now, or will: it leaves the job as it is.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await jobStatus(org, job.id)).toBe('cancelled');
     expect((await listEvents(org.organizationId)).map((event) => event.type)).toEqual(['job.cancelled']);
