@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_PREFIX, FALLBACK_HANDLER, matchPath, ROUTES } from '#routes';
+import { KEEP_ALIVE_TIMEOUT_MS } from './keep-alive';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -123,7 +124,7 @@ export interface GatewayOptions {
  * format 2.0 events, the same handler modules.
  */
 export function createGateway({ loadHandler, extraRoutes = {} }: GatewayOptions): Server {
-  return createServer(async (request, response) => {
+  return createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
       const extra = extraRoutes[url.pathname];

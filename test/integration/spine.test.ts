@@ -357,4 +357,9 @@ describe('errors', () => {
     const response = await fetch(`${process.env.IT_BASE_URL}/healthz`);
     expect(response.status).toBe(200);
   });
+
+  it('keeps an idle connection for 60 s, so a pooling client always closes it first', async () => {
+    const response = await call('GET', '/me', { key: org.key });
+    expect(response.headers.get('keep-alive')).toBe('timeout=60');
+  });
 });

@@ -163,6 +163,13 @@ describe('presigned URLs', () => {
   });
 });
 
+describe('connections', () => {
+  it('are kept idle for 60 s, so a pooling client always closes them first', async () => {
+    const response = await fetch(`${server.endpoint}/${BUCKET}/no-such-object`);
+    expect(response.headers.get('keep-alive')).toBe('timeout=60');
+  });
+});
+
 describe('objects', () => {
   it("take the SDK's streamed body in aws-chunked encoding with its CRC32 trailer", async () => {
     const chunks = [Buffer.alloc(70_000, 1), Buffer.alloc(5, 2)];

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../../keep-alive';
 import { AwsChunkedDecoder } from './aws-chunked';
 import { noSuchKey, preconditionFailed, S3Error } from './errors';
 import {
@@ -603,9 +604,12 @@ export async function startS3Server({ dataDir, credentials, port = 0 }: S3Server
       );
     }
   };
-  const server: Server = createServer({ requestTimeout: 0, keepAliveTimeout: 5000 }, (request, response) => {
-    void onRequest(request, response);
-  });
+  const server: Server = createServer(
+    { requestTimeout: 0, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
+    (request, response) => {
+      void onRequest(request, response);
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
