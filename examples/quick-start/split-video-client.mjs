@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import console from 'node:console';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { createClient } from '@video-automation/client';
@@ -18,6 +18,8 @@ if (!process.env.API_KEY || !file) {
   console.error('Usage: API_KEY=svc_test_... node examples/quick-start/split-video-client.mjs <video.mp4> [out-dir]');
   process.exit(1);
 }
+// The clips' folder first: a folder that cannot be made fails now, not after the job.
+await mkdir(outDir, { recursive: true });
 const client = createClient({
   apiKey: process.env.API_KEY,
   baseUrl: process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer',
@@ -41,6 +43,8 @@ if (job.status !== 'completed') throw new Error(`The job ended ${job.status}: ${
 const { data: result } = await client.GET('/split-jobs/{id}/result', { params: { path: { id: job.id } } });
 for (const clip of result.clips) {
   const path = join(outDir, `${clip.id}.mp4`);
-  await writeFile(path, Buffer.from(await (await fetch(clip.download_url)).arrayBuffer()));
+  const video = await fetch(clip.download_url);
+  if (!video.ok) throw new Error(`The download of ${clip.id} answered ${video.status}`);
+  await writeFile(path, Buffer.from(await video.arrayBuffer()));
   console.log(`${path}: ${clip.duration_seconds} s, score ${clip.score}: ${clip.reasons.join(' ')}`);
 }

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { openAsBlob } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import console from 'node:console';
 import process from 'node:process';
@@ -45,6 +45,8 @@ async function waitForJob(jobId) {
 }
 
 export async function splitVideo(file, outDir = '.') {
+  // The clips' folder first: a folder that cannot be made fails now, not after the job.
+  await mkdir(outDir, { recursive: true });
   // 1. Upload: ask for an upload URL, PUT the file to it with the declared type and size, confirm.
   const { size } = await stat(file);
   const upload = await api('POST', '/assets/upload-url', {
@@ -76,6 +78,7 @@ export async function splitVideo(file, outDir = '.') {
   const saved = [];
   for (const clip of clips) {
     const video = await fetch(clip.download_url);
+    if (!video.ok) throw new Error(`The download of ${clip.id} answered ${video.status}`);
     const path = join(outDir, `${clip.id}.mp4`);
     await writeFile(path, Buffer.from(await video.arrayBuffer()));
     console.log(`${path}: ${clip.duration_seconds} s, score ${clip.score}: ${clip.reasons.join(' ')}`);

@@ -53,7 +53,8 @@ describe('the quick start examples, run as they are', () => {
 
   it('uploads a video, splits it, waits for the job and downloads its clips; then lists the job', async () => {
     const org = await createOrganization({ credits: 100 });
-    const clips = mkdtempSync(join(directory, 'fetch-'));
+    // A folder not there yet, as the README's `clips/` is on a first run.
+    const clips = join(directory, 'fetch', 'clips');
     const split = await example('split-video.mjs', org.key, [source, clips]);
     expectVerticalClips(clips);
     expect(split.stdout).toContain('completed');
@@ -65,7 +66,7 @@ describe('the quick start examples, run as they are', () => {
 
   it('does the same through the client package', async () => {
     const org = await createOrganization({ credits: 100 });
-    const clips = mkdtempSync(join(directory, 'client-'));
+    const clips = join(directory, 'client', 'clips');
     const split = await example('split-video-client.mjs', org.key, [source, clips]);
     expectVerticalClips(clips);
     expect(split.stdout).toMatch(/^completed {2}100%$/m);
