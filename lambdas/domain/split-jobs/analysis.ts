@@ -33,6 +33,12 @@ export const ANALYSIS_FRAME_RATE = 10;
 const ANALYSIS_FRAME_INTERVAL_SLACK = 0.75;
 /** Width frames are scaled to before scoring: a cut changes most pixels at any size, and scoring cost grows with area. */
 export const ANALYSIS_FRAME_WIDTH = 320;
+/**
+ * The scaler that shrinks them: `area` averages each output pixel's block of source pixels, which
+ * is all a score needs, at a third of the default bicubic's cost; on grainy 1080p that was a tenth
+ * of the analysis' CPU time. Pictures people see are scaled with the default.
+ */
+const ANALYSIS_SCALER = 'area';
 /** Sample rate loudness is measured at: enough for speech and music energy, cheap to resample to. */
 export const ANALYSIS_SAMPLE_RATE = 8000;
 /** Loudness is measured on windows this long: silence edges are placed to within it. */
@@ -245,7 +251,7 @@ function analysisFilterGraph(
   const minimumInterval = ANALYSIS_FRAME_INTERVAL_SLACK / ANALYSIS_FRAME_RATE;
   const thinned = [
     `[0:v:0]select='isnan(prev_selected_t)+gte(t-prev_selected_t,${minimumInterval})'`,
-    `scale=${ANALYSIS_FRAME_WIDTH}:-2`,
+    `scale=${ANALYSIS_FRAME_WIDTH}:-2:flags=${ANALYSIS_SCALER}`,
   ].join(',');
   const scored = [`select='gte(scene,0)'`, `metadata=print:key=${SCENE_SCORE_KEY}:file=${filterGraphPath(sceneFile)}`];
   // The subject's frames are taken from the small copy already made: sampling them costs a few
