@@ -53,8 +53,17 @@ export interface ServedRequest {
 }
 
 const servedRequest = new AsyncLocalStorage<ServedRequest>();
-/** Every request the gateway has served, in the order they arrived. */
+/** Every request the gateway has served while they were kept (keepServedRequests), in the order they arrived. */
 const served: ServedRequest[] = [];
+let keepingServed = true;
+
+/**
+ * Whether the requests served from now on are kept for servedBetween. The soak turns it off: kept,
+ * its thirteen thousand requests would grow the very memory it measures (a couple of KB each).
+ */
+export function keepServedRequests(keep: boolean): void {
+  keepingServed = keep;
+}
 
 /** From now on, a command run inside a request the server on `gatewayPort` serves counts as `api`, and as that request's. */
 export function countGatewayRequestsAsApi(gatewayPort: number): void {
@@ -68,7 +77,7 @@ export function countGatewayRequestsAsApi(gatewayPort: number): void {
       calls: new Map(),
       roundTrips: new RoundTrips(),
     };
-    served.push(record);
+    if (keepingServed) served.push(record);
     // enterWith, not run: the channel is published synchronously just before the server emits
     // 'request', so the gateway's handler (and every await under it) runs in this context.
     servedRequest.enterWith(record);

@@ -5,6 +5,7 @@ import { ROUTES, type HttpMethod, type Route } from '#routes';
 import { cpuPercentages, cpuTicks } from './cpu';
 import { call, expectStatus, type Reply } from './http';
 import { childProcessesRss } from './memory';
+import { keepServedRequests } from './call-counter';
 import { seedCaller, seedJobs } from './seeding';
 import { answerKind, documentedStatuses, minuteSchedule, type Caller } from './soak-mix';
 import { BENCH_SETTINGS } from './settings';
@@ -445,6 +446,7 @@ export async function measureSoak({
     for (let route = 1; route < USAGE_PATHS.length; route += 1) await send('usage');
 
     // --- The traffic.
+    keepServedRequests(false);
     const schedule = minuteSchedule(settings.mix);
     const intervalMs = 60_000 / schedule.length;
     const offeredPerSecond = schedule.length / 60;
@@ -460,14 +462,17 @@ export async function measureSoak({
       heapFloors[minute] = Math.min(heapFloors[minute] ?? Infinity, process.memoryUsage().heapUsed);
     }, settings.heapSampleMs);
     let firstMinuteMemory: Promise<MemorySample> | undefined;
-    const inFlight: Promise<void>[] = [];
+    // Only the sends not answered yet: holding every one until the end would grow the memory measured.
+    const inFlight = new Set<Promise<void>>();
     for (let slot = 0; slot < schedule.length * minutes; slot += 1) {
       const scheduledAt = startedAt + slot * intervalMs;
       const minute = Math.floor(slot / schedule.length);
       const wait = scheduledAt - performance.now();
       if (wait > 0) await sleep(wait);
       if (minute === 1 && !firstMinuteMemory) firstMinuteMemory = memorySample(heapFloors[0]!, inFlightCount);
-      inFlight.push(send(schedule[slot % schedule.length]!, { scheduledAt, minute }));
+      const sent = send(schedule[slot % schedule.length]!, { scheduledAt, minute });
+      inFlight.add(sent);
+      void sent.finally(() => inFlight.delete(sent));
       if (slot % schedule.length === schedule.length - 1) progress(`soak: minute ${minute + 1} of ${minutes} sent`);
     }
     await sleep(Math.max(0, startedAt + minutes * 60_000 - performance.now()));
@@ -475,7 +480,7 @@ export async function measureSoak({
     const cpu = cpuPercentages(cpuBefore, await cpuTicks());
     const lastMemory = await memorySample(heapFloors[minutes - 1]!, inFlightCount);
     const firstMemory = (await firstMinuteMemory) ?? lastMemory;
-    await Promise.all(inFlight);
+    await Promise.all([...inFlight]);
     const trafficEndedAt = performance.now();
 
     progress(`soak: waiting up to ${settings.jobEndTimeoutMs / 1000} s for ${jobs.length} jobs to end`);
@@ -535,6 +540,7 @@ export async function measureSoak({
       failures,
     };
   } finally {
+    keepServedRequests(true);
     await receiver.stop();
   }
 }

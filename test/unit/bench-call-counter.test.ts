@@ -7,6 +7,7 @@ import {
   callsBetween,
   callsPerRequest,
   countGatewayRequestsAsApi,
+  keepServedRequests,
   RoundTrips,
   roundTripCounts,
   servedBetween,
@@ -193,5 +194,23 @@ describe('the call counter', () => {
     expect(callsBetween(before, after, 'background')).toEqual({ 'DynamoDB Query ORG/JOB': 1 });
     expect(callsBetween(before, after, 'api')).toEqual({});
     expect(servedBetween(before, after)).toEqual([]);
+  });
+
+  it('still counts the calls of requests it no longer keeps, and keeps them again when told', async () => {
+    const before = snapshot();
+    keepServedRequests(false);
+    try {
+      await get('/sequential');
+    } finally {
+      keepServedRequests(true);
+    }
+    const unkept = snapshot();
+    expect(servedBetween(before, unkept)).toEqual([]);
+    expect(callsBetween(before, unkept, 'api')).toEqual({
+      'DynamoDB GetItem APIKEY/APIKEY': 1,
+      'DynamoDB GetItem ORG/ORG': 1,
+    });
+    await get('/sequential');
+    expect(servedBetween(unkept, snapshot()).map((request) => request.url)).toEqual(['/sequential']);
   });
 });
