@@ -455,7 +455,8 @@ export async function measureSoak({
     );
     const cpuBefore = await cpuTicks();
     const startedAt = performance.now();
-    // The lowest heap of each minute: what a collection left, not garbage waiting for one.
+    // The lowest heap of each minute: nearer what is alive than one sample, though old garbage stays
+    // in it until V8 runs a full collection (heap snapshots, which collect first, show live growth).
     const heapFloors: number[] = [];
     const heapSampler = setInterval(() => {
       const minute = Math.floor((performance.now() - startedAt) / 60_000);
