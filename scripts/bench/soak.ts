@@ -463,7 +463,8 @@ export async function measureSoak({
       heapFloors[minute] = Math.min(heapFloors[minute] ?? Infinity, process.memoryUsage().heapUsed);
     }, settings.heapSampleMs);
     let firstMinuteMemory: Promise<MemorySample> | undefined;
-    // Only the sends not answered yet: holding every one until the end would grow the memory measured.
+    // Only the sends not settled yet, and any that failed (kept for Promise.all to report): holding
+    // every one until the end would grow the memory measured.
     const inFlight = new Set<Promise<void>>();
     for (let slot = 0; slot < schedule.length * minutes; slot += 1) {
       const scheduledAt = startedAt + slot * intervalMs;
@@ -473,7 +474,10 @@ export async function measureSoak({
       if (minute === 1 && !firstMinuteMemory) firstMinuteMemory = memorySample(heapFloors[0]!, inFlightCount);
       const sent = send(schedule[slot % schedule.length]!, { scheduledAt, minute });
       inFlight.add(sent);
-      void sent.finally(() => inFlight.delete(sent));
+      sent.then(
+        () => inFlight.delete(sent),
+        () => {},
+      );
       if (slot % schedule.length === schedule.length - 1) progress(`soak: minute ${minute + 1} of ${minutes} sent`);
     }
     await sleep(Math.max(0, startedAt + minutes * 60_000 - performance.now()));
