@@ -483,7 +483,7 @@ function reportSoak(soak: SoakFigures, lines: string[]) {
     .map(([name, percent]) => `${name} ${change(first.children_rss_mb[name]!, end.children_rss_mb[name]!, percent)}`)
     .join(', ');
   lines.push(
-    `  Memory, end of the first minute → end (target growth < ${soak.memory.target_growth_percent} %): this process RSS ${change(first.rss_mb, end.rss_mb, growth.rss)}, heap floor ${change(first.heap_used_floor_mb, end.heap_used_floor_mb, growth.heap_used_floor)}; ${children}; requests waiting for their answer ${first.requests_in_flight} → ${end.requests_in_flight}`,
+    `  Memory, end of the first minute → end (target growth < ${soak.memory.target_growth_percent} %): this process RSS ${change(first.rss_mb, end.rss_mb, growth.rss)}, live heap ${change(first.heap_live_mb, end.heap_live_mb, growth.heap_live)}; ${children}; requests waiting for their answer ${first.requests_in_flight} → ${end.requests_in_flight}`,
   );
   lines.push(
     soak.failures.length === 0

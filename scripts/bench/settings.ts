@@ -118,7 +118,6 @@ export const BENCH_SETTINGS = {
     jobEndTimeoutMs: 5 * 60_000,
     jobPollMs: 1000,
     deliveryTimeoutMs: 60_000,
-    heapSampleMs: 1000,
     targetP99Ratio: 1.2,
     targetMemoryGrowthPercent: 10,
   },

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ACTIVE_STATUSES, type JobStatus, type JobType } from '#domain/jobs/job';
 import { ROUTES, type HttpMethod, type Route } from '#routes';
 import { cpuPercentages, cpuTicks } from './cpu';
@@ -71,17 +73,30 @@ interface Sample {
 }
 
 /**
+ * V8's full collection, which `--expose_gc` offers: the heap in use right after it is what is
+ * alive. Without it, heapUsed also counts garbage V8 has not collected yet, which it leaves for
+ * long with room to spare, so two samples differ by whenever the last full collection ran.
+ */
+function fullGarbageCollection(): () => void {
+  setFlagsFromString('--expose_gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/**
  * Memory of the stack at one instant: this process (which runs the stack) and its children but
  * the media tools; and the requests sent and not yet answered then, whose backlog this process
- * holds too when the stack falls behind.
+ * holds too when the stack falls behind. The collection it runs first pauses the stack for a few
+ * milliseconds: once as the second minute starts, and once after the last minute's sends.
  */
-async function memorySample(heapFloorBytes: number, requestsInFlight: number) {
+async function memorySample(collectGarbage: () => void, requestsInFlight: number) {
+  collectGarbage();
+  const { rss, heapUsed } = process.memoryUsage();
   const children = await childProcessesRss();
   delete children.ffmpeg;
   delete children.ffprobe;
   return {
-    rss_mb: megabytes(process.memoryUsage().rss),
-    heap_used_floor_mb: megabytes(heapFloorBytes),
+    rss_mb: megabytes(rss),
+    heap_live_mb: megabytes(heapUsed),
     children_rss_mb: children,
     requests_in_flight: requestsInFlight,
   };
@@ -94,7 +109,7 @@ const growthPercent = (first: number, last: number) => round(((last - first) / f
 function memoryGrowth(first: MemorySample, last: MemorySample) {
   return {
     rss: growthPercent(first.rss_mb, last.rss_mb),
-    heap_used_floor: growthPercent(first.heap_used_floor_mb, last.heap_used_floor_mb),
+    heap_live: growthPercent(first.heap_live_mb, last.heap_live_mb),
     children_rss: Object.fromEntries(
       Object.entries(last.children_rss_mb)
         .filter(([name]) => first.children_rss_mb[name] !== undefined)
@@ -455,13 +470,7 @@ export async function measureSoak({
     );
     const cpuBefore = await cpuTicks();
     const startedAt = performance.now();
-    // The lowest heap of each minute: nearer what is alive than one sample, though old garbage stays
-    // in it until V8 runs a full collection (heap snapshots, which collect first, show live growth).
-    const heapFloors: number[] = [];
-    const heapSampler = setInterval(() => {
-      const minute = Math.floor((performance.now() - startedAt) / 60_000);
-      heapFloors[minute] = Math.min(heapFloors[minute] ?? Infinity, process.memoryUsage().heapUsed);
-    }, settings.heapSampleMs);
+    const collectGarbage = fullGarbageCollection();
     let firstMinuteMemory: Promise<MemorySample> | undefined;
     // Only the sends not settled yet, and any that failed (kept for Promise.all to report): holding
     // every one until the end would grow the memory measured.
@@ -471,7 +480,7 @@ export async function measureSoak({
       const minute = Math.floor(slot / schedule.length);
       const wait = scheduledAt - performance.now();
       if (wait > 0) await sleep(wait);
-      if (minute === 1 && !firstMinuteMemory) firstMinuteMemory = memorySample(heapFloors[0]!, inFlightCount);
+      if (minute === 1 && !firstMinuteMemory) firstMinuteMemory = memorySample(collectGarbage, inFlightCount);
       const sent = send(schedule[slot % schedule.length]!, { scheduledAt, minute });
       inFlight.add(sent);
       sent.then(
@@ -481,9 +490,8 @@ export async function measureSoak({
       if (slot % schedule.length === schedule.length - 1) progress(`soak: minute ${minute + 1} of ${minutes} sent`);
     }
     await sleep(Math.max(0, startedAt + minutes * 60_000 - performance.now()));
-    clearInterval(heapSampler);
     const cpu = cpuPercentages(cpuBefore, await cpuTicks());
-    const lastMemory = await memorySample(heapFloors[minutes - 1]!, inFlightCount);
+    const lastMemory = await memorySample(collectGarbage, inFlightCount);
     const firstMemory = (await firstMinuteMemory) ?? lastMemory;
     await Promise.all([...inFlight]);
     const trafficEndedAt = performance.now();
