@@ -404,12 +404,17 @@ function taskEventSources(loadTask: (name: string) => Promise<TaskHandler>) {
  * The local Step Functions emulator keeps executions in memory, so a restart loses the ones
  * under way (in AWS they survive). The reconciler, run at once for every active job whatever its
  * age, starts them again; the state machine finds each render gone and ends the job through its
- * normal failure path (refund, slot released).
+ * normal failure path (refund, slot released). A failure is logged and does not stop the start:
+ * the scheduled reconciler, which the stack runs every few minutes, finds the same jobs again.
  */
 async function restartInterruptedJobs() {
-  // Imported only now: its clients read the emulator endpoints from the environment when created.
-  const { reconcileJobs } = await import('#domain/jobs/reconciler');
-  await reconcileJobs({ restartAfterSeconds: 0 });
+  try {
+    // Imported only now: its clients read the emulator endpoints from the environment when created.
+    const { reconcileJobs } = await import('#domain/jobs/reconciler');
+    await reconcileJobs({ restartAfterSeconds: 0 });
+  } catch (error) {
+    console.error('Restarting the interrupted jobs at start failed:', error);
+  }
 }
 
 /**
