@@ -79,6 +79,7 @@ export interface StepFunctionsEmulator {
 
 type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
 
+/** What DescribeExecution and ListExecutions tell of an execution, kept once it has ended. */
 interface Execution {
   executionArn: string;
   stateMachineArn: string;
@@ -91,6 +92,13 @@ interface Execution {
   output?: string;
   error?: string;
   cause?: string;
+}
+
+/**
+ * What a running execution needs besides: its run's state lives in these closures, so they are
+ * dropped when it ends, and an execution kept for DescribeExecution holds its data only.
+ */
+interface RunControls {
   abort: () => void;
   /**
    * Settles the tasks still waiting when the execution ends on its own (a timeout): the library
@@ -393,17 +401,18 @@ export async function startStepFunctions({
     Object.entries(stateMachines).map(([arn, { definition }]) => [arn, prepare(arn, definition, waitTimeScale)]),
   );
   const executions = new Map<string, Execution>();
-  const running = new Set<Execution>();
+  const running = new Map<Execution, RunControls>();
 
   function finish(
     execution: Execution,
     status: Exclude<ExecutionStatus, 'RUNNING'>,
     result: Partial<Pick<Execution, 'output' | 'error' | 'cause'>> = {},
   ) {
-    if (execution.status !== 'RUNNING') return;
+    const controls = running.get(execution);
+    if (!controls) return;
     Object.assign(execution, { status, stopDate: new Date() }, result);
     running.delete(execution);
-    execution.releaseTasks();
+    controls.releaseTasks();
     const elapsed = execution.stopDate!.getTime() - execution.startDate.getTime();
     debug(`${status} ${execution.executionArn} in ${elapsed} ms${execution.error ? ` (${execution.error})` : ''}`);
     onExecutionEnded?.(statusChangeEvent(execution, status));
@@ -427,6 +436,8 @@ export async function startStepFunctions({
       input,
       status: 'RUNNING',
       startDate,
+    };
+    running.set(execution, {
       abort: () => {
         abort();
         stopped.abort();
@@ -442,9 +453,8 @@ export async function startStepFunctions({
           else finish(execution, 'FAILED', { error: 'States.Runtime', cause: String(error) });
         },
       ),
-    };
+    });
     executions.set(executionArn, execution);
-    running.add(execution);
     debug(`started ${executionArn}`);
     return execution;
   }
@@ -515,8 +525,9 @@ export async function startStepFunctions({
 
     StopExecution(body) {
       const execution = existingExecution(body);
-      if (execution.status === 'RUNNING') {
-        execution.abort();
+      const controls = running.get(execution);
+      if (controls) {
+        controls.abort();
         finish(execution, 'ABORTED', {
           ...(body.error === undefined ? {} : { error: String(body.error) }),
           ...(body.cause === undefined ? {} : { cause: String(body.cause) }),
@@ -572,11 +583,11 @@ export async function startStepFunctions({
   return {
     endpoint,
     async idle() {
-      while (running.size > 0) await Promise.all([...running].map((execution) => execution.settled));
+      while (running.size > 0) await Promise.all([...running.values()].map((controls) => controls.settled));
     },
     async stop() {
-      for (const execution of [...running]) {
-        execution.abort();
+      for (const [execution, controls] of [...running]) {
+        controls.abort();
         finish(execution, 'ABORTED');
       }
       await new Promise<void>((resolve) => {
