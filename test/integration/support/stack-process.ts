@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { settledWithin } from '../../../local/event-sources/invocation';
 import { readStackInfo } from '../../../local/stack-info';
 
 /** A local stack in a process of its own, started exactly as `npm start` starts it. */
@@ -86,7 +87,8 @@ export async function stopStackProcess({ child }: Pick<StackProcess, 'child'>, s
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    // It clears its timer: one left pending would keep Jest's process alive after the run.
+    await settledWithin(exited, 15_000);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
   child.stdout?.destroy();
