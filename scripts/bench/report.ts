@@ -246,7 +246,7 @@ function reportCaptionBurnIn(burnIn: CaptionBurnInFigures, lines: string[]) {
 
 function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
   lines.push(
-    `Split jobs, default options (9:16, at most 5 clips, auto lengths), one after another, create to completed polled every ${split.poll_interval_ms} ms (${split.ffmpeg}):`,
+    `Split jobs, default options (9:16, at most 5 clips, auto lengths), one after another, create to completed (its updated_at), polled every ${split.poll_interval_ms} ms (${split.ffmpeg}):`,
   );
   lines.push(
     ...table(

@@ -24,7 +24,7 @@ export const BENCH_SETTINGS = {
   splitJobs: {
     // `--split-sources` names others (parseSplitSourceName in split-jobs.ts).
     sources: ['patterns-120s', 'patterns-300s', 'patterns-600s', 'noisy-720p-600s', 'noisy-1080p-600s'],
-    pollMs: 250,
+    pollMs: 1000,
     timeoutMs: 20 * 60_000,
     readChunkBytes: 8 * 1024 * 1024,
     // The progress ChooseClips records once the analysis is merged (PROGRESS.chosen in split-steps.ts).
