@@ -30,12 +30,16 @@ function whenExited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** SIGTERM, then SIGKILL if the child is still there after the grace period. */
-export async function stopChildProcess(child: ChildProcess, graceMs = STOP_GRACE_MS): Promise<void> {
+/** SIGTERM (or the signal given), then SIGKILL if the child is still there after the grace period. */
+export async function stopChildProcess(
+  child: ChildProcess,
+  graceMs = STOP_GRACE_MS,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   // No pid: the spawn itself failed (e.g. ENOENT), there is nothing to stop and no 'exit' will come.
   if (child.pid === undefined || hasExited(child)) return;
   const exited = whenExited(child);
-  child.kill('SIGTERM');
+  child.kill(signal);
   const killTimer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   try {
     await exited;

@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { settledWithin } from '../../../local/event-sources/invocation';
+import { stopChildProcess } from '../../../local/emulators/child-processes';
 import { readStackInfo } from '../../../local/stack-info';
 
 /** A local stack in a process of its own, started exactly as `npm start` starts it. */
@@ -84,13 +84,7 @@ export async function startStackProcess(
 
 /** Ends the stack as an operator would (SIGTERM), or kills it outright when `signal` says so. */
 export async function stopStackProcess({ child }: Pick<StackProcess, 'child'>, signal: NodeJS.Signals = 'SIGTERM') {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill(signal);
-    // It clears its timer: one left pending would keep Jest's process alive after the run.
-    await settledWithin(exited, 15_000);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  await stopChildProcess(child, 15_000, signal);
   child.stdout?.destroy();
   child.stderr?.destroy();
 }
