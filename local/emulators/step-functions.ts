@@ -79,7 +79,7 @@ export interface StepFunctionsEmulator {
 
 type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
 
-/** What DescribeExecution and ListExecutions tell of an execution, kept once it has ended. */
+/** What DescribeExecution and ListExecutions tell of an execution: all that is kept of it once it has ended. */
 interface Execution {
   executionArn: string;
   stateMachineArn: string;
