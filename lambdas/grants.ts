@@ -42,7 +42,7 @@ export interface TableAccess {
 export type Grant =
   // PutObject under incoming/: signs the upload URL, whose holder then writes with these rights.
   | 'media.incoming:put'
-  // HeadObject, ranged GetObject and DeleteObject under incoming/, and listings under incoming/.
+  // Ranged GetObject, HeadObject and DeleteObject under incoming/, and listings under incoming/.
   | 'media.incoming:inspect'
   // GetObject under assets/: source images, and the download URLs signed with these rights.
   | 'media.assets:get'

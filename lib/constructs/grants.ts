@@ -234,10 +234,11 @@ function usesTranscriptionJobs(action: 'transcribe:StartTranscriptionJob' | 'tra
 export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => void>> = {
   // The presigned URL is signed with the function's credentials, so the function needs the action.
   'media.incoming:put': ({ fn, media }) => media.grantObjects(fn, 'incoming', ['s3:PutObject']),
-  // HeadObject and ranged GetObject are both s3:GetObject; DeleteObject removes the upload once
-  // copied. Without ListBucket on the whole bucket, HeadObject answers 403 for a key nobody
-  // uploaded yet, as for a real denial: a listing of exactly that key, allowed under incoming/
-  // only, tells the two apart (headObject in lambdas/domain/assets/media.ts).
+  // The ranged GetObject that reads an upload (and HeadObject, for an empty one) are both
+  // s3:GetObject; DeleteObject removes the upload once copied. Without ListBucket on the whole
+  // bucket, GetObject answers 403 for a key nobody uploaded yet, as for a real denial: a listing of
+  // exactly that key, allowed under incoming/ only, tells the two apart (readUpload in
+  // lambdas/domain/assets/media.ts).
   'media.incoming:inspect': ({ fn, media }) => {
     media.grantObjects(fn, 'incoming', ['s3:GetObject', 's3:DeleteObject']);
     media.grantListingUnder(fn, 'incoming');

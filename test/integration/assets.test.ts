@@ -237,6 +237,23 @@ describe('asset upload, confirmation and download', () => {
     expect(download.status).toBe(409);
   });
 
+  it('confirms a file shorter than the bytes its format check reads, with its exact size', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Buffer.from('tiny but a JPEG by its signature')]);
+    const created = await requestUpload(org, {
+      filename: 'tiny.jpg',
+      content_type: 'image/jpeg',
+      size_bytes: jpeg.length,
+      purpose: 'general',
+    });
+    await put(created.body, jpeg);
+    const confirm = await call<Asset>('POST', '/assets/confirm-upload', {
+      key: org.key,
+      body: { asset_id: created.body.asset_id },
+    });
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toMatchObject({ status: 'uploaded', size_bytes: jpeg.length });
+  });
+
   it.each([
     ['another Content-Type than', 'video/webm', 0],
     ['more bytes than', 'video/mp4', 10],

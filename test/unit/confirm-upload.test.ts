@@ -45,8 +45,11 @@ let record: Record<string, unknown>;
 let assetId: string;
 let incomingKey: string;
 
-/** The upload under incoming/ as S3 holds it now: undefined once deleted. */
-let upload: { etag: string; head: Uint8Array } | undefined;
+/**
+ * The upload under incoming/ as S3 holds it now (its size and type are the declared ones unless
+ * given): undefined once deleted.
+ */
+let upload: { etag: string; head: Uint8Array; sizeBytes?: number; contentType?: string } | undefined;
 
 function preconditionFailed() {
   return new S3ServiceException({
@@ -68,13 +71,15 @@ function currentUpload(etag?: string) {
 
 /** S3 with one object under incoming/, each command as S3 answers it; a test overrides one call with callsFakeOnce. */
 const S3_FAKES = {
-  head: () => {
-    if (!upload) throw new NotFound({ message: 'Not Found', $metadata: { httpStatusCode: 404 } });
-    return { ContentLength: Number(record.size_bytes), ContentType: 'video/mp4', ETag: upload.etag };
-  },
-  getObject: ({ IfMatch }: { IfMatch?: string }) => {
-    const { head } = currentUpload(IfMatch);
-    return { Body: { transformToByteArray: async () => head } } as never;
+  getObject: ({ IfMatch, Range }: { IfMatch?: string; Range?: string }) => {
+    const { etag, head, sizeBytes = Number(record.size_bytes), contentType = 'video/mp4' } = currentUpload(IfMatch);
+    const lastByte = Math.min(Number(Range?.match(/^bytes=0-(\d+)$/)?.[1]), sizeBytes - 1);
+    return {
+      ETag: etag,
+      ContentType: contentType,
+      ContentRange: `bytes 0-${lastByte}/${sizeBytes}`,
+      Body: { transformToByteArray: async () => head.slice(0, lastByte + 1) },
+    } as never;
   },
   copyObject: ({ CopySourceIfMatch }: { CopySourceIfMatch?: string }) => {
     currentUpload(CopySourceIfMatch);
@@ -87,7 +92,6 @@ const S3_FAKES = {
 };
 
 function emulateS3() {
-  s3.on(HeadObjectCommand).callsFake(S3_FAKES.head);
   s3.on(GetObjectCommand).callsFake(S3_FAKES.getObject);
   s3.on(CopyObjectCommand).callsFake(S3_FAKES.copyObject);
   s3.on(CreateMultipartUploadCommand).resolves({ UploadId: 'upload-1' });
@@ -144,11 +148,12 @@ const inputsOf = <Input extends object>(command: new (input: Input) => unknown) 
   s3.commandCalls(command as never).map((call) => call.args[0].input as Input);
 
 describe('confirming an upload', () => {
-  it('reads and copies only the version it inspected, then removes the upload', async () => {
+  it('reads the first bytes and the metadata of one version, copies only that version, then removes the upload', async () => {
     const asset = await confirmUpload(ORGANIZATION_ID, assetId);
 
     expect(asset).toMatchObject({ status: 'uploaded', objectKey: `assets/${ORGANIZATION_ID}/${assetId}` });
-    expect(inputsOf(GetObjectCommand)).toEqual([expect.objectContaining({ Key: incomingKey, IfMatch: '"v1"' })]);
+    expect(inputsOf(GetObjectCommand)).toEqual([{ Bucket: 'media-bucket', Key: incomingKey, Range: 'bytes=0-63' }]);
+    expect(inputsOf(HeadObjectCommand)).toEqual([]);
     expect(inputsOf(CopyObjectCommand)).toEqual([
       {
         Bucket: 'media-bucket',
@@ -164,10 +169,10 @@ describe('confirming an upload', () => {
 
   // S3 refuses a PUT of another type or size than its URL signs; the confirmation checks again all the same.
   it.each([
-    ['another size', { ContentLength: 1010, ContentType: 'video/mp4' }, 'size_bytes'],
-    ['another type', { ContentLength: 1000, ContentType: 'video/webm' }, 'video/webm'],
+    ['another size', { sizeBytes: 1010 }, 'size_bytes'],
+    ['another type', { contentType: 'video/webm' }, 'video/webm'],
   ])('fails an upload of %s than declared with 422, copying nothing', async (_, stored, named) => {
-    s3.on(HeadObjectCommand).resolves({ ...stored, ETag: '"v1"' });
+    upload = { ...upload!, ...stored };
 
     await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({
       code: 'ASSET_CONTENT_MISMATCH',
@@ -189,7 +194,7 @@ describe('confirming an upload', () => {
       code: 'ASSET_CONTENT_MISMATCH',
       message: 'The uploaded bytes are not a video/mp4 file.',
     });
-    expect(inputsOf(GetObjectCommand).map((input) => input.IfMatch)).toEqual(['"v1"', '"v2"']);
+    expect(inputsOf(GetObjectCommand)).toHaveLength(2);
     expect(inputsOf(CopyObjectCommand)).toHaveLength(1);
     expect(record.status).toBe('failed');
     expect(inputsOf(DeleteObjectCommand)).toEqual([]);
@@ -205,19 +210,6 @@ describe('confirming an upload', () => {
 
     await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
     expect(inputsOf(CopyObjectCommand).map((input) => input.CopySourceIfMatch)).toEqual(['"v1"', '"v2"']);
-  });
-
-  it('verifies again when the upload is replaced between the metadata check and the read of its first bytes', async () => {
-    s3.on(GetObjectCommand)
-      .callsFakeOnce(() => {
-        upload = { etag: '"v2"', head: MP4_HEAD };
-        throw preconditionFailed();
-      })
-      .callsFake(S3_FAKES.getObject);
-
-    await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
-    expect(inputsOf(HeadObjectCommand)).toHaveLength(2);
-    expect(inputsOf(CopyObjectCommand).map((input) => input.CopySourceIfMatch)).toEqual(['"v2"']);
   });
 
   it(`answers 409 ASSET_NOT_UPLOADED and leaves the asset pending when the upload changes under each of ${CONFIRM_ATTEMPTS} attempts`, async () => {
@@ -237,6 +229,65 @@ describe('confirming an upload', () => {
     expect(record.status).toBe('pending');
   });
 
+  it('reads the upload beside the asset, not after it', async () => {
+    const assetRead = deferred();
+    dynamo.on(GetCommand).callsFake(async () => {
+      await assetRead.promise;
+      return { Item: { ...record } };
+    });
+
+    const confirmation = confirmUpload(ORGANIZATION_ID, assetId);
+    await new Promise(setImmediate);
+    expect(inputsOf(GetObjectCommand)).toHaveLength(1);
+    assetRead.resolve();
+    await expect(confirmation).resolves.toMatchObject({ status: 'uploaded' });
+  });
+
+  it('answers a settled asset as it is, whatever the read of the upload beside it met', async () => {
+    await confirmUpload(ORGANIZATION_ID, assetId);
+    s3.on(GetObjectCommand).rejects(new Error('network down'));
+
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
+  });
+
+  describe('an empty upload (S3 answers a range of it with 416)', () => {
+    const invalidRange = () =>
+      new S3ServiceException({
+        name: 'InvalidRange',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 416 },
+        message: 'The requested range is not satisfiable',
+      });
+
+    it('fails with 422 naming its 0 bytes, from its HeadObject', async () => {
+      s3.on(GetObjectCommand).rejects(invalidRange());
+      s3.on(HeadObjectCommand).resolves({ ContentLength: 0, ContentType: 'video/mp4', ETag: '"empty"' });
+
+      await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({
+        code: 'ASSET_CONTENT_MISMATCH',
+        message: 'The uploaded file has 0 bytes, not the declared size_bytes 1000.',
+      });
+      expect(record.status).toBe('failed');
+      expect(inputsOf(CopyObjectCommand)).toEqual([]);
+    });
+
+    it('reads again when a PUT with bytes landed between the read and the HeadObject', async () => {
+      s3.on(GetObjectCommand).rejectsOnce(invalidRange()).callsFake(S3_FAKES.getObject);
+      s3.on(HeadObjectCommand).resolves({ ContentLength: 1000, ContentType: 'video/mp4', ETag: '"v1"' });
+
+      await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
+      expect(inputsOf(GetObjectCommand)).toHaveLength(2);
+    });
+
+    it('answers 409 ASSET_NOT_UPLOADED when it is gone by the HeadObject', async () => {
+      s3.on(GetObjectCommand).rejects(invalidRange());
+      s3.on(HeadObjectCommand).rejects(new NotFound({ message: 'Not Found', $metadata: { httpStatusCode: 404 } }));
+
+      await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({ code: 'ASSET_NOT_UPLOADED' });
+      expect(record.status).toBe('pending');
+    });
+  });
+
   it('answers 409 ASSET_NOT_UPLOADED while nothing was uploaded', async () => {
     upload = undefined;
     await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({
@@ -247,16 +298,16 @@ describe('confirming an upload', () => {
   });
 });
 
-describe('with a listing allowed under incoming/ only, as in AWS (HeadObject answers 403 for a missing key)', () => {
+describe('with a listing allowed under incoming/ only, as in AWS (GetObject answers 403 for a missing key)', () => {
   const forbidden = () =>
     new S3ServiceException({ name: 'Forbidden', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: '' });
   /** Another upload whose key starts with this one's, which a listing by prefix also finds. */
   const neighbour = () => `${incomingKey}0`;
 
   beforeEach(() => {
-    s3.on(HeadObjectCommand).callsFake(() => {
+    s3.on(GetObjectCommand).callsFake((input: { IfMatch?: string; Range?: string }) => {
       if (!upload) throw forbidden();
-      return S3_FAKES.head();
+      return S3_FAKES.getObject(input);
     });
     s3.on(ListObjectsV2Command).callsFake(() => ({
       Contents: [...(upload ? [incomingKey] : []), neighbour()].map((Key) => ({ Key })).slice(0, 1),
@@ -273,13 +324,13 @@ describe('with a listing allowed under incoming/ only, as in AWS (HeadObject ans
     expect(record.status).toBe('pending');
   });
 
-  it('confirms without listing when HeadObject finds the upload', async () => {
+  it('confirms without listing when GetObject finds the upload', async () => {
     await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
     expect(inputsOf(ListObjectsV2Command)).toEqual([]);
   });
 
-  it('fails with the refusal, not as "not uploaded", when HeadObject is refused for a key the listing shows', async () => {
-    s3.on(HeadObjectCommand).callsFake(() => {
+  it('fails with the refusal, not as "not uploaded", when GetObject is refused for a key the listing shows', async () => {
+    s3.on(GetObjectCommand).callsFake(() => {
       throw forbidden();
     });
     await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({
@@ -318,7 +369,7 @@ describe('concurrent confirmations', () => {
 
   it.each([
     ['its copy', CopyObjectCommand],
-    ['its read of the first bytes', GetObjectCommand],
+    ['its read', GetObjectCommand],
   ] as const)(
     'answers the asset the other one confirmed when the upload is gone by %s',
     async (_, command: typeof CopyObjectCommand | typeof GetObjectCommand) => {
@@ -337,18 +388,6 @@ describe('concurrent confirmations', () => {
       expect(inputsOf(DeleteObjectCommand)).toEqual([]);
     },
   );
-
-  it('answers the asset the other one confirmed when the upload was already gone at the metadata check', async () => {
-    s3.on(HeadObjectCommand)
-      .callsFakeOnce(() => {
-        record = { ...record, status: 'uploaded', object_key: `assets/${ORGANIZATION_ID}/${assetId}` };
-        upload = undefined;
-        throw new NotFound({ message: 'Not Found', $metadata: { httpStatusCode: 404 } });
-      })
-      .callsFake(S3_FAKES.head);
-
-    await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
-  });
 
   it('answers the asset the other one confirmed when that one recorded it first', async () => {
     s3.on(CopyObjectCommand)
@@ -448,7 +487,7 @@ describe('a copy in parts', () => {
     ]);
     expect(partsInFlightAtAbort).toEqual([0]);
     expect(inputsOf(CompleteMultipartUploadCommand)).toHaveLength(1);
-    expect(inputsOf(HeadObjectCommand)).toHaveLength(2);
+    expect(inputsOf(GetObjectCommand)).toHaveLength(2);
   });
 
   it('reports the copy error, not the abort error, when the abort fails too', async () => {

@@ -7,6 +7,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  NoSuchKey,
   NotFound,
   PutObjectCommand,
   S3ServiceException,
@@ -99,20 +100,81 @@ export async function presignFileDownload(
 const hasStatus = (error: unknown, status: number) =>
   error instanceof S3ServiceException && error.$metadata.httpStatusCode === status;
 
+/** One version of an object, as a read of it saw it: later copies are bound to its ETag. */
+export interface InspectedObject {
+  key: string;
+  etag: string;
+  sizeBytes: number;
+}
+
+/** An upload as one read saw it: its version, its type, and its first bytes (all of them when fewer). */
+export interface UploadedObject extends InspectedObject {
+  contentType: string | undefined;
+  /** The first SNIFF_BYTES bytes: enough to recognise the format (media-signatures.ts). */
+  head: Uint8Array;
+}
+
 /**
- * The object's metadata, or undefined when nothing is stored under the key. S3 answers 404 for a
- * missing key only to a caller that may list the whole bucket; a caller that may list only under
- * the key's prefix (media.incoming:inspect) gets 403, as for a real denial. A listing of exactly
- * the key tells the two apart.
+ * The upload under `objectKey` in one ranged GET, which answers what HeadObject would (ETag, type,
+ * and the size in Content-Range) together with the first bytes, all of one version. Undefined
+ * when nothing is stored under the key. S3 answers 404 for a missing key only to a caller that may
+ * list the whole bucket; a caller that may list only under the key's prefix
+ * (media.incoming:inspect) gets 403, as for a real denial. A listing of exactly the key tells the
+ * two apart.
  */
-export async function headObject(objectKey: string) {
+export async function readUpload(objectKey: string): Promise<UploadedObject | undefined> {
   try {
-    return await s3().send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
+    const read = await s3().send(
+      new GetObjectCommand({ Bucket: mediaBucket(), Key: objectKey, Range: `bytes=0-${SNIFF_BYTES - 1}` }),
+    );
+    if (!read.ETag) throw new Error(`GetObject of ${objectKey} returned no ETag`);
+    const head = read.Body ? await read.Body.transformToByteArray() : new Uint8Array();
+    return {
+      key: objectKey,
+      etag: read.ETag,
+      sizeBytes: totalBytesOf(read.ContentRange) ?? head.byteLength,
+      contentType: read.ContentType,
+      head,
+    };
   } catch (error) {
-    if (error instanceof NotFound || hasStatus(error, 404)) return undefined;
-    if (hasStatus(error, 403) && !(await isListed(objectKey))) return undefined;
-    throw error;
+    if (hasStatus(error, 416)) return readEmptyUpload(objectKey);
+    return absentOrThrow(error, objectKey);
   }
+}
+
+/** Undefined when `error` means that nothing is stored under `objectKey`; otherwise throws it. */
+async function absentOrThrow(error: unknown, objectKey: string): Promise<undefined> {
+  if (error instanceof NoSuchKey || error instanceof NotFound || hasStatus(error, 404)) return undefined;
+  if (hasStatus(error, 403) && !(await isListed(objectKey))) return undefined;
+  throw error;
+}
+
+/** The whole size in a Content-Range (`bytes 0-63/1000` → 1000); undefined without one. */
+function totalBytesOf(contentRange: string | undefined): number | undefined {
+  const total = contentRange?.match(/\/(\d+)$/)?.[1];
+  return total === undefined ? undefined : Number(total);
+}
+
+/**
+ * S3 answers a range of an empty object with 416, and no ETag. HeadObject gives the metadata; a
+ * version with bytes again (a PUT in between) is read again from the start.
+ */
+async function readEmptyUpload(objectKey: string): Promise<UploadedObject | undefined> {
+  let metadata;
+  try {
+    metadata = await s3().send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
+  } catch (error) {
+    return absentOrThrow(error, objectKey);
+  }
+  if (metadata.ContentLength !== 0) return readUpload(objectKey);
+  if (!metadata.ETag) throw new Error(`HeadObject of ${objectKey} returned no ETag`);
+  return {
+    key: objectKey,
+    etag: metadata.ETag,
+    sizeBytes: 0,
+    contentType: metadata.ContentType,
+    head: new Uint8Array(),
+  };
 }
 
 /** Keys are listed in order, so the first key starting with `objectKey` is the key itself when it exists. */
@@ -123,16 +185,9 @@ async function isListed(objectKey: string): Promise<boolean> {
   return Contents?.[0]?.Key === objectKey;
 }
 
-/** One version of an object, as HeadObject saw it: later reads and copies are bound to its ETag. */
-export interface InspectedObject {
-  key: string;
-  etag: string;
-  sizeBytes: number;
-}
-
 /**
- * Thrown by the reads and copies bound to an inspected version when the object under the key is
- * no longer that version: `replaced` by another PUT (the ETag precondition failed), or `missing`.
+ * Thrown by the copies bound to an inspected version when the object under the key is no longer
+ * that version: `replaced` by another PUT (the ETag precondition failed), or `missing`.
  */
 export class ObjectChangedError extends Error {
   constructor(
@@ -149,23 +204,6 @@ function asObjectChange(error: unknown, objectKey: string): unknown {
   if (error.$metadata.httpStatusCode === 412) return new ObjectChangedError(objectKey, 'replaced');
   if (error.name === 'NoSuchKey') return new ObjectChangedError(objectKey, 'missing');
   return error;
-}
-
-/** The first bytes of the inspected version: enough to recognise its format (media-signatures.ts). */
-export async function readObjectHead(object: InspectedObject): Promise<Uint8Array> {
-  try {
-    const { Body } = await s3().send(
-      new GetObjectCommand({
-        Bucket: mediaBucket(),
-        Key: object.key,
-        Range: `bytes=0-${SNIFF_BYTES - 1}`,
-        IfMatch: object.etag,
-      }),
-    );
-    return Body ? await Body.transformToByteArray() : new Uint8Array();
-  } catch (error) {
-    throw asObjectChange(error, object.key);
-  }
 }
 
 /**
