@@ -20,6 +20,17 @@ export async function writeStackInfo(dataDir: string, info: StackInfo): Promise<
   await writeFile(stackInfoPath(dataDir), `${JSON.stringify(info, null, 2)}\n`);
 }
 
+/** Whether a process of that id is running (a stopped stack leaves its stack.json and files behind). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process is there, only not ours to signal.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export async function readStackInfo(dataDir: string): Promise<StackInfo | undefined> {
   try {
     return JSON.parse(await readFile(stackInfoPath(dataDir), 'utf8')) as StackInfo;

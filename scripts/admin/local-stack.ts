@@ -1,4 +1,4 @@
-import { readStackInfo, stackInfoPath, type StackInfo } from '../../local/stack-info';
+import { processExists, readStackInfo, stackInfoPath, type StackInfo } from '../../local/stack-info';
 
 /** How long /healthz gets to answer: a running stack answers at once. */
 const HEALTH_TIMEOUT_MS = 2000;
@@ -8,16 +8,6 @@ export class LocalStackNotRunning extends Error {
     super(
       `The local stack in ${dataDir} is not running (${reason}); start it with npm start, or set TABLE_NAME for a deployed stack.`,
     );
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process is there, only not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

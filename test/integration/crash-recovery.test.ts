@@ -1,11 +1,14 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { eventually } from './support/eventually';
 import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { stackDataDir } from '../support/stack-data-dir';
+import { readStackInfo } from '../../local/stack-info';
 
 /**
  * A local stack killed while a job is between two workflow steps, then started again on the same
- * data: the job must not stay active (holding its charge and its concurrency slot).
+ * data: the job must not stay active (holding its charge and its concurrency slot), and the files
+ * its functions were writing must not pile up.
  */
 
 let dataDir: string;
@@ -31,7 +34,11 @@ async function get(path: string, key: string) {
   return (await response.json()) as Record<string, unknown>;
 }
 
-test('a job under way when the stack is killed ends, refunded once, when the stack starts again', async () => {
+/** The stack's own temporary directory for its functions, under the data dir (local/main.ts). */
+const temporaryDirectories = () => readdir(join(dataDir, 'tmp'));
+const stackPid = async () => String((await readStackInfo(dataDir))!.pid);
+
+test("a job under way when the stack is killed ends, refunded once, when the stack starts again, and the killed stack's temporary files are gone", async () => {
   stack = await startStackProcess(dataDir);
   const organization = await admin('org', 'create', '--plan', 'team', '--credits', '100');
   const { key } = (await admin('key', 'create', '--org', String(organization.organization_id))) as { key: string };
@@ -50,8 +57,12 @@ test('a job under way when the stack is killed ends, refunded once, when the sta
   );
   expect(processing.status).toBe('processing');
 
+  const killedPid = await stackPid();
+  expect(await temporaryDirectories()).toEqual([killedPid]);
+  await writeFile(join(dataDir, 'tmp', killedPid, 'render-in-progress.mp4'), 'a file its work never removed');
   await stopStackProcess(stack, 'SIGKILL');
   stack = await startStackProcess(dataDir);
+  expect(await temporaryDirectories()).toEqual([await stackPid()]);
 
   const ended = await eventually(
     () => get(`/video-jobs/${id}`, key),
