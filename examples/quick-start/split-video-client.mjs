@@ -1,9 +1,9 @@
-import { Buffer } from 'node:buffer';
 import console from 'node:console';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { createClient } from '@video-automation/client';
+import { download } from './split-video.mjs';
 
 /**
  * split-video.mjs with the client package (client/README.md): upload, split, wait, download.
@@ -43,8 +43,6 @@ if (job.status !== 'completed') throw new Error(`The job ended ${job.status}: ${
 const { data: result } = await client.GET('/split-jobs/{id}/result', { params: { path: { id: job.id } } });
 for (const clip of result.clips) {
   const path = join(outDir, `${clip.id}.mp4`);
-  const video = await fetch(clip.download_url);
-  if (!video.ok) throw new Error(`The download of ${clip.id} answered ${video.status}`);
-  await writeFile(path, Buffer.from(await video.arrayBuffer()));
+  await download(clip.download_url, path);
   console.log(`${path}: ${clip.duration_seconds} s, score ${clip.score}: ${clip.reasons.join(' ')}`);
 }

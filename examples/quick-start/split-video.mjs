@@ -1,9 +1,10 @@
-import { Buffer } from 'node:buffer';
-import { openAsBlob } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import console from 'node:console';
 import process from 'node:process';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -44,6 +45,23 @@ async function waitForJob(jobId) {
   }
 }
 
+/**
+ * Streams a download to `path`, through a `.part` file renamed once complete: a download cut short
+ * never leaves a file that looks like a clip.
+ */
+export async function download(url, path) {
+  const response = await fetch(url);
+  if (!response.ok || !response.body) throw new Error(`The download of ${path} answered ${response.status}`);
+  const partial = `${path}.part`;
+  try {
+    await pipeline(Readable.fromWeb(response.body), createWriteStream(partial));
+    await rename(partial, path);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
 export async function splitVideo(file, outDir = '.') {
   // The clips' folder first: a folder that cannot be made fails now, not after the job.
   await mkdir(outDir, { recursive: true });
@@ -77,10 +95,8 @@ export async function splitVideo(file, outDir = '.') {
   const { clips } = await api('GET', `/split-jobs/${job.id}/result`);
   const saved = [];
   for (const clip of clips) {
-    const video = await fetch(clip.download_url);
-    if (!video.ok) throw new Error(`The download of ${clip.id} answered ${video.status}`);
     const path = join(outDir, `${clip.id}.mp4`);
-    await writeFile(path, Buffer.from(await video.arrayBuffer()));
+    await download(clip.download_url, path);
     console.log(`${path}: ${clip.duration_seconds} s, score ${clip.score}: ${clip.reasons.join(' ')}`);
     saved.push(path);
   }

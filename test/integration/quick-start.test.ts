@@ -18,8 +18,10 @@ async function example(script: string, key: string, args: string[] = []) {
 
 /** The clips an example saved in `directory`: real H.264 MP4s in the TikTok frame. */
 function expectVerticalClips(directory: string) {
-  const clips = readdirSync(directory).filter((name) => /^clip_.*\.mp4$/.test(name));
+  const clips = readdirSync(directory);
   expect(clips.length).toBeGreaterThan(0);
+  // Only whole clips: each download went through a `.part` file renamed once complete.
+  expect(clips.filter((name) => !/^clip_.*\.mp4$/.test(name))).toEqual([]);
   for (const clip of clips) {
     const { streams } = probeMedia(readFileSync(join(directory, clip)));
     expect(streams.find((stream) => stream.codec_type === 'video')).toMatchObject({
