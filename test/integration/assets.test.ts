@@ -27,6 +27,21 @@ async function put(upload: UploadUrl, bytes: Buffer, contentType = upload.upload
   });
 }
 
+/** `bytes` uploaded as declared (their own size), then the answer to the asset's confirmation. */
+async function uploadAndConfirm<Answer>(
+  org: TestOrganization,
+  declared: { filename: string; content_type: string; purpose: string },
+  bytes: Buffer,
+) {
+  const created = await requestUpload(org, { ...declared, size_bytes: bytes.length });
+  await put(created.body, bytes);
+  const confirm = await call<Answer>('POST', '/assets/confirm-upload', {
+    key: org.key,
+    body: { asset_id: created.body.asset_id },
+  });
+  return { assetId: created.body.asset_id, confirm };
+}
+
 describe('asset upload, confirmation and download', () => {
   let org: TestOrganization;
   let video: Buffer;
@@ -213,43 +228,31 @@ describe('asset upload, confirmation and download', () => {
 
   it('marks text bytes declared as video/mp4 failed, and never serves them', async () => {
     const text = Buffer.from('this is a plain text file pretending to be a video, and it is long enough');
-    const created = await requestUpload(org, {
-      filename: 'fake.mp4',
-      content_type: 'video/mp4',
-      size_bytes: text.length,
-      purpose: 'video_source',
-    });
-    await put(created.body, text);
-    const confirm = await call<ErrorBody>('POST', '/assets/confirm-upload', {
-      key: org.key,
-      body: { asset_id: created.body.asset_id },
-    });
+    const { assetId, confirm } = await uploadAndConfirm<ErrorBody>(
+      org,
+      { filename: 'fake.mp4', content_type: 'video/mp4', purpose: 'video_source' },
+      text,
+    );
     expect(confirm.status).toBe(422);
     expect(confirm.body.error.code).toBe('ASSET_CONTENT_MISMATCH');
     expect(confirm.body.error.message).toContain('video/mp4');
-    expect((await call<Asset>('GET', `/assets/${created.body.asset_id}`, { key: org.key })).body.status).toBe('failed');
+    expect((await call<Asset>('GET', `/assets/${assetId}`, { key: org.key })).body.status).toBe('failed');
     const again = await call<ErrorBody>('POST', '/assets/confirm-upload', {
       key: org.key,
-      body: { asset_id: created.body.asset_id },
+      body: { asset_id: assetId },
     });
     expect(again.status).toBe(422);
-    const download = await call<ErrorBody>('GET', `/assets/${created.body.asset_id}/download-url`, { key: org.key });
+    const download = await call<ErrorBody>('GET', `/assets/${assetId}/download-url`, { key: org.key });
     expect(download.status).toBe(409);
   });
 
   it('confirms a file shorter than the bytes its format check reads, with its exact size', async () => {
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Buffer.from('tiny but a JPEG by its signature')]);
-    const created = await requestUpload(org, {
-      filename: 'tiny.jpg',
-      content_type: 'image/jpeg',
-      size_bytes: jpeg.length,
-      purpose: 'general',
-    });
-    await put(created.body, jpeg);
-    const confirm = await call<Asset>('POST', '/assets/confirm-upload', {
-      key: org.key,
-      body: { asset_id: created.body.asset_id },
-    });
+    const { confirm } = await uploadAndConfirm<Asset>(
+      org,
+      { filename: 'tiny.jpg', content_type: 'image/jpeg', purpose: 'general' },
+      jpeg,
+    );
     expect(confirm.status).toBe(200);
     expect(confirm.body).toMatchObject({ status: 'uploaded', size_bytes: jpeg.length });
   });
