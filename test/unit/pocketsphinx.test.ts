@@ -1,4 +1,6 @@
-import { truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -207,12 +209,19 @@ function request(overrides: Partial<TranscriptionRequest> = {}): TranscriptionRe
 /** The bucket as S3 would keep it: what the adapter puts, it gets back; anything else is NoSuchKey. */
 let stored: Map<string, string>;
 
-beforeAll(() => {
+/** Where the adapters make their work directories while this file runs: each must be gone at its end. */
+let workDirectory: string;
+
+beforeAll(async () => {
   process.env.LOG_LEVEL = 'silent';
+  workDirectory = await mkdtemp(join(tmpdir(), 'pocketsphinx-test-'));
 });
 
-afterAll(() => {
+afterAll(async () => {
   delete process.env.LOG_LEVEL;
+  const left = await readdir(workDirectory);
+  await rm(workDirectory, { recursive: true, force: true });
+  if (left.length > 0) throw new Error(`Transcriptions left their work directories behind: ${left.join(', ')}`);
 });
 
 beforeEach(() => {
@@ -275,6 +284,7 @@ function provider(runTool: ToolRunner, maxConcurrent = 2, parts = 1) {
     runTool,
     maxConcurrent,
     parts,
+    workDirectory,
   });
 }
 
@@ -357,11 +367,11 @@ describe('Pocketsphinx: start and poll', () => {
     const first = await startedId(adapter);
     const again = await startedId(adapter);
     expect(again).toBe(first);
-    expect(await startedId(adapter, { jobId: 'split_job_02', output: { bucket: 'media', key: 'other' } })).not.toBe(
-      first,
-    );
+    const other = await startedId(adapter, { jobId: 'split_job_02', output: { bucket: 'media', key: 'other' } });
+    expect(other).not.toBe(first);
     recognizerMayEnd.resolve();
     await outcomeOf(adapter, first);
+    await outcomeOf(adapter, other);
     expect(tools.recognitions()).toBe(2);
   });
 
@@ -392,8 +402,9 @@ describe('Pocketsphinx: start and poll', () => {
   });
 
   it.each([undefined, 'en', 'EN-gb', 'en-US'])('transcribes a source whose language is %p', async (language) => {
-    await expect(provider(fakeTools().run).start(request({ language }))).resolves.toMatchObject({
-      state: 'started',
+    const adapter = provider(fakeTools().run);
+    await expect(outcomeOf(adapter, await startedId(adapter, { language }))).resolves.toMatchObject({
+      state: 'completed',
     });
   });
 
@@ -555,13 +566,17 @@ describe('Pocketsphinx: after a restart of the local stack', () => {
   });
 
   it('starts a transcription that the restart cut short again when it is polled, and completes it', async () => {
-    const cutShort = provider(fakeTools({ recognizerMayEnd: new Promise(() => {}) }).run);
+    const killed = deferred();
+    const cutShort = provider(fakeTools({ recognizerMayEnd: killed.promise, recognizer: { exitCode: null } }).run);
     const transcriptionId = await startedId(cutShort);
     const tools = fakeTools();
     const after = provider(tools.run);
     await expect(after.poll(transcriptionId)).resolves.toEqual({ state: 'in_progress' });
     await expect(outcomeOf(after, transcriptionId)).resolves.toMatchObject({ state: 'completed' });
     expect(tools.recognitions()).toBe(1);
+    // The process of the stack before the restart ends, as the recognizer it ran is killed.
+    killed.resolve();
+    await outcomeOf(cutShort, transcriptionId);
   });
 
   it('starts again on the next poll when the outcome could not be stored', async () => {

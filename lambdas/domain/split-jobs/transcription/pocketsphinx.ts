@@ -123,6 +123,8 @@ export interface PocketsphinxOptions {
   maxConcurrent?: number;
   /** How many parts the audio of a long source is recognized in, side by side. The cores unless told. */
   parts?: number;
+  /** Where each transcription makes its directory for the audio, removed when it ends. The system's unless told. */
+  workDirectory?: string;
 }
 
 export class Pocketsphinx implements TranscriptionProvider {
@@ -135,6 +137,7 @@ export class Pocketsphinx implements TranscriptionProvider {
   private readonly runTool: ToolRunner;
   private readonly maxConcurrent: number;
   private readonly parts: number;
+  private readonly workDirectory?: string;
   /** The transcriptions of this process that have not ended, waiting or running, by id. */
   private readonly unfinished = new Set<string>();
   private running = 0;
@@ -148,6 +151,7 @@ export class Pocketsphinx implements TranscriptionProvider {
     this.runTool = options.runTool ?? runMediaTool;
     this.maxConcurrent = options.maxConcurrent ?? 1;
     this.parts = options.parts ?? availableParallelism();
+    this.workDirectory = options.workDirectory;
   }
 
   async start(request: TranscriptionRequest): Promise<TranscriptionStart> {
@@ -228,7 +232,7 @@ export class Pocketsphinx implements TranscriptionProvider {
   }
 
   private async recognize(recognition: Recognition): Promise<RecognitionOutcome> {
-    const directory = await mkdtemp(join(tmpdir(), 'transcription-'));
+    const directory = await mkdtemp(join(this.workDirectory ?? tmpdir(), 'transcription-'));
     try {
       const audioPath = join(directory, 'audio.wav');
       const input = await getSignedUrl(
