@@ -147,6 +147,8 @@ describe('cancelling a job', () => {
       expect(sfn.commandCalls(StopExecutionCommand).map((call) => call.args[0].input)).toEqual([
         { executionArn: `arn:aws:states:us-east-1:1:execution:video-job:${VIDEO_JOB_ID}` },
       ]);
+      // The job is read once: the route's read decides the transaction.
+      expect(dynamo.commandCalls(GetCommand)).toHaveLength(1);
     },
   );
 
@@ -177,7 +179,6 @@ describe('cancelling a job', () => {
     dynamo
       .on(GetCommand)
       .resolvesOnce({ Item: videoJobItem() })
-      .resolvesOnce({ Item: videoJobItem() })
       .resolves({ Item: videoJobItem({ status: 'completed' }) });
     dynamo.on(TransactWriteCommand).callsFake(refusedAt(JOB_KEY));
     await expect(cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW)).rejects.toMatchObject({
@@ -185,6 +186,8 @@ describe('cancelling a job', () => {
       message: expect.stringContaining('already ended completed'),
     });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    // The route's read decides the first attempt; the refusal alone makes it read again.
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(2);
     expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(0);
   });
 

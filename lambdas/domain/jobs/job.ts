@@ -71,6 +71,9 @@ export type Job = JobOf<'video'> | JobOf<'split'>;
 /** Any job, its type and input not tied together: what code generic over the job type handles. */
 export type AnyJob = JobOf<JobType>;
 
+/** Any job as the union `type` narrows, which it always is: its type and input were stored together. */
+export const asJob = (job: AnyJob): Job => job as Job;
+
 function isOfType<T extends JobType>(job: AnyJob, type: T): job is JobOf<T> {
   return job.type === type;
 }

@@ -1,7 +1,7 @@
 import { findClips, markClipFailed, type Clip } from '#domain/split-jobs/clip-store';
 import { log } from '#platform/log';
 import { stopJobExecution } from './executions';
-import type { AnyJob, JobError } from './job';
+import { asJob, type AnyJob, type JobError } from './job';
 import { stopJob, type StoppedJob } from './lifecycle';
 import { stoppedJobRefund } from './refunds';
 
@@ -34,6 +34,7 @@ export async function endJobFromOutside(
     job.jobId,
     (read) => ({ status, error, refund: stoppedJobRefund(read.credits.charged, delivered) }),
     now,
+    asJob(job),
   );
   if (!stopped) throw new Error(`Job ${job.jobId} of organization ${job.organizationId} disappeared`);
   if (stopped.stoppedNow) await stopWork(stopped.job, clips, error);
