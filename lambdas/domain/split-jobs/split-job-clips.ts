@@ -76,8 +76,12 @@ export async function getSplitJobClips(
   jobId: string,
   { order }: ClipsQuery,
 ): Promise<ClipsResponse> {
-  const job = await getJobOfType(organizationId, jobId, 'split');
-  const ranked = await findClips(organizationId, jobId);
+  // The clips are read beside the job, not after it: they live under the organization's key, so
+  // another organization's job id finds none, and its job read answers 404 all the same.
+  const [job, ranked] = await Promise.all([
+    getJobOfType(organizationId, jobId, 'split'),
+    findClips(organizationId, jobId),
+  ]);
   const clips = order === 'time' ? ranked.sort(byStartTime) : ranked;
   const now = new Date();
   return { job_id: job.jobId, clips: await Promise.all(clips.map((clip) => presentClip(clip, job, now))) };
@@ -85,9 +89,12 @@ export async function getSplitJobClips(
 
 /** GET /split-jobs/{id}/result: a completed job's completed clips; 409 while it runs or when it did not complete. */
 export async function getSplitJobResult(organizationId: number, jobId: string): Promise<SplitJobResult> {
-  const job = await getCompletedJobOfType(organizationId, jobId, 'split');
+  const [job, clips] = await Promise.all([
+    getCompletedJobOfType(organizationId, jobId, 'split'),
+    findClips(organizationId, jobId),
+  ]);
   const now = new Date();
-  const completed = (await findClips(organizationId, jobId)).filter((clip) => clip.status === 'completed');
+  const completed = clips.filter((clip) => clip.status === 'completed');
   return {
     job_id: job.jobId,
     status: job.status,
