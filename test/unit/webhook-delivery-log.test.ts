@@ -23,6 +23,7 @@ import {
 import { DELIVERY_RETENTION_DAYS, deliveryRefOf } from '#domain/webhooks/delivery-store';
 import { sortableId } from '#platform/ids';
 import { DAY_MS } from '#platform/instants';
+import { deferred } from './support/deferred';
 import { keyOf } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
@@ -447,6 +448,22 @@ describe('resending one delivery (POST /webhooks/{id}/deliveries/{delivery_id}/r
       ).rejects.toMatchObject({ code: 'DELIVERY_NOT_FOUND', status: 404 });
     }
     expect(queuedMessages()).toEqual([]);
+  });
+
+  it('looks up the delivery beside the endpoint, not after it', async () => {
+    table.endpoint(WEBHOOK_ID, 'active');
+    const source = table.delivery(WEBHOOK_ID, NOW - DAY_MS, 'failed');
+    const endpointRead = deferred();
+    dynamo.on(GetCommand).callsFake(async ({ Key }: { Key: { pk: string; sk: string } }) => {
+      await endpointRead.promise;
+      return { Item: table.items.find((item) => item.pk === Key.pk && item.sk === Key.sk) };
+    });
+
+    const resend = resendWebhookDelivery(caller(), WEBHOOK_ID, String(source.delivery_id), new Date(NOW));
+    await new Promise(setImmediate);
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
+    endpointRead.resolve();
+    await expect(resend).resolves.toMatchObject({ resend_of: source.delivery_id });
   });
 
   it('answers WEBHOOK_DISABLED (409) for a disabled endpoint and WEBHOOK_NOT_FOUND for a deleted one', async () => {

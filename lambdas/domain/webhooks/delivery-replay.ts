@@ -58,8 +58,11 @@ export async function resendWebhookDelivery(
   now = new Date(),
 ): Promise<WebhookDelivery> {
   const organizationId = caller.organization.organizationId;
-  await resendableEndpoint(organizationId, webhookId);
-  const source = await findLoggedDelivery(organizationId, webhookId, deliveryId, now.getTime());
+  // Side by side: the lookup of the delivery only reads, and the endpoint's refusal comes first.
+  const [, source] = await Promise.all([
+    resendableEndpoint(organizationId, webhookId),
+    findLoggedDelivery(organizationId, webhookId, deliveryId, now.getTime()),
+  ]);
   const resend = source && (await recordResend(source, 'any', now));
   if (!resend) {
     throw new ApiError(
