@@ -22,6 +22,7 @@ import { stoppedJobRefund } from '#domain/jobs/refunds';
 import { reconcileJobs } from '#domain/jobs/reconciler';
 import { sortableId } from '#platform/ids';
 import type { TransactionItem } from '#platform/transactions';
+import { clipItem, splitJobItem } from './support/split-job-item';
 import { itemAt, refusedAt } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
@@ -58,46 +59,10 @@ function videoJobItem(overrides: Record<string, unknown> = {}) {
   };
 }
 
-function splitJobItem(overrides: Record<string, unknown> = {}) {
-  return {
-    ...SPLIT_KEY,
-    job_id: SPLIT_JOB_ID,
-    organization_id: 7,
-    type: 'split',
-    status: 'processing',
-    progress: 60,
-    created_at: '2026-03-01T11:50:00.000Z',
-    updated_at: '2026-03-01T11:59:00.000Z',
-    credits: { estimated: 10, charged: 10, refunded: 0 },
-    input: {
-      source_asset_id: 'asset_1',
-      target_platforms: [],
-      clip_length_preset: 'auto',
-      aspect_ratio: '9:16',
-      caption_style: 'clean',
-      clip_style: 'balanced',
-      max_clips: 3,
-    },
-    metadata: null,
-    tracked: true,
-    ...overrides,
-  };
-}
+const splitJob = (overrides: Record<string, unknown> = {}) => splitJobItem(7, SPLIT_JOB_ID, overrides);
 
-function clipItem(rank: number, status: string) {
-  return {
-    clip_id: `clip_${SPLIT_JOB_ID.slice('split_job_'.length)}_0${rank}`,
-    organization_id: 7,
-    job_id: SPLIT_JOB_ID,
-    rank,
-    status,
-    title: null,
-    start_seconds: rank * 10,
-    end_seconds: rank * 10 + 5,
-    score: 0.5,
-    updated_at: '2026-03-01T11:59:00.000Z',
-  };
-}
+const clip = (rank: number, status: string) =>
+  clipItem({ organizationId: 7, jobId: SPLIT_JOB_ID, rank, status, startSeconds: rank * 10 });
 
 /** The one transaction written, its items by key. */
 function transactionItems(): TransactionItem[] {
@@ -207,10 +172,8 @@ describe('cancelling a job', () => {
   });
 
   test('a processing split job keeps the price of its completed clips: 1 of 3 done of 10 credits refunds 7, and its unfinished clips are failed', async () => {
-    dynamo.on(GetCommand).resolves({ Item: splitJobItem() });
-    dynamo
-      .on(QueryCommand)
-      .resolves({ Items: [clipItem(1, 'completed'), clipItem(2, 'processing'), clipItem(3, 'pending')] });
+    dynamo.on(GetCommand).resolves({ Item: splitJob() });
+    dynamo.on(QueryCommand).resolves({ Items: [clip(1, 'completed'), clip(2, 'processing'), clip(3, 'pending')] });
     const job = await cancelJobOfType(7, SPLIT_JOB_ID, 'split', NOW);
     expect(job.credits).toEqual({ estimated: 10, charged: 10, refunded: 7 });
     expect(itemAt(transactionItems(), SPLIT_KEY).Update?.ExpressionAttributeValues).toMatchObject({ ':refund': 7 });
@@ -229,7 +192,7 @@ describe('cancelling a job', () => {
   });
 
   test('a split job cancelled before its clips are chosen is refunded in full', async () => {
-    dynamo.on(GetCommand).resolves({ Item: splitJobItem({ status: 'queued' }) });
+    dynamo.on(GetCommand).resolves({ Item: splitJob({ status: 'queued' }) });
     const job = await cancelJobOfType(7, SPLIT_JOB_ID, 'split', NOW);
     expect(job.credits.refunded).toBe(10);
   });
@@ -244,7 +207,7 @@ describe('cancelling a job', () => {
   });
 
   test('a typed route does not find a job of the other type, as its GET does not', async () => {
-    dynamo.on(GetCommand).resolves({ Item: splitJobItem() });
+    dynamo.on(GetCommand).resolves({ Item: splitJob() });
     await expect(cancelJobOfType(7, SPLIT_JOB_ID, 'video', NOW)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
@@ -279,7 +242,7 @@ describe('the job’s own steps after a cancel', () => {
 describe('cancelling through the unified route', () => {
   test.each([
     ['video', 'video:create', videoJobItem, VIDEO_JOB_ID],
-    ['split', 'split:create', splitJobItem, SPLIT_JOB_ID],
+    ['split', 'split:create', splitJob, SPLIT_JOB_ID],
   ] as const)('a %s job needs %s', async (_type, scope, item, jobId) => {
     dynamo.on(GetCommand).resolves({ Item: item() });
     const other: Scope = scope === 'video:create' ? 'split:create' : 'video:create';

@@ -3,6 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { getSplitJobClips, getSplitJobResult } from '#domain/split-jobs/split-job-clips';
 import { sortableId } from '#platform/ids';
 import { deferred } from './support/deferred';
+import { clipItem, splitJobItem } from './support/split-job-item';
 
 Object.assign(process.env, {
   TABLE_NAME: 'table',
@@ -17,50 +18,12 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 
 const JOB_ID = sortableId('split_job_', Date.parse('2026-03-01T11:50:00.000Z'));
 
-function splitJobItem(status: string) {
-  return {
-    pk: 'ORG#7',
-    sk: `JOB#${JOB_ID}`,
-    job_id: JOB_ID,
-    organization_id: 7,
-    type: 'split',
-    status,
-    progress: 60,
-    created_at: '2026-03-01T11:50:00.000Z',
-    updated_at: '2026-03-01T11:59:00.000Z',
-    credits: { estimated: 10, charged: 10, refunded: 0 },
-    input: {
-      source_asset_id: 'asset_1',
-      target_platforms: [],
-      clip_length_preset: 'auto',
-      aspect_ratio: '9:16',
-      caption_style: 'clean',
-      clip_style: 'balanced',
-      max_clips: 3,
-    },
-    metadata: null,
-    tracked: true,
-  };
-}
-
-function clipItem(rank: number, status: string) {
-  return {
-    clip_id: `clip_${JOB_ID.slice('split_job_'.length)}_0${rank}`,
-    organization_id: 7,
-    job_id: JOB_ID,
-    rank,
-    status,
-    title: null,
-    start_seconds: 100 - rank * 10,
-    end_seconds: 105 - rank * 10,
-    score: 0.5,
-    updated_at: '2026-03-01T11:59:00.000Z',
-  };
-}
+const clip = (rank: number, status: string) =>
+  clipItem({ organizationId: 7, jobId: JOB_ID, rank, status, startSeconds: 100 - rank * 10 });
 
 beforeEach(() => {
   dynamo.reset();
-  dynamo.on(QueryCommand).resolves({ Items: [clipItem(1, 'processing'), clipItem(2, 'pending')] });
+  dynamo.on(QueryCommand).resolves({ Items: [clip(1, 'processing'), clip(2, 'pending')] });
 });
 
 describe("a split job's clips", () => {
@@ -68,7 +31,7 @@ describe("a split job's clips", () => {
     const jobRead = deferred();
     dynamo.on(GetCommand).callsFake(async () => {
       await jobRead.promise;
-      return { Item: splitJobItem('processing') };
+      return { Item: splitJobItem(7, JOB_ID) };
     });
 
     const answer = getSplitJobClips(7, JOB_ID, { order: 'time' });
@@ -89,7 +52,7 @@ describe("a split job's clips", () => {
   });
 
   it('make no result while the job runs, though they were read beside it', async () => {
-    dynamo.on(GetCommand).resolves({ Item: splitJobItem('processing') });
+    dynamo.on(GetCommand).resolves({ Item: splitJobItem(7, JOB_ID) });
     await expect(getSplitJobResult(7, JOB_ID)).rejects.toMatchObject({ status: 409 });
   });
 });

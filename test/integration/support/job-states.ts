@@ -6,6 +6,7 @@ import type * as ClipStore from '#domain/split-jobs/clip-store';
 import type { ScoreBreakdown } from '#domain/split-jobs/clip-selection';
 import type * as Reconciler from '#domain/jobs/reconciler';
 import type { TestOrganization } from './stack';
+import { SPLIT_JOB_INPUT } from '../../support/split-job-input';
 
 /**
  * Jobs held in one state on the running local stack (queued, or processing with clips done), made
@@ -50,16 +51,6 @@ const VIDEO_INPUT = {
   mode: 'text_to_video',
 } as const;
 
-const SPLIT_INPUT = {
-  source_asset_id: 'asset_00000000000000000000000000',
-  target_platforms: [],
-  clip_length_preset: 'auto',
-  aspect_ratio: '9:16',
-  caption_style: 'clean',
-  clip_style: 'balanced',
-  max_clips: 3,
-} as const;
-
 /** A job as the create path leaves it when its execution has not started yet: queued, charged, holding a slot. */
 export async function queuedJob(
   org: TestOrganization,
@@ -75,7 +66,7 @@ export async function queuedJob(
     price,
     limits: organizations.effectiveLimits(organization),
     createdByKey: org.keyPrefix,
-    input: { ...(type === 'video' ? VIDEO_INPUT : SPLIT_INPUT), ...input },
+    input: { ...(type === 'video' ? VIDEO_INPUT : SPLIT_JOB_INPUT), ...input },
     metadata: null,
   } as Lifecycle.NewJob<typeof type>);
   return job.jobId;
