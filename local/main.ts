@@ -1,7 +1,5 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { startLocalStack } from './stack';
-import { localDataDir, processExists } from './stack-info';
+import { localDataDir } from './stack-info';
 import { SCOPES } from '#domain/access/scopes';
 
 const DEMO_CREDITS = 1000;
@@ -26,26 +24,9 @@ async function seedDemoOrganization() {
   );
 }
 
-/**
- * The functions' temporary files go to a directory of this process's own, as a Lambda container's
- * /tmp is its own. The directories of stacks no longer running go at the next start, with what
- * their unfinished work left in them.
- */
-async function useOwnTemporaryDirectory(dataDir: string) {
-  const root = join(dataDir, 'tmp');
-  const owners = await readdir(root).catch(() => []);
-  for (const owner of owners.filter((pid) => !processExists(Number(pid)))) {
-    await rm(join(root, owner), { recursive: true, force: true });
-  }
-  const directory = join(root, String(process.pid));
-  await mkdir(directory, { recursive: true });
-  process.env.TMPDIR = directory;
-}
-
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   const dataDir = localDataDir();
-  await useOwnTemporaryDirectory(dataDir);
   const stack = await startLocalStack({ port, dataDir, onFreshStart: seedDemoOrganization });
   console.log(stack.transcription);
   console.log(`Local stack ready: ${stack.apiUrl} (health: http://127.0.0.1:${stack.port}/healthz, data: ${dataDir})`);

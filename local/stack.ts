@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -52,7 +52,7 @@ import { startS3Server } from './emulators/s3/s3-server';
 import { startSqs } from './emulators/sqs';
 import { startStepFunctions, type ExecutionStatusChangeEvent } from './emulators/step-functions';
 import { createGateway, type LambdaHandler } from './http-gateway';
-import { writeStackInfo } from './stack-info';
+import { processExists, writeStackInfo } from './stack-info';
 import { DEAD_LETTER_RETENTION_DAYS, QUEUES } from '#queues';
 import { TASKS, visibilityTimeoutSecondsOf, type Task } from '#tasks';
 import { definitionWithWorkers, WORKFLOWS } from '#workflows';
@@ -401,6 +401,22 @@ function taskEventSources(loadTask: (name: string) => Promise<TaskHandler>) {
 }
 
 /**
+ * The functions' temporary directory: one of this process's own under the data dir, as a Lambda
+ * container's /tmp is its own. Those of stacks no longer running go now, with what their
+ * unfinished work left in them.
+ */
+async function functionsTemporaryDirectory(root: string): Promise<string> {
+  const parent = join(root, 'tmp');
+  const owners = await readdir(parent).catch(() => []);
+  for (const owner of owners.filter((pid) => !processExists(Number(pid)))) {
+    await rm(join(parent, owner), { recursive: true, force: true });
+  }
+  const directory = join(parent, String(process.pid));
+  await mkdir(directory, { recursive: true });
+  return directory;
+}
+
+/**
  * The local Step Functions emulator keeps executions in memory, so a restart loses the ones
  * under way (in AWS they survive). The reconciler, run at once for every active job whatever its
  * age, starts them again; the state machine finds each render gone and ends the job through its
@@ -493,6 +509,8 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       ...transcription.environment,
     };
     Object.assign(process.env, environment);
+    // Not in `environment`, which other processes take from stack.json: the directory is this one's.
+    process.env.TMPDIR = await functionsTemporaryDirectory(root);
 
     const fresh = await ensureTable(new DynamoDBClient({ ...LOCAL_CLIENT, endpoint: dynamodb.endpoint }));
     const s3Client = new S3Client({ ...LOCAL_CLIENT, endpoint: s3.endpoint, forcePathStyle: true });
