@@ -237,7 +237,7 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   // The ranged GetObject that reads an upload (and HeadObject, for an empty one) are both
   // s3:GetObject; DeleteObject removes the upload once copied. Without ListBucket on the whole
   // bucket, GetObject answers 403 for a key nobody uploaded yet, as for a real denial: a listing of
-  // exactly that key, allowed under incoming/ only, tells the two apart (readUpload in
+  // exactly that key, allowed under incoming/ only, tells the two apart (isRefusalOfMissingKey in
   // lambdas/domain/assets/media.ts).
   'media.incoming:inspect': ({ fn, media }) => {
     media.grantObjects(fn, 'incoming', ['s3:GetObject', 's3:DeleteObject']);

@@ -324,6 +324,15 @@ describe('with a listing allowed under incoming/ only, as in AWS (GetObject answ
     expect(record.status).toBe('pending');
   });
 
+  it('lists nothing for an asset that is unknown, or already confirmed and its upload gone', async () => {
+    await confirmUpload(ORGANIZATION_ID, assetId);
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
+    dynamo.on(GetCommand).resolves({});
+    await expect(confirmUpload(ORGANIZATION_ID, assetId)).rejects.toMatchObject({ code: 'ASSET_NOT_FOUND' });
+    expect(inputsOf(GetObjectCommand)).toHaveLength(3);
+    expect(inputsOf(ListObjectsV2Command)).toEqual([]);
+  });
+
   it('confirms without listing when GetObject finds the upload', async () => {
     await expect(confirmUpload(ORGANIZATION_ID, assetId)).resolves.toMatchObject({ status: 'uploaded' });
     expect(inputsOf(ListObjectsV2Command)).toEqual([]);

@@ -117,10 +117,8 @@ export interface UploadedObject extends InspectedObject {
 /**
  * The upload under `objectKey` in one ranged GET, which answers what HeadObject would (ETag, type,
  * and the size in Content-Range) together with the first bytes, all of one version. Undefined
- * when nothing is stored under the key. S3 answers 404 for a missing key only to a caller that may
- * list the whole bucket; a caller that may list only under the key's prefix
- * (media.incoming:inspect) gets 403, as for a real denial. A listing of exactly the key tells the
- * two apart.
+ * when S3 answers that nothing is stored under the key; a 403, which may mean the same
+ * (isRefusalOfMissingKey), is thrown as it came.
  */
 export async function readUpload(objectKey: string): Promise<UploadedObject | undefined> {
   try {
@@ -138,15 +136,24 @@ export async function readUpload(objectKey: string): Promise<UploadedObject | un
     };
   } catch (error) {
     if (hasStatus(error, 416)) return readEmptyUpload(objectKey);
-    return absentOrThrow(error, objectKey);
+    return absentOrThrow(error);
   }
 }
 
-/** Undefined when `error` means that nothing is stored under `objectKey`; otherwise throws it. */
-async function absentOrThrow(error: unknown, objectKey: string): Promise<undefined> {
+/** Undefined when `error` says that nothing is stored under `objectKey`; otherwise throws it. */
+function absentOrThrow(error: unknown): undefined {
   if (error instanceof NoSuchKey || error instanceof NotFound || hasStatus(error, 404)) return undefined;
-  if (hasStatus(error, 403) && !(await isListed(objectKey))) return undefined;
   throw error;
+}
+
+/**
+ * Whether a read's `error` is a 403 for a key where nothing is stored. S3 answers 404 for a
+ * missing key only to a caller that may list the whole bucket; a caller that may list only under
+ * the key's prefix (media.incoming:inspect) gets 403, as for a real denial. A listing of exactly
+ * the key tells the two apart.
+ */
+export async function isRefusalOfMissingKey(error: unknown, objectKey: string): Promise<boolean> {
+  return hasStatus(error, 403) && !(await isListed(objectKey));
 }
 
 /** The whole size in a Content-Range (`bytes 0-63/1000` → 1000); undefined without one. */
@@ -164,7 +171,7 @@ async function readEmptyUpload(objectKey: string): Promise<UploadedObject | unde
   try {
     metadata = await s3().send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
   } catch (error) {
-    return absentOrThrow(error, objectKey);
+    return absentOrThrow(error);
   }
   if (metadata.ContentLength !== 0) return readUpload(objectKey);
   if (!metadata.ETag) throw new Error(`HeadObject of ${objectKey} returned no ETag`);

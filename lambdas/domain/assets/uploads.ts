@@ -7,6 +7,7 @@ import { markAssetFailed, markAssetUploaded, putPendingAsset, type Asset, type A
 import {
   copyInspectedObject,
   deleteObject,
+  isRefusalOfMissingKey,
   ObjectChangedError,
   presignUpload,
   readUpload,
@@ -90,8 +91,8 @@ export async function confirmUpload(organizationId: number, assetId: string): Pr
   const uploadKey = incomingObjectKey(organizationId, assetId);
   for (let attempt = 1; ; attempt += 1) {
     // The upload is read beside the asset rather than after it: one round trip less, for a read
-    // wasted only when the asset turns out to be settled already.
-    const [asset, upload] = await Promise.all([getAsset(organizationId, assetId), outcomeOf(readUpload(uploadKey))]);
+    // wasted only when the asset turns out to be settled already, or not to exist.
+    const [asset, read] = await Promise.all([getAsset(organizationId, assetId), outcomeOf(readUpload(uploadKey))]);
     const settled = settledAnswer(asset);
     if (settled) return settled;
     if (attempt > CONFIRM_ATTEMPTS) {
@@ -100,9 +101,8 @@ export async function confirmUpload(organizationId: number, assetId: string): Pr
         `The bytes of asset ${assetId} were replaced while they were being confirmed: finish the upload, then confirm again.`,
       );
     }
-    if ('error' in upload) throw upload.error;
 
-    const outcome = await verifyAndStore(asset, upload.value);
+    const outcome = await verifyAndStore(asset, await uploadOf(read, uploadKey));
     if (outcome.state === 'confirmed') return outcome.asset;
     if (outcome.state === 'missing') {
       // A concurrent confirmation deletes the upload only once the asset is recorded as uploaded.
@@ -123,6 +123,19 @@ function outcomeOf<T>(work: Promise<T>): Promise<{ value: T } | { error: unknown
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
+}
+
+/**
+ * The upload as read, or undefined when nothing is there. A 403 is told apart from a real denial
+ * only here, once the asset is known to be pending: an unknown or settled asset costs no listing.
+ */
+async function uploadOf(
+  read: { value: UploadedObject | undefined } | { error: unknown },
+  uploadKey: string,
+): Promise<UploadedObject | undefined> {
+  if ('value' in read) return read.value;
+  if (await isRefusalOfMissingKey(read.error, uploadKey)) return undefined;
+  throw read.error;
 }
 
 type StoreOutcome = { state: 'confirmed'; asset: Asset } | { state: 'missing' | 'replaced' | 'overtaken' };
