@@ -544,13 +544,39 @@ describe('recovering failed deliveries (POST /webhooks/{id}/recover)', () => {
     expect(lateFailure.resent_as).toMatch(/^dlv_/);
   });
 
-  it('refuses an instant older than the retention, and a disabled endpoint', async () => {
+  it('reads the first page beside the endpoint, not after it', async () => {
+    table.endpoint(WEBHOOK_ID, 'active');
+    const failed = table.delivery(WEBHOOK_ID, NOW - DAY_MS, 'failed');
+    const endpointRead = deferred();
+    dynamo.on(GetCommand).callsFake(async ({ Key }: { Key: { pk: string; sk: string } }) => {
+      await endpointRead.promise;
+      return { Item: table.items.find((item) => item.pk === Key.pk && item.sk === Key.sk) };
+    });
+
+    const recover = recoverWebhookDeliveries(
+      caller(),
+      WEBHOOK_ID,
+      new Date(NOW - 2 * DAY_MS).toISOString(),
+      new Date(NOW),
+    );
+    await new Promise(setImmediate);
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    endpointRead.resolve();
+    await expect(recover).resolves.toEqual({ queued: 1, next_since: null });
+    expect(failed.resent_as).toMatch(/^dlv_/);
+  });
+
+  it('refuses an instant older than the retention before any read, and a disabled endpoint', async () => {
     table.endpoint(WEBHOOK_ID, 'active');
     table.endpoint(OTHER_WEBHOOK_ID, 'disabled');
 
-    await expect(
-      recoverWebhookDeliveries(caller(), WEBHOOK_ID, new Date(NOW - RETENTION_MS - 1).toISOString(), new Date(NOW)),
-    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('30 days') });
+    for (const webhookId of [WEBHOOK_ID, sortableId('webhook_', NOW)]) {
+      await expect(
+        recoverWebhookDeliveries(caller(), webhookId, new Date(NOW - RETENTION_MS - 1).toISOString(), new Date(NOW)),
+      ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('30 days') });
+    }
+    expect(dynamo.calls()).toHaveLength(0);
     await expect(
       recoverWebhookDeliveries(caller(), OTHER_WEBHOOK_ID, new Date(NOW - DAY_MS).toISOString(), new Date(NOW)),
     ).rejects.toMatchObject({ code: 'WEBHOOK_DISABLED' });

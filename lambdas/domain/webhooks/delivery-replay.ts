@@ -101,7 +101,6 @@ export async function recoverWebhookDeliveries(
   now = new Date(),
 ): Promise<RecoverWebhookDeliveriesResponse> {
   const organizationId = caller.organization.organizationId;
-  await resendableEndpoint(organizationId, webhookId);
   const range = {
     organizationId,
     webhookId,
@@ -112,15 +111,17 @@ export async function recoverWebhookDeliveries(
   } as const;
   const queued: DeliveryRef[] = [];
   let itemsRead = 0;
-  let after: string | undefined;
-  let stoppedAt: number | undefined;
-  for (;;) {
-    const read = await readDeliveryLog(
+  const readPage = (after?: string) =>
+    readDeliveryLog(
       range,
       after,
       Math.min(RECOVER_RESENDS_PER_REQUEST - queued.length + 1, RECOVER_READS_PER_REQUEST - itemsRead),
       now.getTime(),
     );
+  // Side by side: the first page only reads, and the endpoint's refusal comes first.
+  let [, read] = await Promise.all([resendableEndpoint(organizationId, webhookId), readPage()]);
+  let stoppedAt: number | undefined;
+  for (;;) {
     itemsRead += read.itemsRead;
     const sources = read.deliveries.slice(0, RECOVER_RESENDS_PER_REQUEST - queued.length);
     for (let start = 0; start < sources.length; start += RESEND_CONCURRENCY) {
@@ -133,12 +134,13 @@ export async function recoverWebhookDeliveries(
       stoppedAt = Date.parse(last.createdAt);
       break;
     }
-    if (read.lastReadPosition === undefined) break;
-    after = read.lastReadPosition;
+    const after = read.lastReadPosition;
+    if (after === undefined) break;
     if (queued.length >= RECOVER_RESENDS_PER_REQUEST || itemsRead >= RECOVER_READS_PER_REQUEST) {
       stoppedAt = creationAtPosition(after);
       break;
     }
+    read = await readPage(after);
   }
   await enqueueDeliveries(queued);
   return { queued: queued.length, next_since: stoppedAt === undefined ? null : new Date(stoppedAt).toISOString() };
