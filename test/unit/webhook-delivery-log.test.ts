@@ -41,7 +41,8 @@ const WEBHOOK_ID = sortableId('webhook_', NOW - 40 * DAY_MS);
 const OTHER_WEBHOOK_ID = sortableId('webhook_', NOW - 40 * DAY_MS);
 const caller = (organizationId = ORGANIZATION) => ({ organization: { organizationId } }) as Caller;
 
-type Item = Record<string, unknown> & { pk: string; sk: string };
+type ItemKey = { pk: string; sk: string };
+type Item = Record<string, unknown> & ItemKey;
 
 /**
  * The table as DynamoDB answers what the delivery log sends: GetItem of an endpoint, Query of
@@ -54,11 +55,23 @@ class DeliveryTable {
   readonly reads: number[] = [];
 
   constructor() {
-    dynamo.on(GetCommand).callsFake(({ Key }: { Key: { pk: string; sk: string } }) => ({
-      Item: this.items.find((item) => item.pk === Key.pk && item.sk === Key.sk),
-    }));
+    dynamo.on(GetCommand).callsFake(({ Key }: { Key: ItemKey }) => this.get(Key));
     dynamo.on(QueryCommand).callsFake((input: QueryCommandInput) => this.query(input));
     dynamo.on(TransactWriteCommand).callsFake((input: TransactWriteCommandInput) => this.transact(input));
+  }
+
+  private get(key: ItemKey) {
+    return { Item: this.items.find((item) => item.pk === key.pk && item.sk === key.sk) };
+  }
+
+  /** Holds every GetItem (an endpoint's read) until the function answered is called. */
+  holdGets(): () => void {
+    const held = deferred();
+    dynamo.on(GetCommand).callsFake(async ({ Key }: { Key: ItemKey }) => {
+      await held.promise;
+      return this.get(Key);
+    });
+    return () => held.resolve();
   }
 
   endpoint(webhookId: string, status: 'active' | 'disabled' | 'deleted', organizationId = ORGANIZATION) {
@@ -453,16 +466,12 @@ describe('resending one delivery (POST /webhooks/{id}/deliveries/{delivery_id}/r
   it('looks up the delivery beside the endpoint, not after it', async () => {
     table.endpoint(WEBHOOK_ID, 'active');
     const source = table.delivery(WEBHOOK_ID, NOW - DAY_MS, 'failed');
-    const endpointRead = deferred();
-    dynamo.on(GetCommand).callsFake(async ({ Key }: { Key: { pk: string; sk: string } }) => {
-      await endpointRead.promise;
-      return { Item: table.items.find((item) => item.pk === Key.pk && item.sk === Key.sk) };
-    });
+    const releaseEndpointRead = table.holdGets();
 
     const resend = resendWebhookDelivery(caller(), WEBHOOK_ID, String(source.delivery_id), new Date(NOW));
     await new Promise(setImmediate);
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
-    endpointRead.resolve();
+    releaseEndpointRead();
     await expect(resend).resolves.toMatchObject({ resend_of: source.delivery_id });
   });
 
@@ -547,11 +556,7 @@ describe('recovering failed deliveries (POST /webhooks/{id}/recover)', () => {
   it('reads the first page beside the endpoint, not after it', async () => {
     table.endpoint(WEBHOOK_ID, 'active');
     const failed = table.delivery(WEBHOOK_ID, NOW - DAY_MS, 'failed');
-    const endpointRead = deferred();
-    dynamo.on(GetCommand).callsFake(async ({ Key }: { Key: { pk: string; sk: string } }) => {
-      await endpointRead.promise;
-      return { Item: table.items.find((item) => item.pk === Key.pk && item.sk === Key.sk) };
-    });
+    const releaseEndpointRead = table.holdGets();
 
     const recover = recoverWebhookDeliveries(
       caller(),
@@ -562,7 +567,7 @@ describe('recovering failed deliveries (POST /webhooks/{id}/recover)', () => {
     await new Promise(setImmediate);
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
-    endpointRead.resolve();
+    releaseEndpointRead();
     await expect(recover).resolves.toEqual({ queued: 1, next_since: null });
     expect(failed.resent_as).toMatch(/^dlv_/);
   });
