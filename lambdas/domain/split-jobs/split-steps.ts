@@ -386,17 +386,16 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
  * marks it failed and the other clips go on.
  */
 export async function renderSplitClip(task: ClipTask, now = new Date()): Promise<{ clip_id: string; status: string }> {
-  const job = await splitJob(task);
-  const clip = await findClip(task.organization_id, task.job_id, task.clip_id);
+  const [job, clip] = await Promise.all([splitJob(task), findClip(task.organization_id, task.job_id, task.clip_id)]);
   if (!job || !clip) throw new Error(`Clip ${task.clip_id} of job ${task.job_id} does not exist`);
   if (!isActive(job) || !(await markClipProcessing(clip, now))) return { clip_id: clip.clipId, status: clip.status };
   const directory = await mkdtemp(join(tmpdir(), 'clip-'));
   try {
     const range = { startSeconds: clip.startSeconds, endSeconds: clip.endSeconds };
     const { framing } = job.input;
-    const subjectCrop =
+    const [subjectCrop, transcript] = await Promise.all([
       framing !== 'fit' && task.source.subject_frames
-        ? await clipSubjectCrop({
+        ? clipSubjectCrop({
             framing,
             aspectRatio: job.input.aspect_ratio,
             source: task.source,
@@ -406,8 +405,10 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
             sceneCuts: clip.sceneCuts,
             objectKeyOf: (index) => subjectFramesKey(task, index),
           })
-        : undefined;
-    const cues = clipCaptionCues(await transcriptOf(task, task.has_transcript), range, job.input.caption_style);
+        : undefined,
+      transcriptOf(task, task.has_transcript),
+    ]);
+    const cues = clipCaptionCues(transcript, range, job.input.caption_style);
     const rendered = await renderClip({
       ffmpegPath: mediaToolPath('ffmpeg'),
       input: await presignMediaToolRead(task.source.object_key),
@@ -425,15 +426,15 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
     const captions = cues && webVttCaptions(cues);
     const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
       clipObjectKey(task.organization_id, task.job_id, clip.clipId, file);
-    await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, async () => {
-      await putFile(keyOf('video'), rendered.videoPath, 'video/mp4');
-      await putFile(keyOf('thumbnail'), rendered.thumbnailPath, 'image/jpeg');
-      if (captions !== null) {
-        const captionsPath = join(directory, 'captions.vtt');
-        await writeFile(captionsPath, captions, 'utf8');
-        await putFile(keyOf('captions'), captionsPath, 'text/vtt');
-      }
-    });
+    const captionsPath = join(directory, 'captions.vtt');
+    if (captions !== null) await writeFile(captionsPath, captions, 'utf8');
+    await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, () =>
+      Promise.all([
+        putFile(keyOf('video'), rendered.videoPath, 'video/mp4'),
+        putFile(keyOf('thumbnail'), rendered.thumbnailPath, 'image/jpeg'),
+        captions === null ? undefined : putFile(keyOf('captions'), captionsPath, 'text/vtt'),
+      ]),
+    );
     await markClipCompleted(
       clip,
       { video: keyOf('video'), thumbnail: keyOf('thumbnail'), captions: captions === null ? null : keyOf('captions') },
