@@ -6,6 +6,7 @@ import { findSubjects, type SubjectSample } from '#domain/framing/subject-detect
 import { MAX_PAN_SPEED, PATH_FRAME_RATE, planSubjectPath } from '#domain/framing/subject-path';
 import { subjectCropWindow, subjectSampleSize } from '#domain/framing/subject-window';
 import { clipSubjectCrop, subjectFramesToSample } from '#domain/split-jobs/subject-frames';
+import { deferred } from './support/deferred';
 
 process.env.AWS_REGION = 'us-east-1';
 process.env.MEDIA_BUCKET_NAME = 'media';
@@ -249,16 +250,30 @@ describe('the crop window', () => {
 describe("a clip's subject crop", () => {
   const s3 = mockClient(S3Client);
   afterEach(() => s3.reset());
+  const frameBytes = FRAME.width * FRAME.height * 3;
 
-  it('reads only the sampled frames of the clip, from each analysis segment it spans, and follows the subject in them', async () => {
-    const frameBytes = FRAME.width * FRAME.height * 3;
-    s3.on(GetObjectCommand).callsFake((input: { Key: string; Range: string }) => {
+  /**
+   * Answers each ranged read, once `held` settles, with frames whose subject starts at
+   * `subjectLeftIn(key)`, at most `framesIn(key)` of them.
+   */
+  function storeFrames(
+    subjectLeftIn: (key: string) => number,
+    framesIn: (key: string) => number = () => Infinity,
+    held: Promise<void> = Promise.resolve(),
+  ) {
+    s3.on(GetObjectCommand).callsFake(async (input: { Key: string; Range: string }) => {
+      await held;
       const [first, last] = /bytes=(\d+)-(\d+)/.exec(input.Range)!.slice(1).map(Number);
-      const frames = (last! + 1 - first!) / frameBytes;
-      const bytes = new Uint8Array(Array.from({ length: frames }, () => [...frameWithSubject(90)]).flat());
+      const frames = Math.min((last! + 1 - first!) / frameBytes, framesIn(input.Key));
+      const frame = [...frameWithSubject(subjectLeftIn(input.Key))];
+      const bytes = new Uint8Array(Array.from({ length: frames }, () => frame).flat());
       return { Body: { transformToByteArray: async () => bytes } };
     });
-    const crop = await clipSubjectCrop({
+  }
+
+  /** The crop of 298–303 s, across the seam of two analysis segments of 300 s. */
+  const cropAcrossSegments = () =>
+    clipSubjectCrop({
       framing: 'auto',
       aspectRatio: '9:16',
       source: { width: 1280, height: 720 },
@@ -271,6 +286,13 @@ describe("a clip's subject crop", () => {
       sceneCuts: [],
       objectKeyOf: (index) => `work/frames-${index}.rgb`,
     });
+
+  const centreOf = (crop: Awaited<ReturnType<typeof clipSubjectCrop>>, position: number) =>
+    (position * crop!.window.travel + crop!.window.width / 2) / 10;
+
+  it('reads only the sampled frames of the clip, from each analysis segment it spans, and follows the subject in them', async () => {
+    storeFrames(() => 90);
+    const crop = await cropAcrossSegments();
     expect(s3.commandCalls(GetObjectCommand).map((call) => [call.args[0].input.Key, call.args[0].input.Range])).toEqual(
       [
         ['work/frames-0.rgb', `bytes=${596 * frameBytes}-${600 * frameBytes - 1}`],
@@ -279,7 +301,25 @@ describe("a clip's subject crop", () => {
     );
     expect(crop?.window).toEqual(subjectCropWindow('9:16', { width: 1280, height: 720 }));
     expect(crop?.positions).toHaveLength(5 * PATH_FRAME_RATE);
-    const centre = (crop!.positions[0]! * crop!.window.travel + crop!.window.width / 2) / 10;
-    expect(Math.abs(centre - 97)).toBeLessThan(4);
+    expect(Math.abs(centreOf(crop, crop!.positions[0]!) - 97)).toBeLessThan(4);
+  });
+
+  it('reads the segments side by side, and keeps no frame after a segment whose source ended early', async () => {
+    const reads = deferred();
+    const inFirstSegment = (key: string) => key.endsWith('-0.rgb');
+    storeFrames(
+      (key) => (inFirstSegment(key) ? 90 : 10),
+      (key) => (inFirstSegment(key) ? 2 : Infinity),
+      reads.promise,
+    );
+
+    const cropping = cropAcrossSegments();
+    await new Promise(setImmediate);
+    expect(s3.commandCalls(GetObjectCommand)).toHaveLength(2);
+    reads.resolve();
+    const crop = await cropping;
+
+    expect(crop?.positions.length).toBeGreaterThan(0);
+    for (const position of crop!.positions) expect(Math.abs(centreOf(crop, position) - 97)).toBeLessThan(4);
   });
 });

@@ -58,9 +58,17 @@ async function readClipFrames(
     const span = wanted.get(index);
     wanted.set(index, { first: span?.first ?? frame, last: frame });
   }
+  const spans = [...wanted];
+  const reads = await Promise.all(
+    spans.map(([index, { first, last }]) =>
+      getObjectRange(objectKeyOf(index), first * frameBytes, (last + 1) * frameBytes - 1),
+    ),
+  );
   const parts: Uint8Array[] = [];
-  for (const [index, { first, last }] of wanted) {
-    const bytes = await getObjectRange(objectKeyOf(index), first * frameBytes, (last + 1) * frameBytes - 1);
+  // A segment that holds fewer frames than asked for is where the decodable source ended: the
+  // frames after it would not follow on in time.
+  for (const [position, bytes] of reads.entries()) {
+    const [, { first, last }] = spans[position]!;
     parts.push(bytes.subarray(0, Math.floor(bytes.length / frameBytes) * frameBytes));
     if (bytes.length < (last - first + 1) * frameBytes) break;
   }
