@@ -350,11 +350,9 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
       `  Subject framing on ${cost.seconds} s of ${cost.source} (${cost.samples} frames sampled; judged ${cost.framing}): sampling ${cost.sampling_cpu_s_per_source_second} CPU-s per source second in the analysis (${cost.analysis_cpu_s} → ${cost.analysis_with_sampling_cpu_s} CPU-s), finding the subject and its path ${cost.finding_cpu_s_per_clip_second} per clip second (${cost.finding_ms_per_sample} ms a frame): at most ${cost.cost_per_source_second}× the source's duration (target ≤ 0.02)`,
     );
   }
-  if (split.reference_encode_s !== null) {
-    lines.push(
-      `  Reference encode (30 s cropped to 720x1280, x264 veryfast; 5.4 s when the target was set): ${split.reference_encode_s} s`,
-    );
-  }
+  lines.push(
+    `  Reference encode (30 s cropped to 720x1280, x264 veryfast; 5.4 s when the target was set): ${split.reference_encode_s} s`,
+  );
   lines.push('');
 }
 

@@ -452,13 +452,20 @@ export function parseSplitSourceName(name: string): { kind: SplitSourceKind; sec
       `A split source is patterns-<seconds>s, noisy-720p-<seconds>s or noisy-1080p-<seconds>s; not '${name}'`,
     );
   }
-  return { kind: parsed[1] as SplitSourceKind, seconds: Number(parsed[2]) };
+  const kind = parsed[1] as SplitSourceKind;
+  const seconds = Number(parsed[2]);
+  // The pattern sources are joined from whole minutes, the noisy ones from whole segments.
+  const piece = kind === 'patterns' ? 60 : NOISY_SEGMENT_SECONDS;
+  if (seconds === 0 || seconds % piece !== 0) {
+    throw new Error(`A ${kind} split source lasts a whole number of ${piece} s pieces; '${name}' does not`);
+  }
+  return { kind, seconds };
 }
 
 /**
  * The split phase: the named sources made (not timed; the pattern ones and each noisy one side
- * by side), then one job of each, one after another, then the reference encode on the longest
- * pattern source.
+ * by side), then one job of each, one after another, then the reference encode on a pattern
+ * source.
  */
 export async function measureSplitJobs({
   apiUrl,
@@ -502,14 +509,15 @@ export async function measureSplitJobs({
     const assetId = await uploadSplitSource(apiUrl, key, source);
     runs.push(await measureSplitJob(apiUrl, key, assetId, source));
   }
-  const longestPatterns = [...patterns].sort((a, b) => b.seconds - a.seconds)[0];
-  let referenceEncodeS: number | null = null;
-  if (longestPatterns) {
-    progress(
-      'split jobs: the reference encode (30 s of the longest pattern source cropped to 720x1280, x264 veryfast)',
-    );
-    referenceEncodeS = await referenceEncodeSeconds(ffmpeg.path, longestPatterns.path, join(dataDir, 'reference.mp4'));
-  }
+  // Every pattern source holds the same frames from its 60th second, the reference's 30 s: a run
+  // of other sources only makes the shortest for it.
+  const [referenceSource] = patterns.length > 0 ? patterns : await makeSplitSources(ffmpeg.path, directory, [120]);
+  progress('split jobs: the reference encode (30 s of a pattern source cropped to 720x1280, x264 veryfast)');
+  const referenceEncodeS = await referenceEncodeSeconds(
+    ffmpeg.path,
+    referenceSource!.path,
+    join(dataDir, 'reference.mp4'),
+  );
   const framingCost: ({ kind: SplitSourceKind; source: string } & Awaited<ReturnType<typeof measureFramingCost>>)[] =
     [];
   for (const source of sources) {
