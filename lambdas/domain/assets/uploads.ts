@@ -92,7 +92,12 @@ export async function confirmUpload(organizationId: number, assetId: string): Pr
   for (let attempt = 1; ; attempt += 1) {
     // The upload is read beside the asset rather than after it: one round trip less, for a read
     // wasted only when the asset turns out to be settled already, or not to exist.
-    const [asset, read] = await Promise.all([getAsset(organizationId, assetId), outcomeOf(readUpload(uploadKey))]);
+    const [assetRead, uploadRead] = await Promise.allSettled([
+      getAsset(organizationId, assetId),
+      readUpload(uploadKey),
+    ]);
+    if (assetRead.status === 'rejected') throw assetRead.reason;
+    const asset = assetRead.value;
     const settled = settledAnswer(asset);
     if (settled) return settled;
     if (attempt > CONFIRM_ATTEMPTS) {
@@ -102,7 +107,7 @@ export async function confirmUpload(organizationId: number, assetId: string): Pr
       );
     }
 
-    const outcome = await verifyAndStore(asset, await uploadOf(read, uploadKey));
+    const outcome = await verifyAndStore(asset, await uploadOf(uploadRead, uploadKey));
     if (outcome.state === 'confirmed') return outcome.asset;
     if (outcome.state === 'missing') {
       // A concurrent confirmation deletes the upload only once the asset is recorded as uploaded.
@@ -117,25 +122,17 @@ export async function confirmUpload(organizationId: number, assetId: string): Pr
   }
 }
 
-/** Its value or its error, so that a failure can wait until it matters (or be dropped if it never does). */
-function outcomeOf<T>(work: Promise<T>): Promise<{ value: T } | { error: unknown }> {
-  return work.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-}
-
 /**
  * The upload as read, or undefined when nothing is there. A 403 is told apart from a real denial
  * only here, once the asset is known to be pending: an unknown or settled asset costs no listing.
  */
 async function uploadOf(
-  read: { value: UploadedObject | undefined } | { error: unknown },
+  read: PromiseSettledResult<UploadedObject | undefined>,
   uploadKey: string,
 ): Promise<UploadedObject | undefined> {
-  if ('value' in read) return read.value;
-  if (await isRefusalOfMissingKey(read.error, uploadKey)) return undefined;
-  throw read.error;
+  if (read.status === 'fulfilled') return read.value;
+  if (await isRefusalOfMissingKey(read.reason, uploadKey)) return undefined;
+  throw read.reason;
 }
 
 type StoreOutcome = { state: 'confirmed'; asset: Asset } | { state: 'missing' | 'replaced' | 'overtaken' };
