@@ -58,19 +58,18 @@ async function readClipFrames(
     const span = wanted.get(index);
     wanted.set(index, { first: span?.first ?? frame, last: frame });
   }
-  const spans = [...wanted];
   const reads = await Promise.all(
-    spans.map(([index, { first, last }]) =>
-      getObjectRange(objectKeyOf(index), first * frameBytes, (last + 1) * frameBytes - 1),
-    ),
+    [...wanted].map(async ([index, { first, last }]) => ({
+      bytes: await getObjectRange(objectKeyOf(index), first * frameBytes, (last + 1) * frameBytes - 1),
+      askedBytes: (last - first + 1) * frameBytes,
+    })),
   );
   const parts: Uint8Array[] = [];
   // A segment that holds fewer frames than asked for is where the decodable source ended: the
   // frames after it would not follow on in time.
-  for (const [position, bytes] of reads.entries()) {
-    const [, { first, last }] = spans[position]!;
+  for (const { bytes, askedBytes } of reads) {
     parts.push(bytes.subarray(0, Math.floor(bytes.length / frameBytes) * frameBytes));
-    if (bytes.length < (last - first + 1) * frameBytes) break;
+    if (bytes.length < askedBytes) break;
   }
   return Buffer.concat(parts);
 }
