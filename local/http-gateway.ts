@@ -117,18 +117,21 @@ export interface GatewayOptions {
   loadHandler: HandlerLoader;
   /** Extra paths served outside the API (e.g. /healthz). */
   extraRoutes?: Record<string, (response: ServerResponse) => void | Promise<void>>;
+  /** Until this answers true, API requests get a 503: the gateway listens before the emulators start. */
+  isReady?: () => boolean;
 }
 
 /**
  * The local stand-in for API Gateway: the same route table as the CDK API, the same payload
  * format 2.0 events, the same handler modules.
  */
-export function createGateway({ loadHandler, extraRoutes = {} }: GatewayOptions): Server {
+export function createGateway({ loadHandler, extraRoutes = {}, isReady = () => true }: GatewayOptions): Server {
   return createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
       const extra = extraRoutes[url.pathname];
       if (extra && request.method === 'GET') return await extra(response);
+      if (!isReady()) return send(response, gatewayError(503, 'Service Unavailable'));
       const body = await readBody(request);
       if (body === 'too-large') return send(response, gatewayError(413, 'Request Entity Too Large'));
       const matched = matchRoute(request.method ?? 'GET', url.pathname);

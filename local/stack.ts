@@ -472,8 +472,31 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
   const transcription = await localTranscription();
   const root = resolve(dataDir);
   await mkdir(join(root, 'dynamodb'), { recursive: true });
+  let ready = false;
+  const gateway = createGateway({
+    loadHandler: moduleLoader<LambdaHandler>('handlers'),
+    extraRoutes: {
+      ...referenceRoutes(),
+      '/healthz': (response) => {
+        response.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }));
+      },
+    },
+    isReady: () => ready,
+  });
+  // Bound before any emulator starts: their ports and the stack's own connections to them come from
+  // the same ephemeral range as a PORT a tool picked by asking the OS, and could take it first.
+  await new Promise<void>((resolveListen, reject) => {
+    gateway.once('error', reject);
+    gateway.listen(port, '127.0.0.1', () => resolveListen());
+  });
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async () => {
+    // Requests stop first, so none reaches an emulator that is already gone.
+    await new Promise<void>((resolveClose) => {
+      gateway.close(() => resolveClose());
+      gateway.closeAllConnections();
+    });
     for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error(error));
   };
   const started = <T extends { stop(): Promise<void> }>(emulator: T) => {
@@ -540,28 +563,6 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
     });
     stoppers.push(queuePoller.stop);
 
-    let ready = false;
-    const gateway = createGateway({
-      loadHandler: moduleLoader<LambdaHandler>('handlers'),
-      extraRoutes: {
-        ...referenceRoutes(),
-        '/healthz': (response) => {
-          response.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' });
-          response.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }));
-        },
-      },
-    });
-    await new Promise<void>((resolveListen, reject) => {
-      gateway.once('error', reject);
-      gateway.listen(port, '127.0.0.1', () => resolveListen());
-    });
-    stoppers.push(
-      () =>
-        new Promise<void>((resolveClose) => {
-          gateway.close(() => resolveClose());
-          gateway.closeAllConnections();
-        }),
-    );
     const boundPort = (gateway.address() as AddressInfo).port;
     const apiUrl = `http://127.0.0.1:${boundPort}/api/v1/developer`;
     if (fresh && onFreshStart) await onFreshStart();
