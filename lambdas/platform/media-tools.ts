@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { requiredSetting, FFMPEG_PATH, FFPROBE_PATH, type Setting } from './settings';
 
 /**
@@ -17,6 +18,40 @@ export const MEDIA_TOOL_SETTINGS: Readonly<Record<MediaTool, Setting>> = {
 
 export function mediaToolPath(tool: MediaTool): string {
   return requiredSetting(MEDIA_TOOL_SETTINGS[tool]);
+}
+
+/** The media steps (an analysis segment, a clip's render) running in this process now. */
+let mediaStepsRunning = 0;
+
+/**
+ * Runs a media step whose ffmpeg runs share this process's cores with those of the other steps
+ * running beside it. In Lambda each invocation has its function to itself and a step runs alone;
+ * the local stack runs all of a Map's items in one process, where ffmpegs each threaded for
+ * every core spend 4 to 10 % more CPU-seconds, all of it on the same cores.
+ */
+export async function sharingCores<T>(step: () => Promise<T>): Promise<T> {
+  mediaStepsRunning += 1;
+  try {
+    return await step();
+  } finally {
+    mediaStepsRunning -= 1;
+  }
+}
+
+/**
+ * The threads an ffmpeg starting now may use: undefined (ffmpeg's own choice, for every core)
+ * when its step runs alone, else the step's share of the cores, at least one.
+ */
+export function coreShare(): number | undefined {
+  if (mediaStepsRunning <= 1) return undefined;
+  return Math.max(1, Math.floor(availableParallelism() / mediaStepsRunning));
+}
+
+/** ffmpeg's options that hold its decoders and filter graph (`beforeInput`) and its encoders (`beforeOutput`) to `threads`. */
+export function ffmpegThreadOptions(threads: number | undefined): { beforeInput: string[]; beforeOutput: string[] } {
+  if (threads === undefined) return { beforeInput: [], beforeOutput: [] };
+  const count = String(threads);
+  return { beforeInput: ['-filter_complex_threads', count, '-threads', count], beforeOutput: ['-threads', count] };
 }
 
 export interface MediaToolRun {

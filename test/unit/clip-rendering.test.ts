@@ -113,6 +113,23 @@ describe('clipEncodingArgs', () => {
   });
 });
 
+describe('the threads of a render that shares the cores', () => {
+  it('holds the decoder and filters (before the input) and the encoder (before the output) to the share, else leaves them to ffmpeg', () => {
+    const shared = clipEncodingArgs(encodingRequest({ threads: 1 }));
+    const input = shared.indexOf('-i');
+    expect(shared.slice(0, input)).toEqual(expect.arrayContaining(['-filter_complex_threads', '-threads']));
+    expect(valueAfter(shared, '-filter_complex_threads')).toBe('1');
+    expect(shared.slice(0, input).join(' ')).toContain('-threads 1');
+    expect(shared.slice(-3)).toEqual(['-threads', '1', '/tmp/clip-1/clip.mp4']);
+    const thumbnail = thumbnailArgs('/tmp/clip.mp4', '/tmp/thumbnail.jpg', 30, 1);
+    expect(thumbnail.slice(-3)).toEqual(['-threads', '1', '/tmp/thumbnail.jpg']);
+    expect(thumbnail.indexOf('-threads')).toBeLessThan(thumbnail.indexOf('-i'));
+
+    expect(clipEncodingArgs(encodingRequest())).not.toContain('-threads');
+    expect(thumbnailArgs('/tmp/clip.mp4', '/tmp/thumbnail.jpg', 30)).not.toContain('-threads');
+  });
+});
+
 describe('thumbnailArgs', () => {
   it('picks one frame from two seconds around the middle of the clip', () => {
     const args = thumbnailArgs('/tmp/clip-1/clip.mp4', '/tmp/clip-1/thumbnail.jpg', 30);
@@ -275,6 +292,20 @@ describe('renderClip with the real ffmpeg', () => {
     });
     const { streams } = await probe(rendered.videoPath);
     expect(streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
+  });
+
+  it('renders with every ffmpeg held to one thread, as when clips share the cores', async () => {
+    const rendered = await render('one-thread', {
+      input: silent,
+      range: { startSeconds: 1, endSeconds: 3 },
+      aspectRatio: '16:9',
+      source: { width: 640, height: 360, hasAudio: false },
+      threads: 1,
+    });
+    const { streams } = await probe(rendered.videoPath);
+    expect(streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
+    expect(rendered.durationSeconds).toBe(2);
+    expect((await probe(rendered.thumbnailPath)).streams[0]).toMatchObject({ width: 1280, height: 720 });
   });
 
   it('reports the encoded length when the source ends inside the range', async () => {

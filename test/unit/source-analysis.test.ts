@@ -414,6 +414,15 @@ describe('analysing a real video with ffmpeg', () => {
     expect(analysis.loudnessDb[(21 - 12) / ANALYSIS_WINDOW_SECONDS]).toBeLessThan(SILENCE_THRESHOLD_DB);
   });
 
+  it('finds the same with its decoder and filters held to one thread, as when steps share the cores', async () => {
+    const options = { ffmpegPath, input: withAudio, range: { startSeconds: 12, endSeconds: 40 }, hasAudio: true };
+    const [own, shared] = await Promise.all([
+      analyseSegment({ ...options, timeoutMs: 30_000 }),
+      analyseSegment({ ...options, timeoutMs: 30_000, threads: 1 }),
+    ]);
+    expect(shared).toEqual(own);
+  });
+
   it('samples frames for subject framing twice a second from the range start, the analysis unchanged', async () => {
     const path = join(directory, 'subject-frames.rgb');
     const range = { startSeconds: 12, endSeconds: 40 };

@@ -1,7 +1,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { filterGraphPath, MediaToolError, progressSeconds, runMediaTool, withoutInput } from '#platform/media-tools';
+import {
+  ffmpegThreadOptions,
+  filterGraphPath,
+  MediaToolError,
+  progressSeconds,
+  runMediaTool,
+  withoutInput,
+} from '#platform/media-tools';
 import { SUBJECT_SAMPLE_RATE } from '#domain/framing/subject-window';
 import {
   ANALYSIS_WINDOW_SECONDS,
@@ -76,6 +83,8 @@ export interface AnalyseSegmentOptions {
    * range's start, as consecutive rgb24 frames of the given size; none when omitted.
    */
   subjectFrames?: { path: string; width: number; height: number };
+  /** The threads its decoder and filters may use (see coreShare); ffmpeg's own choice when omitted. */
+  threads?: number;
 }
 
 /** One value a metadata filter printed for one frame, at the frame's time (seconds from the range start). */
@@ -284,6 +293,8 @@ function analysisArguments(options: AnalyseSegmentOptions, sceneFile: string, lo
     // B-frames) saves a tenth to a third more where a source has them, and leaves more frames
     // than the analysis scores: in a 25 or 30 fps source with B-frames, at least every third.
     ...['-skip_loop_filter', 'all', '-skip_frame', 'noref'],
+    // Its outputs are a null muxer and raw frames: only the decoder and the filters have threads.
+    ...ffmpegThreadOptions(options.threads).beforeInput,
     ...['-ss', range.startSeconds.toFixed(3), '-t', (range.endSeconds - range.startSeconds).toFixed(3)],
     ...['-i', options.input],
     ...['-filter_complex', analysisFilterGraph(options, sceneFile, loudnessFile)],

@@ -4,7 +4,14 @@ import type { AspectRatio } from '#contract/types';
 import { cropCommands, framingFilterGraph, subjectFramingFilterGraph } from '#domain/framing/framing';
 import type { CropWindow } from '#domain/framing/subject-window';
 import { captionFontEnvironment, type CaptionFontFiles } from '#platform/caption-fonts';
-import { assertRanToEnd, filterGraphPath, MediaToolError, progressSeconds, runMediaTool } from '#platform/media-tools';
+import {
+  assertRanToEnd,
+  ffmpegThreadOptions,
+  filterGraphPath,
+  MediaToolError,
+  progressSeconds,
+  runMediaTool,
+} from '#platform/media-tools';
 import type { ClipLook } from './clip-store';
 import type { TimeRange } from './source-analysis';
 
@@ -47,6 +54,8 @@ export interface ClipRenderRequest {
   onProgress?: (fraction: number) => void;
   /** Captions to draw into the picture: an ASS document sized for the output frame, and its fonts. */
   burntInCaptions?: { assDocument: string; fonts: CaptionFontFiles };
+  /** The threads each ffmpeg run may use (see coreShare); ffmpeg's own choice when omitted. */
+  threads?: number;
 }
 
 export interface RenderedClip extends ClipLook {
@@ -106,9 +115,11 @@ export function clipEncodingArgs(
   request: Omit<ClipRenderRequest, 'ffmpegPath' | 'timeoutMs' | 'onProgress'>,
 ): string[] {
   const { range, source } = request;
+  const threads = ffmpegThreadOptions(request.threads);
   const audio = source.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-ar', '48000'] : [];
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-y'],
+    ...threads.beforeInput,
     ...['-ss', seconds(range.startSeconds), '-t', seconds(range.endSeconds - range.startSeconds)],
     ...['-i', request.input],
     ...['-filter_complex', videoFilterGraph(request), '-map', '[v]'],
@@ -126,6 +137,7 @@ export function clipEncodingArgs(
     ...['-map_metadata', '-1'],
     // The index first, so that a player starts before the whole file has arrived.
     ...['-movflags', '+faststart'],
+    ...threads.beforeOutput,
     join(request.outputDirectory, CLIP_FILE_NAME),
   ];
 }
@@ -134,12 +146,20 @@ export function clipEncodingArgs(
  * The arguments of the run that writes a JPEG of the most representative frame near the clip's
  * middle. It reads the rendered clip, not the source: a local file, already framed and sized.
  */
-export function thumbnailArgs(videoPath: string, thumbnailPath: string, clipDurationSeconds: number): string[] {
+export function thumbnailArgs(
+  videoPath: string,
+  thumbnailPath: string,
+  clipDurationSeconds: number,
+  threads?: number,
+): string[] {
   const spanStart = Math.max(0, (clipDurationSeconds - THUMBNAIL_SPAN_SECONDS) / 2);
+  const threadOptions = ffmpegThreadOptions(threads);
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats', '-y'],
+    ...threadOptions.beforeInput,
     ...['-ss', seconds(spanStart), '-t', seconds(THUMBNAIL_SPAN_SECONDS), '-i', videoPath],
     ...['-vf', `thumbnail=${THUMBNAIL_CANDIDATE_FRAMES}`, '-frames:v', '1', '-q:v', '3'],
+    ...threadOptions.beforeOutput,
     thumbnailPath,
   ];
 }
@@ -181,9 +201,13 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
     encodedSeconds >= rangeSeconds - ENCODED_END_TOLERANCE_SECONDS ? rangeSeconds : encodedSeconds;
 
   const thumbnailTimeoutMs = Math.max(1, deadline - Date.now());
-  const thumbnail = await runMediaTool(request.ffmpegPath, thumbnailArgs(videoPath, thumbnailPath, durationSeconds), {
-    timeoutMs: thumbnailTimeoutMs,
-  });
+  const thumbnail = await runMediaTool(
+    request.ffmpegPath,
+    thumbnailArgs(videoPath, thumbnailPath, durationSeconds, request.threads),
+    {
+      timeoutMs: thumbnailTimeoutMs,
+    },
+  );
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
   const framing = request.subjectCrop ? 'subject' : 'fit';
   return { videoPath, thumbnailPath, durationSeconds, framing, captionsBurnedIn: captions !== undefined };

@@ -12,7 +12,7 @@ import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
 import { describeCaughtFailure, retryableOnTransientFailure, type CaughtFailure } from '#platform/task-failures';
-import { mediaToolPath } from '#platform/media-tools';
+import { coreShare, mediaToolPath } from '#platform/media-tools';
 import { captionFontFiles } from '#platform/caption-fonts';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
 import { assCaptions } from './burnt-in-captions';
@@ -274,9 +274,12 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
   const subjectFrames =
     frameSize && directory ? { path: join(directory, SUBJECT_FRAMES_FILE_NAME), ...frameSize } : undefined;
   try {
+    const input = await presignMediaToolRead(task.source.object_key);
     const analysis = await analyseSegment({
       ffmpegPath: mediaToolPath('ffmpeg'),
-      input: await presignMediaToolRead(task.source.object_key),
+      input,
+      // Taken now: by the time a step gets here, the Map has started the steps beside it.
+      threads: coreShare(),
       range,
       hasAudio: task.source.has_audio,
       timeoutMs: ANALYSIS_TIMEOUT_MS,
@@ -409,9 +412,11 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
       transcriptOf(task, task.has_transcript),
     ]);
     const cues = clipCaptionCues(transcript, range, job.input.caption_style);
+    const input = await presignMediaToolRead(task.source.object_key);
     const rendered = await renderClip({
       ffmpegPath: mediaToolPath('ffmpeg'),
-      input: await presignMediaToolRead(task.source.object_key),
+      input,
+      threads: coreShare(),
       range,
       aspectRatio: job.input.aspect_ratio,
       source: { width: task.source.width, height: task.source.height, hasAudio: task.source.has_audio },
