@@ -200,14 +200,10 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   const durationSeconds =
     encodedSeconds >= rangeSeconds - ENCODED_END_TOLERANCE_SECONDS ? rangeSeconds : encodedSeconds;
 
-  const thumbnailTimeoutMs = Math.max(1, deadline - Date.now());
-  const thumbnail = await runMediaTool(
-    request.ffmpegPath,
-    thumbnailArgs(videoPath, thumbnailPath, durationSeconds, request.threads),
-    {
-      timeoutMs: thumbnailTimeoutMs,
-    },
-  );
+  const thumbnailCommand = thumbnailArgs(videoPath, thumbnailPath, durationSeconds, request.threads);
+  const thumbnail = await runMediaTool(request.ffmpegPath, thumbnailCommand, {
+    timeoutMs: Math.max(1, deadline - Date.now()),
+  });
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
   const framing = request.subjectCrop ? 'subject' : 'fit';
   return { videoPath, thumbnailPath, durationSeconds, framing, captionsBurnedIn: captions !== undefined };
