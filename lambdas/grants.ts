@@ -50,8 +50,10 @@ export type Grant =
   | 'media.assets:put'
   // AbortMultipartUpload under assets/: a confirmation's copy in parts that fails is aborted.
   | 'media.assets:abort-upload'
-  // GetObject under renders/: a finished render's HeadObject, and the source of its copy.
+  // GetObject under renders/: a start image, a render read by ffmpeg, and the source of a copy.
   | 'media.renders:get'
+  // ListBucket of keys under renders/: finding the video a provider wrote into a render's folder.
+  | 'media.renders:list'
   // PutObject under renders/: the provider writes its output with the rights of its caller.
   | 'media.renders:put'
   // GetObject under clips/: the download URLs of clips, thumbnails and captions.

@@ -85,28 +85,41 @@ export const WORKFLOWS: readonly Workflow[] = [
     arnSetting: VIDEO_JOB_STATE_MACHINE_ARN,
     startGrant: 'states.video-job:start',
     stopGrant: 'states.video-job:stop',
-    // Throttled starts (minutes), the 30-minute render deadline, and the finish's own retries.
+    // Throttled starts (minutes), two chained renders of at most 20 minutes each (their deadline),
+    // and the finish's own retries.
     executionTimeoutSeconds: 3600,
     executionInput: jobExecutionInput,
-    outcomes: outcomesOf<RenderState>()(['in_progress', 'completed', 'failed', 'expired', 'finished', 'crashed']),
+    outcomes: outcomesOf<RenderState>()([
+      'in_progress',
+      'rendered',
+      'completed',
+      'failed',
+      'expired',
+      'finished',
+      'crashed',
+    ]),
     workers: {
       StartRenderFunction: {
         handler: 'video-jobs/start-render',
         // Moves the job to processing (its job-list entries too) and records the render it started.
         table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
-        // Bedrock writes the render under renders/ with the rights of the caller of StartAsyncInvoke.
-        grants: ['media.assets:get', 'media.renders:put', 'bedrock.video-model:start'],
-        // Reads and base64-encodes the source image of image-to-video in memory.
-        memoryMb: 1024,
-        timeoutSeconds: 60,
+        // Reads the source image and the render before; writes the start image, and Bedrock writes
+        // the render under renders/ with the rights of the caller of StartAsyncInvoke.
+        grants: ['media.assets:get', 'media.renders:get', 'media.renders:put', 'bedrock.video-model:start'],
+        // ffmpeg fits a source image of up to 8,000 px a side into the frame (or takes a render's
+        // last frame), then the start image is sent base64-encoded: 2048 MB buys more than a vCPU.
+        memoryMb: 2048,
+        timeoutSeconds: 120,
         settings: ['video-provider', 'render-schedule'],
+        mediaTools: true,
       },
       PollRenderFunction: {
         handler: 'video-jobs/poll-render',
         table: ['GetItem', 'UpdateItem'],
         // Writes nothing under renders/: Bedrock writes the render with the rights of its starter.
-        grants: ['media.renders:get', 'bedrock.video-model:poll'],
-        // One provider status call, a HeadObject of a finished video and a progress update.
+        // Lists the invocation's folder for the video Bedrock wrote.
+        grants: ['media.renders:list', 'bedrock.video-model:poll'],
+        // One provider status call, a listing of a finished render's folder and a progress update.
         memoryMb: 512,
         timeoutSeconds: 30,
         settings: ['video-provider'],
@@ -116,8 +129,8 @@ export const WORKFLOWS: readonly Workflow[] = [
         // Reads the job's requested duration and aspect ratio, and moves the job to its finishing stage.
         table: ['GetItem', 'UpdateItem'],
         grants: ['media.renders:get', 'media.renders:put'],
-        // One ffmpeg run over at most 18 s of 1280x720 into 720x1280 at most, read through a presigned
-        // URL: 2048 MB buys more than one vCPU; the finished file (a few MB) goes to /tmp.
+        // One ffmpeg run joining at most 18 s of 720p renders into 15 s of 720x1280 at most, read
+        // through presigned URLs: 2048 MB buys more than one vCPU; the finished file (a few MB) goes to /tmp.
         memoryMb: 2048,
         timeoutSeconds: 300,
         settings: [],

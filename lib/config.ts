@@ -6,15 +6,16 @@ import {
 } from '#domain/split-jobs/transcription/factory';
 import type { VpcSubnet } from './constructs/function-network';
 import { GOVERNED_MINIMUM_LOG_RETENTION, type GovernedProfile } from './constructs/governance';
-import type { VideoModel } from './constructs/grants';
+import {
+  DEFAULT_VIDEO_MODEL_ID,
+  MODEL_REGISTRY,
+  lifecycleVerdict,
+  videoModelById,
+  type VideoModelEntry,
+} from '#domain/models/model-registry';
 import { DEFAULT_ACCESS_LOG_RETENTION } from './constructs/http-api';
 import { DEFAULT_FUNCTION_LOG_RETENTION } from './constructs/node-function';
-import {
-  DEFAULT_BEDROCK_REGION,
-  DEFAULT_EXECUTION_LOG_RETENTION,
-  DEFAULT_TRANSCRIPTION_PROVIDER,
-  VIDEO_MODEL_ID,
-} from './constructs/workflow';
+import { DEFAULT_EXECUTION_LOG_RETENTION, DEFAULT_TRANSCRIPTION_PROVIDER } from './constructs/workflow';
 import { MEDIA_TOOLS_ARCHITECTURES, type MediaToolsSource } from './constructs/media-tools-layer';
 import { arrayIn, booleanIn, numberIn, objectIn, refusal } from './context-values';
 import { floodControlFrom, type FloodControl } from './flood-control';
@@ -27,8 +28,13 @@ import { floodControlFrom, type FloodControl } from './flood-control';
 export interface DeploymentConfig {
   readonly stage: Stage;
   readonly providers: {
-    /** The Bedrock model the render workers call, and the region they call it in. */
-    readonly video: VideoModel;
+    /** The model of the registry the render workers call; the stack must be in one of its regions. */
+    readonly video: VideoModelEntry;
+    /**
+     * What the model's documented lifecycle says at synthesis, when it is Legacy or within
+     * END_OF_LIFE_NOTICE_DAYS of its end of life (or past it, acknowledged): reported as a warning.
+     */
+    readonly videoLifecycleNotice?: string;
     /** What the split-job workers transcribe speech with; `none` gives clips without captions or titles. */
     readonly transcription: DeployedTranscriptionProviderKind;
   };
@@ -70,8 +76,8 @@ export interface Stage {
 export const CONFIG_KEYS = {
   stage: 'stage',
   production: 'production',
-  bedrockRegion: 'bedrockRegion',
   videoModelId: 'videoModelId',
+  modelsPastEndOfLife: 'modelsPastEndOfLife',
   transcriptionProvider: 'transcriptionProvider',
   webhookDeliveryEnabled: 'webhookDeliveryEnabled',
   alarmEmail: 'alarmEmail',
@@ -89,8 +95,10 @@ export const CONFIG_KEYS = {
 /** The stage a deployment is unless told otherwise, and the one stage that can never be non-production. */
 export const PRODUCTION_STAGE = 'prod';
 
-/** The models lambdas/domain/video-jobs/providers/bedrock.ts is written for. */
-export const SUPPORTED_VIDEO_MODEL_IDS: readonly string[] = [VIDEO_MODEL_ID];
+/** The video models of the registry (lambdas/domain/models/model-registry.ts). */
+export const VIDEO_MODEL_IDS: readonly string[] = MODEL_REGISTRY.filter((model) => model.kind === 'video').map(
+  (model) => model.id,
+);
 
 /** The constructs' own defaults, each with its reason next to it. */
 export const DEFAULT_LOG_RETENTION = {
@@ -106,7 +114,6 @@ const RETENTION_DAYS = Object.values(logs.RetentionDays).filter(
 
 /** Lower-case letters, digits and hyphens: it ends up in the stack name, log group names and a KMS alias. */
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,15}$/;
-const REGION_NAME = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 /** A layer version's ARN: `arn:aws:lambda:<region>:<account>:layer:<name>:<version>`. */
 const LAYER_VERSION_ARN = /^arn:aws[a-z-]*:lambda:[a-z]{2}(-[a-z]+)+-\d+:\d{12}:layer:[A-Za-z0-9_-]{1,140}:\d+$/;
@@ -258,29 +265,51 @@ function mediaToolsFrom(read: (key: string) => unknown): MediaToolsSource {
 }
 
 /**
- * The configuration from one source of settings (`read` returns undefined for a key not set):
- * each key validated, an invalid one failing the synthesis with a message that names it.
+ * The configured video model, refused when its documented end of life has passed (calls to it
+ * fail) unless `modelsPastEndOfLife` names it: an account with a private arrangement with the
+ * provider may go on using it. A model that is Legacy, or near its end, is let through with a notice.
  */
-export function deploymentConfigFrom(read: (key: string) => unknown): DeploymentConfig {
+function videoModelFrom(
+  read: (key: string) => unknown,
+  now: Date,
+): Pick<DeploymentConfig['providers'], 'video' | 'videoLifecycleNotice'> {
+  const video = videoModelById(
+    oneOf(CONFIG_KEYS.videoModelId, VIDEO_MODEL_IDS, read(CONFIG_KEYS.videoModelId) ?? DEFAULT_VIDEO_MODEL_ID),
+  );
+  const acknowledgedValue = read(CONFIG_KEYS.modelsPastEndOfLife) ?? [];
+  const acknowledged = arrayIn(acknowledgedValue);
+  if (!acknowledged || acknowledged.some((id) => typeof id !== 'string' || !VIDEO_MODEL_IDS.includes(id))) {
+    throw invalid(
+      CONFIG_KEYS.modelsPastEndOfLife,
+      `a JSON list of model ids of ${VIDEO_MODEL_IDS.join(', ')}`,
+      acknowledgedValue,
+    );
+  }
+  const verdict = lifecycleVerdict(video.lifecycle, now);
+  const about = `The video model ${video.id} (${video.name})`;
+  const source = `(${video.lifecycle.source})`;
+  if (verdict.state === 'ended' && !acknowledged.includes(video.id)) {
+    throw new Error(
+      `${about} is past its end of life: ${verdict.reason} ${source}, and calls to it fail. Choose another with -c ${CONFIG_KEYS.videoModelId}=… (${DEFAULT_VIDEO_MODEL_ID} by default), or, for an account whose arrangement with the provider keeps it working, name it in -c ${CONFIG_KEYS.modelsPastEndOfLife}='["${video.id}"]'.`,
+    );
+  }
+  if (verdict.state === 'active') return { video };
+  return { video, videoLifecycleNotice: `${about}: ${verdict.reason} ${source}. Plan the move to an active model.` };
+}
+
+/**
+ * The configuration from one source of settings (`read` returns undefined for a key not set):
+ * each key validated, an invalid one failing the synthesis with a message that names it. `now`
+ * is the day model lifecycles are judged on.
+ */
+export function deploymentConfigFrom(read: (key: string) => unknown, now = new Date()): DeploymentConfig {
   const alarmEmail = read(CONFIG_KEYS.alarmEmail);
   const governed = governedFrom(read);
   const minimumRetention = governed ? GOVERNED_MINIMUM_LOG_RETENTION : undefined;
   return {
     stage: stageFrom(read),
     providers: {
-      video: {
-        region: matching(
-          CONFIG_KEYS.bedrockRegion,
-          REGION_NAME,
-          'an AWS region name such as us-east-1',
-          read(CONFIG_KEYS.bedrockRegion) ?? DEFAULT_BEDROCK_REGION,
-        ),
-        modelId: oneOf(
-          CONFIG_KEYS.videoModelId,
-          SUPPORTED_VIDEO_MODEL_IDS,
-          read(CONFIG_KEYS.videoModelId) ?? VIDEO_MODEL_ID,
-        ),
-      },
+      ...videoModelFrom(read, now),
       transcription: oneOf(
         CONFIG_KEYS.transcriptionProvider,
         DEPLOYED_TRANSCRIPTION_PROVIDER_KINDS,

@@ -1,5 +1,18 @@
-import { AspectPriority, Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  Annotations,
+  AspectPriority,
+  Aspects,
+  Aws,
+  CfnOutput,
+  CfnRule,
+  Fn,
+  RemovalPolicy,
+  Stack,
+  Token,
+  type StackProps,
+} from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import type { VideoModelEntry } from '#domain/models/model-registry';
 import { ROUTES } from '#routes';
 import { TASKS } from '#tasks';
 import { WORKFLOWS } from '#workflows';
@@ -72,6 +85,10 @@ export class VideoApiStack extends Stack {
       acknowledgeNotGoverned(this);
     }
     const { governance } = this;
+    requireVideoModelRegion(this, config.providers.video);
+    if (config.providers.videoLifecycleNotice) {
+      Annotations.of(this).addWarningV2('video-api:video-model-lifecycle', config.providers.videoLifecycleNotice);
+    }
     this.queues = new ServiceQueues(this, 'Queues');
     const queues = this.queues.byName;
     const mediaTools = new MediaToolsLayer(this, 'MediaTools', { source: config.mediaTools });
@@ -155,6 +172,29 @@ export class VideoApiStack extends Stack {
       });
     }
   }
+}
+
+/**
+ * Bedrock writes a model's output only to a bucket in the model's region (Bedrock user guide,
+ * "Luma AI models", Troubleshooting), and the media bucket is the stack's: so the stack is
+ * deployed in one of the model's regions. An env-agnostic synthesis does not know its region, so
+ * the template carries a rule that CloudFormation checks before it creates anything; a synthesis
+ * for a known region is refused at once.
+ */
+function requireVideoModelRegion(stack: Stack, model: VideoModelEntry): void {
+  const regions = model.regions.join(', ');
+  const why = `the video model ${model.id} runs in ${regions} only, and Bedrock writes its videos only to a bucket in the model's region: deploy the stack in ${regions}, or choose another model with -c videoModelId=…`;
+  if (!Token.isUnresolved(stack.region) && !model.regions.includes(stack.region)) {
+    throw new Error(`The stack cannot be deployed in ${stack.region}: ${why}`);
+  }
+  new CfnRule(stack, 'VideoModelRegion', {
+    assertions: [
+      {
+        assert: Fn.conditionContains([...model.regions], Aws.REGION),
+        assertDescription: `This stack must be deployed in ${regions}: ${why}.`,
+      },
+    ],
+  });
 }
 
 /**

@@ -35,6 +35,7 @@ import {
   MEDIA_BUCKET_NAME,
   S3_FORCE_PATH_STYLE,
   TABLE_NAME,
+  VIDEO_MODEL_ID,
   VIDEO_PROVIDER,
   VIDEO_RENDER_DEADLINE_SECONDS,
   VIDEO_RENDER_POLL_SECONDS,
@@ -43,6 +44,7 @@ import {
   WEBHOOK_SECRETS_LOCAL_KEY,
   type Setting,
 } from '#platform/settings';
+import { DEFAULT_VIDEO_MODEL_ID } from '#domain/models/model-registry';
 import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { captionFontsEnvironment } from './caption-fonts';
@@ -97,6 +99,9 @@ function handlerEnvironment(
     [MEDIA_BUCKET_NAME.variable]: LOCAL_BUCKET_NAME,
     [CURSOR_KEY_LOCAL.variable]: keys.cursorKey,
     [VIDEO_PROVIDER.variable]: 'local',
+    // The local renderer delivers what this model delivers (its frames, render lengths and rate),
+    // so the planning, chaining and finishing are AWS's own.
+    [VIDEO_MODEL_ID.variable]: DEFAULT_VIDEO_MODEL_ID,
     // The local renderer takes seconds, not minutes: poll it often, and give up sooner.
     [VIDEO_RENDER_POLL_SECONDS.variable]: fromOperator(VIDEO_RENDER_POLL_SECONDS) ?? '2',
     [VIDEO_RENDER_DEADLINE_SECONDS.variable]: fromOperator(VIDEO_RENDER_DEADLINE_SECONDS) ?? '300',

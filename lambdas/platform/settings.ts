@@ -109,13 +109,13 @@ export const VIDEO_PROVIDER = {
   variable: 'VIDEO_PROVIDER',
   source: { by: 'worker-setting', setting: 'video-provider' },
 } as const satisfies Setting;
-/** The video model's region; the function's own unless set. */
-export const BEDROCK_REGION = {
-  variable: 'BEDROCK_REGION',
-  source: { by: 'worker-setting', setting: 'video-provider' },
-} as const satisfies Setting;
-export const BEDROCK_VIDEO_MODEL_ID = {
-  variable: 'BEDROCK_VIDEO_MODEL_ID',
+/**
+ * The id of the model of the registry (lambdas/domain/models/model-registry.ts) that video jobs
+ * render with; the registry's default unless set. Bedrock is called in the function's own region,
+ * which the CDK app makes the model's.
+ */
+export const VIDEO_MODEL_ID = {
+  variable: 'VIDEO_MODEL_ID',
   source: { by: 'worker-setting', setting: 'video-provider' },
 } as const satisfies Setting;
 export const VIDEO_RENDER_POLL_SECONDS = {
@@ -180,8 +180,7 @@ export const SETTINGS = {
   FFPROBE_PATH,
   CAPTION_FONTS_DIR,
   VIDEO_PROVIDER,
-  BEDROCK_REGION,
-  BEDROCK_VIDEO_MODEL_ID,
+  VIDEO_MODEL_ID,
   VIDEO_RENDER_POLL_SECONDS,
   VIDEO_RENDER_DEADLINE_SECONDS,
   TRANSCRIPTION_PROVIDER,

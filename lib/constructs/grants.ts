@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
+import type { VideoModelEntry } from '#domain/models/model-registry';
 import type { Grant } from '#grants';
 import { CURSOR_KEY_SECRET_ARN, WEBHOOK_SECRETS_KEY_ARN } from '#platform/settings';
 import { queueNamed, type QueueName } from '#queues';
@@ -11,12 +12,6 @@ import { WORKFLOWS } from '#workflows';
 import type { MediaBucket } from './media-bucket';
 import type { QueuesByName } from './queues';
 import type { WebhookSecretsKey } from './webhook-secrets-key';
-
-/** Where the workers' video model lives. */
-export interface VideoModel {
-  readonly region: string;
-  readonly modelId: string;
-}
 
 /**
  * Every workflow's state machine by its name in lambdas/workflows.ts (`video-job`); routes granted
@@ -33,7 +28,7 @@ export interface GrantTarget {
   /** Every workflow's state machine by its name in lambdas/workflows.ts; only API routes start them. */
   readonly stateMachines?: ApiStateMachines;
   /** Only workers call the video model. */
-  readonly videoModel?: VideoModel;
+  readonly videoModel?: VideoModelEntry;
   /** The secret whose versions sign list cursors; only list routes read it. */
   readonly cursorKey?: secretsmanager.ISecret;
   /** The queues of lambdas/queues.ts by name; only their senders need them. */
@@ -138,21 +133,23 @@ function usesWebhookSecretsKey(grant: Grant, use: 'generate-data-key' | 'decrypt
   };
 }
 
-/** The video model and this account's asynchronous invocations, both in the model's region. */
-function videoModelArns(fn: lambda.Function, videoModel: VideoModel) {
+/**
+ * The video model and this account's asynchronous invocations, in the stack's region: the model's
+ * output bucket must be in the model's region, so the stack is deployed there (its rule
+ * VideoModelRegion refuses any other).
+ */
+function videoModelArns(fn: lambda.Function, videoModel: VideoModelEntry) {
   const stack = Stack.of(fn);
   return {
     model: stack.formatArn({
       service: 'bedrock',
-      region: videoModel.region,
       account: '',
       resource: 'foundation-model',
-      resourceName: videoModel.modelId,
+      resourceName: videoModel.id,
       arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
     }),
     invocations: stack.formatArn({
       service: 'bedrock',
-      region: videoModel.region,
       resource: 'async-invoke',
       resourceName: '*',
       arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
@@ -183,9 +180,9 @@ function usesVideoModel(grant: Grant, use: 'start' | 'poll') {
       [
         {
           id: 'AwsSolutions-IAM5',
-          reason: `Bedrock mints each async invocation's id when StartAsyncInvoke runs, so the grant names this account's invocations in ${videoModel.region} (async-invoke/*), for ${statement.actions.join(', ')} only.`,
+          reason: `Bedrock mints each async invocation's id when StartAsyncInvoke runs, so the grant names this account's invocations of the region (async-invoke/*), for ${statement.actions.join(', ')} only.`,
           appliesTo: [
-            { regex: '/^Resource::arn:<AWS::Partition>:bedrock:[a-z0-9-]+:<AWS::AccountId>:async-invoke\\/\\*$/' },
+            { regex: '/^Resource::arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:async-invoke\\/\\*$/' },
           ],
         },
       ],
@@ -249,6 +246,8 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   // the abort of a failed copy in parts is an action of its own.
   'media.assets:abort-upload': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:AbortMultipartUpload']),
   'media.renders:get': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:GetObject']),
+  // Bedrock names the video it writes under the folder it was given; the poll lists that folder.
+  'media.renders:list': ({ fn, media }) => media.grantListingUnder(fn, 'renders'),
   // Bedrock writes the async invoke output with the permissions of the caller of StartAsyncInvoke,
   // so this grant is what lets the render land under renders/.
   'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),

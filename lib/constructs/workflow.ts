@@ -7,16 +7,16 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { DeployedTranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
 import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
+import type { VideoModelEntry } from '#domain/models/model-registry';
 import {
-  BEDROCK_REGION,
-  BEDROCK_VIDEO_MODEL_ID,
   TRANSCRIPTION_PROVIDER,
+  VIDEO_MODEL_ID,
   VIDEO_PROVIDER,
   VIDEO_RENDER_DEADLINE_SECONDS,
   VIDEO_RENDER_POLL_SECONDS,
 } from '#platform/settings';
 import { definitionWithWorkers, type Workflow, type WorkerSetting } from '#workflows';
-import { applyGrants, type VideoModel } from './grants';
+import { applyGrants } from './grants';
 import type { DataTable } from './data-table';
 import type { Governance } from './governance';
 import type { MediaBucket } from './media-bucket';
@@ -28,13 +28,6 @@ import { DEFAULT_FUNCTION_LOG_RETENTION, NodeFunction, PROJECT_ROOT, type Handle
 
 /** Where worker modules live; a worker's `handler` names a module below it. */
 export const WORKERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'workers');
-
-/**
- * The video model the workers call and may invoke. Nova Reel v1:1 (multi-shot, 12 to 120 s) is
- * offered in us-east-1 only; lambdas/domain/video-jobs/providers/bedrock.ts is written for it.
- */
-export const VIDEO_MODEL_ID = 'amazon.nova-reel-v1:1';
-export const DEFAULT_BEDROCK_REGION = 'us-east-1';
 
 /** What the split-job workers transcribe speech with unless told. */
 export const DEFAULT_TRANSCRIPTION_PROVIDER: DeployedTranscriptionProviderKind = 'amazon-transcribe';
@@ -71,15 +64,14 @@ export class WorkerFunction extends NodeFunction {
 /** The environment of each worker setting (lambdas/workflows.ts) in AWS. */
 function settingEnvironment(
   setting: WorkerSetting,
-  videoModel: VideoModel,
+  videoModel: VideoModelEntry,
   transcription: DeployedTranscriptionProviderKind,
 ): Record<string, string> {
   switch (setting) {
     case 'video-provider':
       return {
         [VIDEO_PROVIDER.variable]: 'bedrock',
-        [BEDROCK_REGION.variable]: videoModel.region,
-        [BEDROCK_VIDEO_MODEL_ID.variable]: videoModel.modelId,
+        [VIDEO_MODEL_ID.variable]: videoModel.id,
       };
     case 'render-schedule':
       return {
@@ -96,7 +88,8 @@ export interface WorkflowStateMachineProps {
   readonly workflow: Workflow;
   readonly table: DataTable;
   readonly media: MediaBucket;
-  readonly videoModel: VideoModel;
+  /** The model of the registry the render workers call. */
+  readonly videoModel: VideoModelEntry;
   /** ffmpeg and ffprobe for the workers that run them (`mediaTools` in lambdas/workflows.ts). */
   readonly mediaTools: MediaToolsLayer;
   /** The fonts for the workers that draw captions (`captionFonts` in lambdas/workflows.ts). */

@@ -9,19 +9,71 @@ import { floodControlFrom } from '../../lib/flood-control';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { appWithoutBundling, synthesizedStack } from './fixtures';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { LUMA_RAY2 } from '#domain/models/model-registry';
 import { ROUTES } from '#routes';
 
 /** The configuration from these context values, as `-c` or cdk.json would give them. */
 const configWith = (context: Record<string, unknown>): DeploymentConfig => deploymentConfigFrom((key) => context[key]);
 
+describe('the video model and its lifecycle', () => {
+  const at = (day: string, context: Record<string, unknown>) =>
+    deploymentConfigFrom((key) => context[key], new Date(`${day}T12:00:00Z`));
+
+  test('a configured model past its documented end of life fails the synthesis, naming it and the way out', () => {
+    expect(() => at('2026-11-28', { videoModelId: 'amazon.nova-reel-v1:1' })).toThrow(
+      /^The video model amazon\.nova-reel-v1:1 \(Amazon Nova Reel 1\.1\) is past its end of life: its end of life was 2026-09-30 \(https:\/\/docs\.aws\.amazon\.com\/bedrock\/latest\/userguide\/model-lifecycle\.html\), and calls to it fail\. Choose another with -c videoModelId=… \(luma\.ray-v2:0 by default\), or, .*modelsPastEndOfLife='\["amazon\.nova-reel-v1:1"\]'/,
+    );
+  });
+
+  test('an account with an arrangement to keep a model past its end names it, and synthesizes with a notice', () => {
+    const config = at('2026-11-28', {
+      videoModelId: 'amazon.nova-reel-v1:1',
+      modelsPastEndOfLife: ['amazon.nova-reel-v1:1'],
+    });
+    expect(config.providers.video.id).toBe('amazon.nova-reel-v1:1');
+    expect(config.providers.videoLifecycleNotice).toMatch(/its end of life was 2026-09-30/);
+  });
+
+  test('a model within 90 days of its end of life, or Legacy, synthesizes with a notice', () => {
+    expect(at('2026-08-01', { videoModelId: 'amazon.nova-reel-v1:1' }).providers.videoLifecycleNotice).toBe(
+      'The video model amazon.nova-reel-v1:1 (Amazon Nova Reel 1.1): its end of life is 2026-09-30, in 61 days (https://docs.aws.amazon.com/bedrock/latest/userguide/model-lifecycle.html). Plan the move to an active model.',
+    );
+    expect(at('2026-05-01', { videoModelId: 'amazon.nova-reel-v1:1' }).providers.videoLifecycleNotice).toMatch(
+      /it is Legacy since 2026-03-30/,
+    );
+  });
+
+  test('the default, Luma Ray2, is Active: no notice', () => {
+    expect(at('2026-11-28', {}).providers).toEqual({ video: LUMA_RAY2, transcription: 'amazon-transcribe' });
+  });
+
+  test("the synthesis reports a model's lifecycle notice as a warning on the stack", () => {
+    const stack = new VideoApiStack(
+      appWithoutBundling({ videoModelId: 'amazon.nova-reel-v1:1', modelsPastEndOfLife: '["amazon.nova-reel-v1:1"]' }),
+      'NovaStack',
+    );
+    const warnings = Annotations.fromStack(stack).findWarning(
+      '/NovaStack',
+      Match.stringLikeRegexp(
+        '^The video model amazon.nova-reel-v1:1 \\(Amazon Nova Reel 1.1\\): its end of life was 2026-09-30',
+      ),
+    );
+    expect(warnings).toHaveLength(1);
+  });
+
+  test("a stack whose region is known and is not the model's is refused at synthesis", () => {
+    expect(
+      () =>
+        new VideoApiStack(appWithoutBundling(), 'EastStack', { env: { account: '111111111111', region: 'us-east-1' } }),
+    ).toThrow(/^The stack cannot be deployed in us-east-1: the video model luma\.ray-v2:0 runs in us-west-2 only/);
+  });
+});
+
 describe('the deployment configuration', () => {
   test('with nothing set is the production stage with the documented defaults', () => {
     expect(configWith({})).toEqual({
       stage: { name: 'prod', production: true },
-      providers: {
-        video: { region: 'us-east-1', modelId: 'amazon.nova-reel-v1:1' },
-        transcription: 'amazon-transcribe',
-      },
+      providers: { video: LUMA_RAY2, transcription: 'amazon-transcribe' },
       webhookDeliveryEnabled: true,
       logRetention: { functions: 30, stateMachines: 30, accessLogs: 90 },
       floodControl: floodControlFrom(() => undefined),
@@ -62,8 +114,8 @@ describe('the deployment configuration', () => {
     const fromCli = configWith({
       stage: 'staging',
       production: 'false',
-      bedrockRegion: 'us-west-2',
       videoModelId: 'amazon.nova-reel-v1:1',
+      modelsPastEndOfLife: '["amazon.nova-reel-v1:1"]',
       transcriptionProvider: 'none',
       webhookDeliveryEnabled: 'false',
       alarmEmail: 'oncall@example.com',
@@ -75,7 +127,7 @@ describe('the deployment configuration', () => {
     });
     expect(fromCli).toMatchObject({
       stage: { name: 'staging', production: false },
-      providers: { video: { region: 'us-west-2' }, transcription: 'none' },
+      providers: { video: { id: 'amazon.nova-reel-v1:1' }, transcription: 'none' },
       webhookDeliveryEnabled: false,
       alarmEmail: 'oncall@example.com',
       logRetention: { functions: 14, stateMachines: 60, accessLogs: 365 },
@@ -157,8 +209,13 @@ describe('the deployment configuration', () => {
     [CONFIG_KEYS.stage, 'my_stage', /stage must be/],
     [CONFIG_KEYS.stage, 'a-stage-name-far-too-long', /stage must be/],
     [CONFIG_KEYS.production, 'yes', /production must be true or false, got "yes"/],
-    [CONFIG_KEYS.bedrockRegion, 'virginia', /bedrockRegion must be an AWS region name/],
-    [CONFIG_KEYS.videoModelId, 'amazon.nova-reel-v1:0', /videoModelId must be one of amazon.nova-reel-v1:1/],
+    [
+      CONFIG_KEYS.videoModelId,
+      'amazon.nova-reel-v1:0',
+      /videoModelId must be one of luma\.ray-v2:0, amazon\.nova-reel-v1:1, got "amazon\.nova-reel-v1:0"/,
+    ],
+    [CONFIG_KEYS.modelsPastEndOfLife, 'amazon.nova-reel-v1:1', /modelsPastEndOfLife must be a JSON list of model ids/],
+    [CONFIG_KEYS.modelsPastEndOfLife, '["gpt-video"]', /modelsPastEndOfLife must be a JSON list of model ids/],
     [CONFIG_KEYS.transcriptionProvider, 'whisper', /transcriptionProvider must be one of amazon-transcribe, none/],
     // The local recognizer needs a process that outlives an invocation: the local stack's only.
     [

@@ -3,7 +3,7 @@ import type { Grant, TableAccess } from '#grants';
 import { FALLBACK_HANDLER, FALLBACK_TABLE_ACCESS, ROUTES } from '#routes';
 import { TASKS, type TaskTrigger } from '#tasks';
 import { WORKFLOWS } from '#workflows';
-import { VIDEO_MODEL_ID } from '../../lib/constructs/workflow';
+import { DEFAULT_VIDEO_MODEL_ID } from '#domain/models/model-registry';
 import { asText, synthesizedStack } from './fixtures';
 
 // One synthesized stack for the file: synthesis is the slow part.
@@ -67,8 +67,9 @@ const TABLE = `<${logicalIdOf(stack.table.table)}.Arn>`;
 const TABLE_STREAM = `<${logicalIdOf(stack.table.table)}.StreamArn>`;
 const BUCKET = `<${logicalIdOf(stack.media.bucket)}.Arn>`;
 const INCOMING_LISTINGS = `if ${canonical({ StringLike: { 's3:prefix': 'incoming/*' } })}`;
-const MODEL = `arn:<AWS::Partition>:bedrock:us-east-1::foundation-model/${VIDEO_MODEL_ID}`;
-const INVOCATIONS = 'arn:<AWS::Partition>:bedrock:us-east-1:<AWS::AccountId>:async-invoke/*';
+const RENDERS_LISTINGS = `if ${canonical({ StringLike: { 's3:prefix': 'renders/*' } })}`;
+const MODEL = `arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model/${DEFAULT_VIDEO_MODEL_ID}`;
+const INVOCATIONS = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:async-invoke/*';
 const TRANSCRIPTION_JOBS = 'arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/*';
 const DELIVERIES = `<${logicalIdOf(stack.queues.queues.get('webhook-deliveries')!.queue)}.Arn>`;
 const SECRETS_KEY = `<${logicalIdOf(stack.webhookSecretsKey.key)}.Arn>`;
@@ -95,6 +96,7 @@ const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
   'media.assets:put': [`s3:PutObject ${BUCKET}/assets/*`],
   'media.assets:abort-upload': [`s3:AbortMultipartUpload ${BUCKET}/assets/*`],
   'media.renders:get': [`s3:GetObject ${BUCKET}/renders/*`],
+  'media.renders:list': [`s3:ListBucket ${BUCKET} ${RENDERS_LISTINGS}`],
   'media.renders:put': [`s3:PutObject ${BUCKET}/renders/*`],
   'media.clips:get': [`s3:GetObject ${BUCKET}/clips/*`],
   'media.clips:put': [`s3:PutObject ${BUCKET}/clips/*`],
@@ -253,7 +255,7 @@ describe('what representative functions may do, written out', () => {
     );
   });
 
-  test('StartRender starts the render (its output written under renders/ with these rights) and moves the job', () => {
+  test('StartRender starts a render from its start image (its output written under renders/ with these rights) and moves the job', () => {
     const fn = worker('video-job', 'StartRenderFunction');
     expect(permissionsOf(fn)).toEqual(
       [
@@ -262,6 +264,7 @@ describe('what representative functions may do, written out', () => {
         `dynamodb:PutItem ${TABLE}`,
         `dynamodb:DeleteItem ${TABLE}`,
         `s3:GetObject ${BUCKET}/assets/*`,
+        `s3:GetObject ${BUCKET}/renders/*`,
         `s3:PutObject ${BUCKET}/renders/*`,
         `bedrock:InvokeModel ${MODEL}`,
         `bedrock:InvokeModel ${INVOCATIONS}`,
@@ -272,13 +275,13 @@ describe('what representative functions may do, written out', () => {
     );
   });
 
-  test('PollRender reads the invocation and the finished output, and records progress; it starts and writes nothing', () => {
+  test('PollRender reads the invocation, finds the video it wrote, and records progress; it starts and writes nothing', () => {
     const fn = worker('video-job', 'PollRenderFunction');
     expect(permissionsOf(fn)).toEqual(
       [
         `dynamodb:GetItem ${TABLE}`,
         `dynamodb:UpdateItem ${TABLE}`,
-        `s3:GetObject ${BUCKET}/renders/*`,
+        `s3:ListBucket ${BUCKET} ${RENDERS_LISTINGS}`,
         `bedrock:GetAsyncInvoke ${INVOCATIONS}`,
         ...logsAndTraces(fn),
       ].sort(),

@@ -1,19 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NOVA_REEL_MODEL_ID } from '#domain/video-jobs/providers/bedrock';
+import { DEFAULT_VIDEO_MODEL_ID, LUMA_RAY2 } from '#domain/models/model-registry';
 import { definitionWithWorkers, WORKFLOWS, type Workflow } from '#workflows';
 import { PROJECT_ROOT } from '../../lib/constructs/node-function';
-import { VIDEO_MODEL_ID, type WorkflowStateMachine } from '../../lib/constructs/workflow';
-import { VideoApiStack } from '../../lib/video-api-stack';
-import {
-  actionsOf,
-  appWithoutBundling,
-  asText,
-  policyStatements,
-  resourcesOf,
-  statementsOfFunction,
-  synthesizedStack,
-} from './fixtures';
+import type { WorkflowStateMachine } from '../../lib/constructs/workflow';
+import { actionsOf, asText, policyStatements, resourcesOf, statementsOfFunction, synthesizedStack } from './fixtures';
 
 // One synthesized stack for the file: synthesis is the slow part.
 const { stack, template, logicalIdOf } = synthesizedStack();
@@ -31,8 +22,8 @@ function grantPairs(fn: Parameters<typeof statementsOfFunction>[2]): string[] {
 }
 
 const bucket = `<${logicalIdOf(stack.media.bucket)}.Arn>`;
-const MODEL_ARN = `arn:<AWS::Partition>:bedrock:us-east-1::foundation-model/${VIDEO_MODEL_ID}`;
-const INVOCATIONS_ARN = 'arn:<AWS::Partition>:bedrock:us-east-1:<AWS::AccountId>:async-invoke/*';
+const MODEL_ARN = `arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model/${LUMA_RAY2.id}`;
+const INVOCATIONS_ARN = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:async-invoke/*';
 
 const deployed = (name: string): WorkflowStateMachine => {
   const found = stack.workflows.find(({ workflow }) => workflow.name === name);
@@ -138,12 +129,8 @@ describe('workers', () => {
 
   test('every worker knows the table and the bucket, and exactly the settings its entry in lambdas/workflows.ts names', () => {
     const settings = {
-      'video-provider': {
-        VIDEO_PROVIDER: 'bedrock',
-        BEDROCK_REGION: 'us-east-1',
-        BEDROCK_VIDEO_MODEL_ID: 'amazon.nova-reel-v1:1',
-      },
-      'render-schedule': { VIDEO_RENDER_POLL_SECONDS: '15', VIDEO_RENDER_DEADLINE_SECONDS: '1800' },
+      'video-provider': { VIDEO_PROVIDER: 'bedrock', VIDEO_MODEL_ID: 'luma.ray-v2:0' },
+      'render-schedule': { VIDEO_RENDER_POLL_SECONDS: '15', VIDEO_RENDER_DEADLINE_SECONDS: '1200' },
       transcription: { TRANSCRIPTION_PROVIDER: 'amazon-transcribe' },
     };
     for (const { resource, workflow, substitution } of allWorkers) {
@@ -172,8 +159,13 @@ describe('workers', () => {
     expect(variables('FinishJobFunction')).not.toContain('VIDEO_PROVIDER');
   });
 
-  test('the deployed model is the one the Bedrock adapter is written for', () => {
-    expect(VIDEO_MODEL_ID).toBe(NOVA_REEL_MODEL_ID);
+  test('the default synthesis renders with an Active model of the registry: Luma Ray2', () => {
+    expect(stack.workflows[0]!.workflow.name).toBe('video-job');
+    for (const substitution of ['StartRenderFunction', 'PollRenderFunction']) {
+      const variables = functions[logicalIdOf(workerOf('video-job', substitution))]!.Properties.Environment.Variables;
+      expect(variables.VIDEO_MODEL_ID).toBe(DEFAULT_VIDEO_MODEL_ID);
+    }
+    expect(LUMA_RAY2).toMatchObject({ id: DEFAULT_VIDEO_MODEL_ID, lifecycle: { status: 'ACTIVE' } });
   });
 
   test('finish-job cannot call Bedrock', () => {
@@ -182,11 +174,13 @@ describe('workers', () => {
     ).toEqual([]);
   });
 
-  test('start-render cannot write under assets/ (only the provider output under renders/)', () => {
-    const puts = grantPairs(workerOf('video-job', 'StartRenderFunction')).filter((pair) =>
-      pair.startsWith('s3:PutObject'),
-    );
-    expect(puts).toEqual([`s3:PutObject ${bucket}/renders/*`]);
+  test('start-render cannot write under assets/ (only start images and the provider output under renders/)', () => {
+    const objects = grantPairs(workerOf('video-job', 'StartRenderFunction')).filter((pair) => pair.startsWith('s3:'));
+    expect(objects).toEqual([
+      `s3:GetObject ${bucket}/assets/*`,
+      `s3:GetObject ${bucket}/renders/*`,
+      `s3:PutObject ${bucket}/renders/*`,
+    ]);
   });
 
   test('start-render may only start async invocations of the video model, and poll-render only read them', () => {
@@ -222,31 +216,40 @@ describe('workers', () => {
       grantPairs(workerOf('video-job', 'PollRenderFunction')).filter((pair) => pair.startsWith('s3:PutObject')),
     ).toEqual([]);
   });
+
+  test('poll-render lists only under renders/, to find the video Bedrock named', () => {
+    const listings = statementsOfFunction(stack, template, workerOf('video-job', 'PollRenderFunction')).filter(
+      (statement) => actionsOf(statement).includes('s3:ListBucket'),
+    );
+    expect(listings).toEqual([expect.objectContaining({ Condition: { StringLike: { 's3:prefix': 'renders/*' } } })]);
+  });
 });
 
-describe('Bedrock region', () => {
-  test('comes from the bedrockRegion context when no prop is given, for the environment and the grants', () => {
-    const {
-      stack: other,
-      template: otherTemplate,
-      logicalIdOf: otherLogicalIdOf,
-    } = synthesizedStack({ bedrockRegion: 'us-west-2' }, 'OtherRegion');
-    const worker =
-      other.workflows[0]!.workers.get('StartRenderFunction') ?? [...other.workflows[0]!.workers.values()][0]!;
-    const resource = otherTemplate.findResources('AWS::Lambda::Function')[otherLogicalIdOf(worker)]!;
-    expect(resource.Properties.Environment.Variables.BEDROCK_REGION).toBe('us-west-2');
-    const bedrockResources = statementsOfFunction(other, otherTemplate, worker)
-      .filter((statement) => actionsOf(statement).some((action) => action.startsWith('bedrock:')))
-      .flatMap(resourcesOf)
-      .map(asText);
-    expect(bedrockResources.length).toBeGreaterThan(0);
-    for (const arn of bedrockResources) expect(arn).toMatch(/^arn:<AWS::Partition>:bedrock:us-west-2:/);
+describe("the video model's region", () => {
+  test("is the stack's own, which a template rule holds to the model's regions before anything is created", () => {
+    const rules = template.toJSON().Rules as Record<
+      string,
+      { Assertions: { Assert: unknown; AssertDescription: string }[] }
+    >;
+    expect(rules.VideoModelRegion!.Assertions).toEqual([
+      {
+        Assert: { 'Fn::Contains': [['us-west-2'], { Ref: 'AWS::Region' }] },
+        AssertDescription: expect.stringMatching(
+          /^This stack must be deployed in us-west-2: the video model luma\.ray-v2:0 runs in us-west-2 only/,
+        ),
+      },
+    ]);
   });
 
-  test('must look like a region name', () => {
-    expect(() => new VideoApiStack(appWithoutBundling({ bedrockRegion: 'virginia' }), 'BadRegion')).toThrow(
-      /bedrockRegion/,
+  test('follows the configured model: Nova Reel 1.1 is held to us-east-1', () => {
+    const { template: nova } = synthesizedStack(
+      { videoModelId: 'amazon.nova-reel-v1:1', modelsPastEndOfLife: ['amazon.nova-reel-v1:1'] },
+      'NovaRegion',
     );
+    const rules = nova.toJSON().Rules as Record<string, { Assertions: { Assert: unknown }[] }>;
+    expect(rules.VideoModelRegion!.Assertions[0]!.Assert).toEqual({
+      'Fn::Contains': [['us-east-1'], { Ref: 'AWS::Region' }],
+    });
   });
 });
 

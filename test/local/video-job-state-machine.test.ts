@@ -95,6 +95,28 @@ describe('video job state machine', () => {
     expect(calls.filter((call) => call.step === 'PollRenderFunction')).toHaveLength(3);
   });
 
+  it('goes back to StartRender for each further render of a chain, then finishes all of them', async () => {
+    const { status } = await run({
+      StartRenderFunction: [state('in_progress', { render_index: 0 }), state('in_progress', { render_index: 1 })],
+      PollRenderFunction: [
+        state('in_progress'),
+        state('rendered', { render_index: 1, renders: [{ key: 'r1' }] }),
+        state('completed', { renders: [{ key: 'r1' }, { key: 'r2' }] }),
+      ],
+      FinishVideoFunction: [state('completed', { output: { key: 'finished' } })],
+      FinishJobFunction: [state('completed')],
+    });
+    expect(status).toBe('SUCCEEDED');
+    const starts = calls.filter((call) => call.step === 'StartRenderFunction').map((call) => call.payload);
+    expect(starts).toEqual([
+      { organization_id: 1, job_id: 'video_job_1' },
+      expect.objectContaining({ outcome: 'rendered', render_index: 1, renders: [{ key: 'r1' }] }),
+    ]);
+    expect(calls.filter((call) => call.step === 'FinishVideoFunction').map((call) => call.payload)).toEqual([
+      expect.objectContaining({ outcome: 'completed', renders: [{ key: 'r1' }, { key: 'r2' }] }),
+    ]);
+  });
+
   it('hands a render the finishing step could not finish to FinishJob as failed', async () => {
     const { finishes } = await run({
       StartRenderFunction: [state('in_progress')],

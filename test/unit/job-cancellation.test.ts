@@ -15,6 +15,7 @@ import type { Scope } from '#domain/access/scopes';
 import { cancelAnyJob, cancelJobOfType } from '#domain/jobs/cancellation';
 import { endJobOfExecution } from '#domain/jobs/execution-endings';
 import type { VideoProvider } from '#domain/video-jobs/providers/port';
+import { LUMA_RAY2 } from '#domain/models/model-registry';
 import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
 import { startRender } from '#domain/video-jobs/render-steps';
 import { deadlineOf } from '#domain/jobs/deadlines';
@@ -224,7 +225,7 @@ describe('the job’s own steps after a cancel', () => {
       poll: jest.fn(),
     } as unknown as VideoProvider;
     await expect(
-      startRender(provider, { organization_id: 7, job_id: VIDEO_JOB_ID }, RENDER_SCHEDULE, NOW.getTime()),
+      startRender(provider, { organization_id: 7, job_id: VIDEO_JOB_ID }, RENDER_SCHEDULE, LUMA_RAY2, NOW.getTime()),
     ).resolves.toEqual({ organization_id: 7, job_id: VIDEO_JOB_ID, outcome: 'finished' });
   });
 

@@ -7,7 +7,7 @@ import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import ffprobe from '@ffprobe-installer/ffprobe';
 import type { AspectRatio } from '#contract/types';
 import { probeVideo } from '#domain/assets/video-probe';
-import { novaReelOutput } from '#domain/video-jobs/providers/nova-reel';
+import { LUMA_RAY2, NOVA_REEL_1_1 } from '#domain/models/model-registry';
 import type { DurationSeconds } from '#domain/video-jobs/providers/port';
 import { finishingArgs, finishVideo } from '#domain/video-jobs/video-finishing';
 import { MediaToolError } from '#platform/media-tools';
@@ -22,46 +22,55 @@ beforeAll(async () => {
 });
 afterAll(() => rm(workDir, { recursive: true, force: true }));
 
-const novaReelVideos = new Map<string, Promise<string>>();
+const made = new Map<string, Promise<string>>();
 
-/**
- * A video shaped as Nova Reel delivers it for `requested` seconds (1280x720, 24 fps, whole shots
- * of 6 s), made once for the file: finishing reads it and never changes it.
- */
-function novaReelShaped(requested: DurationSeconds, options: { sound?: boolean } = {}): Promise<string> {
-  const name = `nova-${requested}-${options.sound ? 'sound' : 'silent'}.mp4`;
-  let video = novaReelVideos.get(name);
+/** Made once per file: finishing reads a render and never changes it. */
+function once(name: string, make: (path: string) => Promise<void>): Promise<string> {
+  let video = made.get(name);
   if (!video) {
-    video = makeNovaReelShaped(requested, join(workDir, name), options);
-    novaReelVideos.set(name, video);
+    const path = join(workDir, name);
+    video = make(path).then(() => path);
+    made.set(name, video);
   }
   return video;
 }
 
-async function makeNovaReelShaped(
-  requested: DurationSeconds,
-  path: string,
-  options: { sound?: boolean },
+/**
+ * Frames `from` to `to` (excluded) of one moving test pattern at 24 fps in `frame`: cut from the
+ * same pattern, consecutive pieces are what a perfect chain of renders delivers, each starting on
+ * the last frame of the one before.
+ */
+function patternPiece(
+  frame: { width: number; height: number },
+  from: number,
+  to: number,
+  options: { sound?: boolean } = {},
 ): Promise<string> {
-  const { width, height, fps, durationSeconds } = novaReelOutput(requested);
-  const sound = options.sound ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${durationSeconds}`] : [];
-  await run(ffmpeg.path, [
-    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=${fps}:d=${durationSeconds}`],
-    ...sound,
-    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
-    ...(options.sound ? ['-c:a', 'aac'] : []),
-    path,
-  ]);
-  return path;
+  const name = `pattern-${frame.width}x${frame.height}-${from}-${to}${options.sound ? '-sound' : ''}.mp4`;
+  return once(name, async (path) => {
+    const seconds = to / 24 + 1;
+    const sound = options.sound ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${(to - from) / 24}`] : [];
+    await run(ffmpeg.path, [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=${frame.width}x${frame.height}:r=24:d=${seconds}`],
+      ...sound,
+      ...['-vf', `trim=start_frame=${from}:end_frame=${to},setpts=PTS-STARTPTS`],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '12', '-pix_fmt', 'yuv420p'],
+      ...(options.sound ? ['-c:a', 'aac'] : []),
+      path,
+    ]);
+  });
 }
 
-async function finish(input: string, durationSeconds: DurationSeconds, aspectRatio: AspectRatio) {
+/** Ray2's render of `seconds` in the ratio's native frame, as the model registry describes it. */
+const ray2Render = (aspectRatio: AspectRatio, seconds: number, from = 0) =>
+  patternPiece(LUMA_RAY2.renders.frames[aspectRatio], from, from + seconds * 24);
+
+async function finish(inputs: string[], durationSeconds: DurationSeconds, aspectRatio: AspectRatio) {
   const outputDirectory = await mkdtemp(join(workDir, 'out-'));
   return finishVideo({
     ffmpegPath: ffmpeg.path,
     ffprobePath: ffprobe.path,
-    input,
-    source: { width: 1280, height: 720 },
+    inputs,
     durationSeconds,
     aspectRatio,
     outputDirectory,
@@ -69,16 +78,29 @@ async function finish(input: string, durationSeconds: DurationSeconds, aspectRat
   });
 }
 
+/** Every frame of a video as a small grey picture. */
+async function greyFrames(path: string): Promise<Buffer[]> {
+  const [width, height] = [48, 48];
+  const { stdout } = await run(
+    ffmpeg.path,
+    ['-v', 'error', '-i', path, '-vf', `scale=${width}:${height},format=gray`, '-f', 'rawvideo', '-'],
+    { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const size = width * height;
+  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
+}
+
+const difference = (a: Buffer, b: Buffer) => a.reduce((sum, value, i) => sum + Math.abs(value - b[i]!), 0) / a.length;
+
 describe('the finishing step of a video job', () => {
   it.each([
     [5, '9:16', 720, 1280],
     [5, '1:1', 720, 720],
     [5, '16:9', 1280, 720],
-    [15, '9:16', 720, 1280],
   ] as const)(
-    "makes Nova Reel's video of a %i s %s request exactly that: %ix%i",
+    "makes Ray2's 5 s render of a %i s %s job exactly that, %ix%i, scaled and never framed",
     async (durationSeconds, aspectRatio, width, height) => {
-      const finished = await finish(await novaReelShaped(durationSeconds), durationSeconds, aspectRatio);
+      const finished = await finish([await ray2Render(aspectRatio, 5)], durationSeconds, aspectRatio);
 
       expect(finished).toMatchObject({ width, height });
       expect(Math.abs(finished.durationSeconds - durationSeconds)).toBeLessThanOrEqual(0.05);
@@ -87,8 +109,50 @@ describe('the finishing step of a video job', () => {
     },
   );
 
-  it('cuts a sound track to the same length as the picture', async () => {
-    const finished = await finish(await novaReelShaped(10, { sound: true }), 10, '1:1');
+  it('joins a chain of Ray2 renders into one continuous video: each join drops the repeated start frame', async () => {
+    // Two 9 s renders as the plan of a 15 s job asks: the second starts on the first's last frame (215).
+    const first = await ray2Render('9:16', 9);
+    const second = await ray2Render('9:16', 9, 215);
+    const reference = await patternPiece(LUMA_RAY2.renders.frames['9:16'], 0, 360);
+
+    const finished = await finish([first, second], 15, '9:16');
+
+    expect(finished).toMatchObject({ width: 720, height: 1280 });
+    expect(Math.abs(finished.durationSeconds - 15)).toBeLessThanOrEqual(0.05);
+    const [frames, expected] = await Promise.all([greyFrames(finished.path), greyFrames(reference)]);
+    expect(frames).toHaveLength(360);
+    // Around the join, frame for frame the pattern itself: no frame repeated, none missing.
+    for (let index = 210; index < 222; index += 1) {
+      expect(difference(frames[index]!, expected[index]!)).toBeLessThan(
+        difference(expected[index]!, expected[index - 1]!),
+      );
+    }
+    const steps = frames.slice(1).map((frame, index) => difference(frame, frames[index]!));
+    expect(Math.min(...steps)).toBeGreaterThan(0);
+  });
+
+  it("frames Nova Reel's 1280x720 render of a 9:16 job whole over a blurred fill", async () => {
+    const novaFrame = NOVA_REEL_1_1.renders.frames['9:16'];
+    const render = await patternPiece(novaFrame, 0, 6 * 24);
+
+    const finished = await finish([render], 5, '9:16');
+
+    expect(finished).toMatchObject({ width: 720, height: 1280 });
+    expect(
+      finishingArgs({
+        inputs: [render],
+        source: novaFrame,
+        durationSeconds: 5,
+        aspectRatio: '9:16',
+        outputDirectory: '/tmp/out',
+      }).join(' '),
+    ).toContain('boxblur');
+  });
+
+  it('cuts the sound track of a single render to the same length as the picture', async () => {
+    const render = await patternPiece(LUMA_RAY2.renders.frames['1:1'], 0, 12 * 24, { sound: true });
+
+    const finished = await finish([render], 10, '1:1');
 
     const { stdout } = await run(ffprobe.path, [
       ...['-v', 'error', '-show_entries', 'stream=codec_type,duration', '-of', 'json', finished.path],
@@ -99,17 +163,15 @@ describe('the finishing step of a video job', () => {
   });
 
   it('refuses to deliver a video shorter than asked for, rather than a shorter file', async () => {
-    const sixSeconds = await novaReelShaped(5);
-
-    const failure = await finish(sixSeconds, 10, '16:9').catch((error: unknown) => error);
+    const failure = await finish([await ray2Render('16:9', 5)], 10, '16:9').catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(MediaToolError);
-    expect((failure as Error).message).toMatch(/^The finished video is 1280x720, 6(\.\d+)? s, not 1280x720, 10 s/);
+    expect((failure as Error).message).toMatch(/^The finished video is 1280x720, 5(\.\d+)? s, not 1280x720, 10 s/);
   });
 
-  it('fails with MediaToolError, naming no URL, when the input cannot be read', async () => {
+  it('fails with MediaToolError, naming no URL, when a render cannot be read', async () => {
     const failure = await finish(
-      'http://127.0.0.1:9/renders/1/video_job_x/output.mp4?X-Amz-Signature=abc',
+      ['http://127.0.0.1:9/renders/1/video_job_x/1/output.mp4?X-Amz-Signature=abc'],
       5,
       '9:16',
     ).catch((error: unknown) => error);
@@ -118,17 +180,20 @@ describe('the finishing step of a video job', () => {
     expect((failure as Error).message).not.toContain('X-Amz-Signature');
   });
 
-  it('reads the input once and writes one frame-exact, web-ready H.264 file', () => {
+  it('reads each render once and writes one frame-exact, web-ready H.264 file', () => {
     const args = finishingArgs({
-      input: 'in.mp4',
-      source: { width: 1280, height: 720 },
+      inputs: ['1.mp4', '2.mp4'],
+      source: { width: 720, height: 1280 },
       durationSeconds: 10,
       aspectRatio: '9:16',
       outputDirectory: '/tmp/out',
     });
-    expect(args.filter((arg) => arg === '-i')).toHaveLength(1);
+    expect(args.filter((arg) => arg === '-i')).toHaveLength(2);
     expect(args.slice(args.indexOf('-frames:v'), args.indexOf('-frames:v') + 2)).toEqual(['-frames:v', '240']);
     expect(args).toEqual(expect.arrayContaining(['libx264', '+faststart', '/tmp/out/finished.mp4']));
-    expect(args[args.indexOf('-filter_complex') + 1]).toContain('fps=24');
+    const filter = args[args.indexOf('-filter_complex') + 1]!;
+    expect(filter).toContain('[1:v]trim=start_frame=1,');
+    expect(filter).toContain('concat=n=2:v=1:a=0[joined]');
+    expect(filter).toContain('fps=24');
   });
 });

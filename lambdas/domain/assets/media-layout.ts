@@ -22,9 +22,17 @@ export const incomingObjectKey = (organizationId: number, assetId: string) =>
   `${MEDIA_PREFIXES.incoming}${organizationId}/${assetId}`;
 export const storedObjectKey = (organizationId: number, assetId: string) =>
   `${MEDIA_PREFIXES.assets}${organizationId}/${assetId}`;
-export const renderObjectKey = (organizationId: number, jobId: string) =>
-  `${MEDIA_PREFIXES.renders}${organizationId}/${jobId}/output.mp4`;
-/** The render trimmed and framed to the job's request (video-finishing.ts). */
+/**
+ * A file of one render of a video job (numbered from 1, in the order of its plan): `output.mp4`
+ * names the folder the provider writes into, `keyframe.jpg` the image the render starts from.
+ */
+export const renderObjectKey = (
+  organizationId: number,
+  jobId: string,
+  renderNumber: number,
+  file: 'output.mp4' | 'keyframe.jpg',
+) => `${MEDIA_PREFIXES.renders}${organizationId}/${jobId}/${renderNumber}/${file}`;
+/** The renders joined, trimmed and framed to the job's request (video-finishing.ts). */
 export const finishedRenderObjectKey = (organizationId: number, jobId: string) =>
   `${MEDIA_PREFIXES.renders}${organizationId}/${jobId}/finished.mp4`;
 

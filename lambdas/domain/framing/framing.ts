@@ -32,22 +32,23 @@ const BACKGROUND_BLUR = '10:2';
 const even = (value: number) => Math.max(2, 2 * Math.round(value / 2));
 
 /**
- * The filter graph from the first input's video to the `[v]` output: `rateFilter` (the frame-rate
- * cap or conversion the caller wants), the framing, the `overlays` (filters drawing on the framed
- * picture, such as captions), the pixel format.
+ * The filter graph from the first input's video (or the `input` pad) to the `[v]` output:
+ * `rateFilter` (the frame-rate cap or conversion the caller wants), the framing, the `overlays`
+ * (filters drawing on the framed picture, such as captions), the pixel format.
  */
 export function framingFilterGraph(
   aspectRatio: AspectRatio,
   source: { width: number; height: number },
   rateFilter: string,
   overlays: readonly string[] = [],
+  input = '[0:v]',
 ): string {
   const { width, height } = OUTPUT_DIMENSIONS[aspectRatio];
   const finish = [...overlays, 'format=yuv420p'].join(',');
   const sourceAspect = source.width / source.height;
   const targetAspect = width / height;
   if (Math.abs(sourceAspect / targetAspect - 1) <= SAME_ASPECT_TOLERANCE) {
-    return `[0:v]${rateFilter},scale=${width}:${height},setsar=1,${finish}[v]`;
+    return `${input}${rateFilter},scale=${width}:${height},setsar=1,${finish}[v]`;
   }
   const backgroundWidth = even(width * BACKGROUND_SCALE);
   const backgroundHeight = even(height * BACKGROUND_SCALE);
@@ -63,7 +64,7 @@ export function framingFilterGraph(
     ? [`${width}:${firstBand}:0:0`, `${width}:${secondBand}:0:${height - secondBand}`, 'vstack']
     : [`${firstBand}:${height}:0:0`, `${secondBand}:${height}:${width - secondBand}:0`, 'hstack'];
   return [
-    `[0:v]${rateFilter},scale=${fitted},setsar=1,split=2[background][fitted]`,
+    `${input}${rateFilter},scale=${fitted},setsar=1,split=2[background][fitted]`,
     `[background]scale=${backgroundWidth}:${backgroundHeight}:force_original_aspect_ratio=increase,` +
       `crop=${backgroundWidth}:${backgroundHeight},boxblur=${BACKGROUND_BLUR},` +
       // The cheapest scaler is enough for a picture that is a blur anyway.

@@ -6,13 +6,15 @@ import { assertRanToEnd, MediaToolError, runMediaTool } from '#platform/media-to
 import { OUTPUT_DIMENSIONS, type DurationSeconds } from './providers/port';
 
 /**
- * The finishing step of a video job: the video the model delivered, made into exactly what the
- * job asked for. Nova Reel makes 1280x720 at 24 fps in 6 s shots (providers/nova-reel.ts), so a
- * 5 s 9:16 job gets 6 s of 16:9; this step keeps the first `duration_seconds` of it, frame-exact,
- * and puts it in the requested frame with the blurred fill split clips use (framing/framing.ts:
- * nothing the model drew is cut away or enlarged). It runs in AWS on the media-tools layer and on
- * the local stack alike, and the file it writes is measured before it is delivered: a video
- * whose length or frame is not the one asked for is never handed over.
+ * The finishing step of a video job: the renders the model delivered, made into exactly what the
+ * job asked for. A chain of renders (render-plan.ts) is joined into one video: each render after
+ * the first starts on the last frame of the one before, so its first frame is dropped and the
+ * join shows neither a repeated frame nor a jump. The first `duration_seconds` of the whole are
+ * kept, frame-exact at 24 fps, in the requested frame: scaled when the model rendered the ratio
+ * natively (Luma Ray2), else shown whole over the blurred fill split clips use (framing/framing.ts;
+ * Nova Reel renders 16:9 only). It runs in AWS on the media-tools layer and on the local stack
+ * alike, and the file it writes is measured before it is delivered: a video whose length or frame
+ * is not the one asked for is never handed over.
  */
 
 export const FINISHED_FPS = 24;
@@ -21,9 +23,9 @@ export const DURATION_TOLERANCE_SECONDS = 0.05;
 export const FINISHED_FILE_NAME = 'finished.mp4';
 
 export interface FinishingRequest {
-  /** Local path or presigned GET URL of the delivered video. */
-  input: string;
-  /** The delivered video's frame. */
+  /** Local paths or presigned GET URLs of the delivered renders, in order. */
+  inputs: readonly string[];
+  /** The renders' frame, as probed from the first. */
   source: { width: number; height: number };
   durationSeconds: DurationSeconds;
   aspectRatio: AspectRatio;
@@ -37,13 +39,33 @@ export interface FinishedVideo {
   height: number;
 }
 
+/**
+ * The renders as one stream `[joined]`: every render at the first's frame, each after the first
+ * without its first frame (the start image it was given, which the render before ends on).
+ */
+export function joinFilter(renders: number, source: { width: number; height: number }): string {
+  const parts = Array.from({ length: renders }, (_, index) => {
+    const trim = index === 0 ? '' : 'trim=start_frame=1,';
+    return `[${index}:v]${trim}setpts=PTS-STARTPTS,scale=${source.width}:${source.height},setsar=1[part${index}]`;
+  });
+  const pads = parts.map((_, index) => `[part${index}]`).join('');
+  return `${parts.join(';')};${pads}concat=n=${renders}:v=1:a=0[joined]`;
+}
+
 export function finishingArgs(request: FinishingRequest): string[] {
   const frames = request.durationSeconds * FINISHED_FPS;
+  const rate = `fps=${FINISHED_FPS}`;
+  const chained = request.inputs.length > 1;
+  const filter = chained
+    ? `${joinFilter(request.inputs.length, request.source)};${framingFilterGraph(request.aspectRatio, request.source, rate, [], '[joined]')}`
+    : framingFilterGraph(request.aspectRatio, request.source, rate);
   return [
     ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats', '-y'],
-    ...['-i', request.input],
-    ...['-filter_complex', framingFilterGraph(request.aspectRatio, request.source, `fps=${FINISHED_FPS}`)],
-    ...['-map', '[v]', '-map', '0:a:0?'],
+    ...request.inputs.flatMap((input) => ['-i', input]),
+    ...['-filter_complex', filter],
+    // A sound track, when a model delivers one with a single render, is kept; no model of the
+    // registry delivers one, and a chain's sound would not join.
+    ...['-map', '[v]', ...(chained ? [] : ['-map', '0:a:0?'])],
     // Both bounds: the frame count makes the video exact, the time bounds a sound track if any.
     ...['-frames:v', String(frames), '-t', String(request.durationSeconds)],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-profile:v', 'high'],
@@ -55,14 +77,22 @@ export function finishingArgs(request: FinishingRequest): string[] {
 
 /**
  * Writes the finished video into the output directory and measures it; throws MediaToolError when
- * ffmpeg fails, runs out of time, or the file is not the requested length and frame.
+ * a render cannot be read, ffmpeg fails or runs out of time, or the file is not the requested
+ * length and frame.
  */
 export async function finishVideo(
-  request: FinishingRequest & { ffmpegPath: string; ffprobePath: string; timeoutMs: number },
+  request: Omit<FinishingRequest, 'source'> & { ffmpegPath: string; ffprobePath: string; timeoutMs: number },
 ): Promise<FinishedVideo> {
+  const [first] = request.inputs;
+  if (first === undefined) throw new Error('A video is finished from one render at least');
+  const delivered = await probeVideo(request.ffprobePath, first, request.timeoutMs);
+  if (delivered.kind !== 'video') throw new MediaToolError('ffprobe', `The render is unreadable: ${delivered.reason}`);
+  const source = { width: delivered.probe.width, height: delivered.probe.height };
   const path = join(request.outputDirectory, FINISHED_FILE_NAME);
-  const run = await runMediaTool(request.ffmpegPath, finishingArgs(request), { timeoutMs: request.timeoutMs });
-  assertRanToEnd(run, 'Finishing the video', request.input, request.timeoutMs);
+  const run = await runMediaTool(request.ffmpegPath, finishingArgs({ ...request, source }), {
+    timeoutMs: request.timeoutMs,
+  });
+  assertRanToEnd(run, 'Finishing the video', first, request.timeoutMs);
   const verdict = await probeVideo(request.ffprobePath, path, request.timeoutMs);
   if (verdict.kind !== 'video')
     throw new MediaToolError('ffmpeg', `The finished video is unreadable: ${verdict.reason}`);
@@ -75,7 +105,7 @@ export async function finishVideo(
   ) {
     throw new MediaToolError(
       'ffmpeg',
-      `The finished video is ${width}x${height}, ${durationSeconds} s, not ${wanted.width}x${wanted.height}, ${request.durationSeconds} s: the delivered video was ${request.source.width}x${request.source.height}`,
+      `The finished video is ${width}x${height}, ${durationSeconds} s, not ${wanted.width}x${wanted.height}, ${request.durationSeconds} s: ${request.inputs.length} render(s) of ${source.width}x${source.height}`,
     );
   }
   return { path, durationSeconds, width, height };

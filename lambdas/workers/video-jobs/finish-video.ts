@@ -1,4 +1,4 @@
 import { workerHandler } from '#platform/invocation';
-import { finishRenderedVideo, type RenderCompleted } from '#domain/video-jobs/render-steps';
+import { finishRenderedVideo, type RenderDelivered } from '#domain/video-jobs/render-steps';
 
-export const handler = workerHandler('video-jobs/finish-video', (state: RenderCompleted) => finishRenderedVideo(state));
+export const handler = workerHandler('video-jobs/finish-video', (state: RenderDelivered) => finishRenderedVideo(state));

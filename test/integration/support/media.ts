@@ -172,6 +172,53 @@ export function probeMedia(bytes: Buffer): ProbedMedia {
   }
 }
 
+/** An image as users upload them for image-to-video, made by ffmpeg from a lavfi picture. */
+export function makeImage(name: string, source: string, encoderOptions: readonly string[] = []): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'image-'));
+  try {
+    const file = join(dir, name);
+    execFileSync(ffmpeg.path, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      source,
+      ...encoderOptions,
+      '-frames:v',
+      '1',
+      file,
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every frame of a video as a small grey picture, in order, to compare frames with. */
+export function greyFrames(bytes: Buffer, width = 48, height = 48): Buffer[] {
+  const dir = mkdtempSync(join(tmpdir(), 'frames-'));
+  try {
+    const file = join(dir, 'video.mp4');
+    writeFileSync(file, bytes);
+    const raw = execFileSync(
+      ffmpeg.path,
+      ['-v', 'error', '-i', file, '-vf', `scale=${width}:${height},format=gray`, '-f', 'rawvideo', '-'],
+      { maxBuffer: 256 * 1024 * 1024 },
+    );
+    const size = width * height;
+    return Array.from({ length: raw.length / size }, (_, i) => raw.subarray(i * size, (i + 1) * size));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The mean absolute difference of two grey frames, 0 to 255. */
+export function frameDifference(a: Buffer, b: Buffer): number {
+  return a.reduce((sum, value, i) => sum + Math.abs(value - b[i]!), 0) / a.length;
+}
+
 /** A sentence of a speech source and when it is spoken, in source seconds. */
 export interface SpokenSentence {
   text: string;

@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { createHash } from 'node:crypto';
 import {
   AccessDeniedException,
   BedrockRuntimeClient,
@@ -14,85 +10,82 @@ import {
   ValidationException,
   type StartAsyncInvokeCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import ffmpeg from '@ffmpeg-installer/ffmpeg';
-import {
-  BedrockVideoProvider,
-  SOURCE_IMAGE_REQUIREMENT_MESSAGE,
-  imageInfo,
-} from '#domain/video-jobs/providers/bedrock';
+import { LUMA_RAY2, NOVA_REEL_1_1, type VideoModelEntry } from '#domain/models/model-registry';
+import { BedrockVideoProvider } from '#domain/video-jobs/providers/bedrock';
+import { LUMA_RAY_FORMAT } from '#domain/video-jobs/providers/luma-ray';
+import { NOVA_REEL_FORMAT } from '#domain/video-jobs/providers/nova-reel';
 import {
   ProviderBusy,
   RENDER_FAILURE_MESSAGES,
+  type AspectRatio,
+  type DurationSeconds,
   type RenderRequest,
   type StartResult,
 } from '#domain/video-jobs/providers/port';
+import { renderPlan } from '#domain/video-jobs/render-plan';
 import { captureMetrics, publishedValues } from '../support/metrics';
 
-const run = promisify(execFile);
 const bedrockMock = mockClient(BedrockRuntimeClient);
 const s3Mock = mockClient(S3Client);
 
-const NOW = Date.parse('2025-06-01T12:00:00Z');
-const INVOCATION_ARN = 'arn:aws:bedrock:us-east-1:123456789012:async-invoke/k3x9abc1def2';
+const NOW = Date.parse('2026-11-28T12:00:00Z');
+const JOB_ID = 'video_job_01JX';
+const INVOCATION_ARN = 'arn:aws:bedrock:us-west-2:123456789012:async-invoke/k3x9abc1def2';
+const PROMPT = 'A red fox runs through a snowy forest at dawn';
+/** A start image as keyframes.ts stores it: the bytes only matter as base64 here. */
+const KEYFRAME_BYTES = Buffer.from('a JPEG keyframe of the render frame');
 
-let workDir: string;
-const images: Record<'png720p' | 'jpeg720p' | 'pngSquare' | 'webp720p', Uint8Array> = {} as never;
-
-beforeAll(async () => {
+beforeAll(() => {
   process.env.LOG_LEVEL = 'silent';
-  workDir = await mkdtemp(join(tmpdir(), 'bedrock-test-'));
-  const make = async (name: keyof typeof images, size: string, file: string) => {
-    const path = join(workDir, file);
-    await run(ffmpeg.path, ['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=s=${size}`, '-frames:v', '1', '-y', path]);
-    images[name] = new Uint8Array(await readFile(path));
-  };
-  await make('png720p', '1280x720', 'a.png');
-  await make('jpeg720p', '1280x720', 'a.jpg');
-  await make('pngSquare', '720x720', 'b.png');
-  await make('webp720p', '1280x720', 'a.webp');
 });
 
-afterAll(async () => {
+afterAll(() => {
   delete process.env.LOG_LEVEL;
-  await rm(workDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {
   bedrockMock.reset();
   s3Mock.reset();
   bedrockMock.on(StartAsyncInvokeCommand).resolves({ invocationArn: INVOCATION_ARN });
+  s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => KEYFRAME_BYTES } } as never);
 });
 
-function provider() {
+function provider(model: VideoModelEntry = LUMA_RAY2) {
   return new BedrockVideoProvider({
-    bedrock: new BedrockRuntimeClient({ region: 'us-east-1' }),
-    s3: new S3Client({ region: 'us-east-1' }),
+    bedrock: new BedrockRuntimeClient({ region: 'us-west-2' }),
+    s3: new S3Client({ region: 'us-west-2' }),
+    model,
+    format: model.adapter === 'luma-ray' ? LUMA_RAY_FORMAT : NOVA_REEL_FORMAT,
     now: () => NOW,
   });
 }
 
-function request(overrides: Partial<RenderRequest> = {}): RenderRequest {
+/** The request render-steps.ts makes for the render at `index` of a job's plan. */
+function renderRequest(
+  model: VideoModelEntry,
+  options: { duration?: DurationSeconds; aspectRatio?: AspectRatio; index?: number; withSource?: boolean } = {},
+  overrides: Partial<RenderRequest> = {},
+): RenderRequest {
+  const { duration = 5, aspectRatio = '16:9', index = 0, withSource = false } = options;
+  const number = index + 1;
+  const folder = `renders/1/${JOB_ID}/${number}`;
+  const origin = index > 0 ? 'chain' : withSource ? 'source' : undefined;
   return {
-    jobId: 'video_job_01JX',
-    prompt: 'A red fox runs through a snowy forest at dawn',
-    durationSeconds: 5,
-    aspectRatio: '16:9',
-    output: { bucket: 'media', key: 'renders/video_job_01JX/output.mp4' },
+    renderId: index === 0 ? JOB_ID : `${JOB_ID}/${number}`,
+    jobId: JOB_ID,
+    prompt: PROMPT,
+    renderSeconds: renderPlan(model.renders, duration)[index]!,
+    frame: model.renders.frames[aspectRatio],
+    ...(origin ? { startImage: { bucket: 'media', key: `${folder}/keyframe.jpg`, origin } } : {}),
+    output: { bucket: 'media', key: `${folder}/output.mp4` },
     ...overrides,
   };
 }
 
-function sourceImage(bytes: Uint8Array, contentType = 'image/png') {
-  s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => bytes } } as never);
-  return { bucket: 'media', key: 'assets/asset_1/original', contentType };
-}
-
-function startInput(): StartAsyncInvokeCommandInput {
-  const call = bedrockMock.commandCalls(StartAsyncInvokeCommand)[0];
-  if (!call) throw new Error('StartAsyncInvoke was not called');
-  return call.args[0].input;
+function startInputs(): StartAsyncInvokeCommandInput[] {
+  return bedrockMock.commandCalls(StartAsyncInvokeCommand).map((call) => call.args[0].input);
 }
 
 function providerJobId(started: StartResult): string {
@@ -100,108 +93,158 @@ function providerJobId(started: StartResult): string {
   return started.providerJobId;
 }
 
-describe('Bedrock video provider: start', () => {
-  it('asks Nova Reel 1.1 for one 6 s TEXT_VIDEO shot at 1280x720 for a 5 s request, written next to the output key', async () => {
-    await provider().start(request());
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-    const input = startInput();
-    expect(input).toEqual({
+const KEYFRAME = {
+  frame0: {
+    type: 'image',
+    source: { type: 'base64', media_type: 'image/jpeg', data: KEYFRAME_BYTES.toString('base64') },
+  },
+};
+
+describe('Luma Ray2 requests', () => {
+  const combinations = ([5, 10, 15] as const).flatMap((duration) =>
+    (['9:16', '16:9', '1:1'] as const).map((aspectRatio) => [duration, aspectRatio] as const),
+  );
+
+  it.each(combinations)(
+    'a %i s %s text-to-video job: each render of its plan asked exactly as the Luma guide documents it',
+    async (duration, aspectRatio) => {
+      const plan = renderPlan(LUMA_RAY2.renders, duration);
+      for (const index of plan.keys())
+        await provider().start(renderRequest(LUMA_RAY2, { duration, aspectRatio, index }));
+
+      const expected = plan.map((seconds, index) => ({
+        modelId: 'luma.ray-v2:0',
+        clientRequestToken: sha256(index === 0 ? JOB_ID : `${JOB_ID}/${index + 1}`),
+        modelInput: {
+          prompt: PROMPT,
+          aspect_ratio: aspectRatio,
+          loop: false,
+          duration: `${seconds}s`,
+          resolution: '720p',
+          // Every render after the first continues from the last frame of the one before.
+          ...(index > 0 ? { keyframes: KEYFRAME } : {}),
+        },
+        outputDataConfig: { s3OutputDataConfig: { s3Uri: `s3://media/renders/1/${JOB_ID}/${index + 1}` } },
+      }));
+      expect(startInputs()).toEqual(expected);
+      expect(plan).toEqual({ 5: [5], 10: [9, 5], 15: [9, 9] }[duration]);
+    },
+  );
+
+  it('an image-to-video job starts its first render from the prepared source image, read from S3', async () => {
+    const request = renderRequest(LUMA_RAY2, { duration: 10, aspectRatio: '9:16', withSource: true });
+
+    await provider().start(request);
+
+    expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
+      Bucket: 'media',
+      Key: `renders/1/${JOB_ID}/1/keyframe.jpg`,
+    });
+    expect(startInputs()[0]?.modelInput).toEqual({
+      prompt: PROMPT,
+      aspect_ratio: '9:16',
+      loop: false,
+      duration: '9s',
+      resolution: '720p',
+      keyframes: KEYFRAME,
+    });
+  });
+
+  it('appends the style hint to the prompt, which fits Ray2 whole', async () => {
+    const prompt = 'waves '.repeat(166).trim(); // 995 characters, within our 1000 limit
+
+    await provider().start(renderRequest(LUMA_RAY2, {}, { prompt, style: 'cinematic' }));
+
+    expect((startInputs()[0]?.modelInput as { prompt: string }).prompt).toBe(
+      `${prompt} Cinematic, dramatic lighting, shallow depth of field.`,
+    );
+  });
+
+  it('refuses a render length Ray2 does not make, which is a bug of ours', async () => {
+    await expect(provider().start(renderRequest(LUMA_RAY2, {}, { renderSeconds: 6 }))).rejects.toThrow(
+      /5 s or 9 s, not 6 s/,
+    );
+    expect(startInputs()).toHaveLength(0);
+  });
+
+  it('sends the same idempotency token for a retried start of the same render, and another for the next render', async () => {
+    await provider().start(renderRequest(LUMA_RAY2, { duration: 15 }));
+    await provider().start(renderRequest(LUMA_RAY2, { duration: 15 }));
+    await provider().start(renderRequest(LUMA_RAY2, { duration: 15, index: 1 }));
+
+    const [first, retried, next] = startInputs();
+    expect(retried).toEqual(first);
+    expect(next?.clientRequestToken).not.toBe(first?.clientRequestToken);
+  });
+});
+
+describe('Nova Reel requests (explicit opt-in)', () => {
+  it('asks for one 6 s TEXT_VIDEO shot at 1280x720 for a 5 s job, whatever its ratio', async () => {
+    await provider(NOVA_REEL_1_1).start(renderRequest(NOVA_REEL_1_1, { duration: 5, aspectRatio: '9:16' }));
+
+    expect(startInputs()[0]).toEqual({
       modelId: 'amazon.nova-reel-v1:1',
-      clientRequestToken: expect.stringMatching(/^[0-9a-f]{64}$/),
+      clientRequestToken: sha256(JOB_ID),
       modelInput: {
         taskType: 'TEXT_VIDEO',
-        textToVideoParams: { text: 'A red fox runs through a snowy forest at dawn' },
+        textToVideoParams: { text: PROMPT },
         videoGenerationConfig: { durationSeconds: 6, fps: 24, dimension: '1280x720', seed: expect.any(Number) },
       },
-      outputDataConfig: { s3OutputDataConfig: { s3Uri: 's3://media/renders/video_job_01JX' } },
+      outputDataConfig: { s3OutputDataConfig: { s3Uri: `s3://media/renders/1/${JOB_ID}/1` } },
     });
-    const seed = (input.modelInput as { videoGenerationConfig: { seed: number } }).videoGenerationConfig.seed;
-    expect(Number.isInteger(seed) && seed >= 0 && seed <= 2147483646).toBe(true);
   });
 
   it.each([
     [10, 12],
     [15, 18],
-  ] as const)('renders a %i s text request as MULTI_SHOT_AUTOMATED of %i s', async (durationSeconds, rendered) => {
-    await provider().start(request({ durationSeconds, aspectRatio: '9:16' }));
+  ] as const)('renders a %i s text job as one MULTI_SHOT_AUTOMATED render of %i s', async (duration, rendered) => {
+    await provider(NOVA_REEL_1_1).start(renderRequest(NOVA_REEL_1_1, { duration }));
 
-    expect(startInput().modelInput).toEqual({
+    expect(startInputs()[0]?.modelInput).toEqual({
       taskType: 'MULTI_SHOT_AUTOMATED',
-      multiShotAutomatedParams: { text: 'A red fox runs through a snowy forest at dawn' },
+      multiShotAutomatedParams: { text: PROMPT },
       videoGenerationConfig: { durationSeconds: rendered, fps: 24, dimension: '1280x720', seed: expect.any(Number) },
     });
   });
 
-  it('sends the same idempotency token and seed when start is retried for the same job', async () => {
-    await provider().start(request());
-    await provider().start(request());
+  it('renders a 15 s image job as three MULTI_SHOT_MANUAL shots with the prepared image on the first', async () => {
+    await provider(NOVA_REEL_1_1).start(renderRequest(NOVA_REEL_1_1, { duration: 15, withSource: true }));
 
-    const [first, second] = bedrockMock.commandCalls(StartAsyncInvokeCommand).map((call) => call.args[0].input);
-    expect(second?.clientRequestToken).toBe(first?.clientRequestToken);
-    expect(second?.modelInput).toEqual(first?.modelInput);
-  });
-
-  it('appends the style hint and cuts long prompts at a word to the 512-character shot limit', async () => {
-    const prompt = 'waves '.repeat(160).trim(); // 959 characters, within our 1000 limit
-
-    await provider().start(request({ prompt, style: 'cinematic' }));
-
-    const text = (startInput().modelInput as { textToVideoParams: { text: string } }).textToVideoParams.text;
-    expect(text.length).toBeLessThanOrEqual(512);
-    expect(text).toMatch(/^waves( waves)* Cinematic, dramatic lighting, shallow depth of field\.$/);
-  });
-
-  it('sends a 1280x720 PNG as the first frame of a 5 s TEXT_VIDEO', async () => {
-    await provider().start(request({ sourceImage: sourceImage(images.png720p) }));
-
-    expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
-      Bucket: 'media',
-      Key: 'assets/asset_1/original',
-    });
-    expect(startInput().modelInput).toMatchObject({
-      taskType: 'TEXT_VIDEO',
-      textToVideoParams: {
-        images: [{ format: 'png', source: { bytes: Buffer.from(images.png720p).toString('base64') } }],
-      },
-      videoGenerationConfig: { durationSeconds: 6 },
-    });
-  });
-
-  it('renders a 15 s image request as three MULTI_SHOT_MANUAL shots with the JPEG on the first', async () => {
-    await provider().start(request({ durationSeconds: 15, sourceImage: sourceImage(images.jpeg720p, 'image/jpeg') }));
-
-    const image = { format: 'jpeg', source: { bytes: Buffer.from(images.jpeg720p).toString('base64') } };
-    const text = 'A red fox runs through a snowy forest at dawn';
-    expect(startInput().modelInput).toEqual({
+    const image = { format: 'jpeg', source: { bytes: KEYFRAME_BYTES.toString('base64') } };
+    expect(startInputs()[0]?.modelInput).toEqual({
       taskType: 'MULTI_SHOT_MANUAL',
-      multiShotManualParams: { shots: [{ text, image }, { text }, { text }] },
+      multiShotManualParams: { shots: [{ text: PROMPT, image }, { text: PROMPT }, { text: PROMPT }] },
       videoGenerationConfig: { fps: 24, dimension: '1280x720', seed: expect.any(Number) },
     });
   });
 
-  it.each([
-    ['a 720x720 PNG', 'pngSquare'],
-    ['a 1280x720 WebP', 'webp720p'],
-  ] as const)('refuses %s with SOURCE_IMAGE_UNSUPPORTED before calling Bedrock', async (_label, name) => {
-    const started = await provider().start(request({ sourceImage: sourceImage(images[name]) }));
+  it('cuts long prompts at a word to the 512-character shot limit, the style hint kept', async () => {
+    const prompt = 'waves '.repeat(160).trim();
 
-    expect(started).toEqual({
-      state: 'failed',
-      code: 'SOURCE_IMAGE_UNSUPPORTED',
-      message: SOURCE_IMAGE_REQUIREMENT_MESSAGE,
-    });
-    expect(bedrockMock.commandCalls(StartAsyncInvokeCommand)).toHaveLength(0);
+    await provider(NOVA_REEL_1_1).start(renderRequest(NOVA_REEL_1_1, {}, { prompt, style: 'cinematic' }));
+
+    const text = (startInputs()[0]?.modelInput as { textToVideoParams: { text: string } }).textToVideoParams.text;
+    expect(text.length).toBeLessThanOrEqual(512);
+    expect(text).toMatch(/^waves( waves)* Cinematic, dramatic lighting, shallow depth of field\.$/);
   });
+});
 
+describe('Bedrock video provider: refusals and busy answers', () => {
   it.each([
-    ['This request has been blocked by our content filters.', 'CONTENT_REJECTED'],
-    ['Malformed input request: #/textToVideoParams: extraneous key [foo] is not permitted', 'RENDER_FAILED'],
-  ] as const)('turns the ValidationException "%s" into %s with our own message', async (providerMessage, code) => {
-    bedrockMock
-      .on(StartAsyncInvokeCommand)
-      .rejects(new ValidationException({ message: providerMessage, $metadata: {} }));
+    ['This request has been blocked by our content filters.', undefined, 'CONTENT_REJECTED'],
+    ['Malformed input request: #/keyframes/frame0: image could not be decoded', 'source', 'SOURCE_IMAGE_UNSUPPORTED'],
+    // A frame of our own chain the model refuses is a failed render, not the customer's image.
+    ['Malformed input request: #/keyframes/frame0: image could not be decoded', 'chain', 'RENDER_FAILED'],
+    ['Malformed input request: #: extraneous key [foo] is not permitted', undefined, 'RENDER_FAILED'],
+  ] as const)('turns the ValidationException "%s" (start image: %s) into %s', async (message, origin, code) => {
+    bedrockMock.on(StartAsyncInvokeCommand).rejects(new ValidationException({ message, $metadata: {} }));
+    const index = origin === 'chain' ? 1 : 0;
 
-    const started = await provider().start(request());
+    const started = await provider().start(
+      renderRequest(LUMA_RAY2, { duration: 10, index, withSource: origin === 'source' }),
+    );
 
     expect(started).toEqual({ state: 'failed', code, message: RENDER_FAILURE_MESSAGES[code] });
   });
@@ -214,33 +257,33 @@ describe('Bedrock video provider: start', () => {
     bedrockMock.on(StartAsyncInvokeCommand).rejects(error);
 
     const thrown = await provider()
-      .start(request())
+      .start(renderRequest(LUMA_RAY2))
       .catch((caught: unknown) => caught);
     expect(thrown).toBeInstanceOf(ProviderBusy);
     expect(thrown).toMatchObject({ name: 'ProviderBusy', cause: error });
   });
 
-  it('throws an access error as it is: retrying cannot help', async () => {
+  it('throws an access error as it is (no Marketplace subscription, say): retrying cannot help', async () => {
     const denied = new AccessDeniedException({ message: 'Denied', $metadata: {} });
     bedrockMock.on(StartAsyncInvokeCommand).rejects(denied);
 
-    await expect(provider().start(request())).rejects.toBe(denied);
+    await expect(provider().start(renderRequest(LUMA_RAY2))).rejects.toBe(denied);
   });
 });
 
 describe('Bedrock video provider: poll', () => {
-  async function startedJob(durationSeconds: 5 | 10 | 15 = 5) {
-    return providerJobId(await provider().start(request({ durationSeconds })));
+  async function started(options: Parameters<typeof renderRequest>[1] = {}) {
+    return providerJobId(await provider().start(renderRequest(LUMA_RAY2, options)));
   }
 
   it.each([
-    [5, 45, 47],
-    [15, 95, 47],
+    [5, 105, 47],
+    [15, 180, 47],
     [5, 600, 95],
   ] as const)(
-    'estimates progress of a %i s request %i s after submission as %i',
-    async (durationSeconds, elapsedSeconds, progress) => {
-      const id = await startedJob(durationSeconds);
+    'estimates progress of the first render of a %i s job %i s after submission as %i',
+    async (duration, elapsedSeconds, progress) => {
+      const id = await started({ duration });
       bedrockMock.on(GetAsyncInvokeCommand).resolves({
         invocationArn: INVOCATION_ARN,
         status: 'InProgress',
@@ -255,43 +298,56 @@ describe('Bedrock video provider: poll', () => {
   );
 
   it('throws a throttled status read as ProviderBusy, so the render is polled again rather than failed', async () => {
-    const id = await startedJob();
+    const id = await started();
     bedrockMock.on(GetAsyncInvokeCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
 
     await expect(provider().poll(id)).rejects.toMatchObject({ name: 'ProviderBusy' });
   });
 
-  it('reports the output.mp4 Bedrock wrote under the invocation id, with its size and real duration and dimensions', async () => {
-    const id = await startedJob(15);
+  it('reports the MP4 Bedrock wrote under the invocation id of a completed render, with its size', async () => {
+    const id = await started({ duration: 15 });
+    // GetAsyncInvoke's answer for a completed invocation, as the API reference documents it.
     bedrockMock.on(GetAsyncInvokeCommand).resolves({
       invocationArn: INVOCATION_ARN,
+      modelArn: 'arn:aws:bedrock:us-west-2::foundation-model/luma.ray-v2:0',
+      clientRequestToken: sha256(JOB_ID),
       status: 'Completed',
       submitTime: new Date(NOW - 200_000),
-      outputDataConfig: { s3OutputDataConfig: { s3Uri: 's3://media/renders/video_job_01JX' } },
+      lastModifiedTime: new Date(NOW - 5_000),
+      endTime: new Date(NOW - 5_000),
+      outputDataConfig: { s3OutputDataConfig: { s3Uri: `s3://media/renders/1/${JOB_ID}/1` } },
     } as never);
-    s3Mock
-      .on(HeadObjectCommand, { Bucket: 'media', Key: 'renders/video_job_01JX/k3x9abc1def2/output.mp4' })
-      .resolves({ ContentLength: 7_654_321 });
+    const folder = `renders/1/${JOB_ID}/1/k3x9abc1def2/`;
+    s3Mock.on(ListObjectsV2Command, { Bucket: 'media', Prefix: folder }).resolves({
+      Contents: [
+        { Key: `${folder}manifest.json`, Size: 210 },
+        { Key: `${folder}output.mp4`, Size: 7_654_321 },
+      ],
+    });
 
     expect(await provider().poll(id)).toEqual({
       state: 'completed',
-      output: {
-        bucket: 'media',
-        key: 'renders/video_job_01JX/k3x9abc1def2/output.mp4',
-        contentType: 'video/mp4',
-        sizeBytes: 7_654_321,
-        durationSeconds: 18,
-        width: 1280,
-        height: 720,
-      },
+      output: { bucket: 'media', key: `${folder}output.mp4`, contentType: 'video/mp4', sizeBytes: 7_654_321 },
     });
+  });
+
+  it('throws when a completed render left no MP4: a permission or lifecycle problem of ours', async () => {
+    const id = await started();
+    bedrockMock.on(GetAsyncInvokeCommand).resolves({
+      invocationArn: INVOCATION_ARN,
+      status: 'Completed',
+      outputDataConfig: { s3OutputDataConfig: { s3Uri: `s3://media/renders/1/${JOB_ID}/1` } },
+    } as never);
+    s3Mock.on(ListObjectsV2Command).resolves({ Contents: [] });
+
+    await expect(provider().poll(id)).rejects.toThrow(/holds no MP4/);
   });
 
   it.each([
     ['The generated video was blocked by our content filters.', 'CONTENT_REJECTED'],
     [`Internal server error for ${INVOCATION_ARN} (request id 5f1c-77aa)`, 'RENDER_FAILED'],
   ] as const)('maps the failure "%s" to %s without leaking provider details', async (failureMessage, code) => {
-    const id = await startedJob();
+    const id = await started();
     bedrockMock
       .on(GetAsyncInvokeCommand)
       .resolves({ invocationArn: INVOCATION_ARN, status: 'Failed', failureMessage } as never);
@@ -299,16 +355,27 @@ describe('Bedrock video provider: poll', () => {
     const status = await provider().poll(id);
 
     expect(status).toEqual({ state: 'failed', code, message: RENDER_FAILURE_MESSAGES[code] });
-    expect(JSON.stringify(status)).not.toMatch(/arn:|k3x9abc1def2|request id|bedrock|nova/i);
+    expect(JSON.stringify(status)).not.toMatch(/arn:|k3x9abc1def2|request id|bedrock|luma/i);
+  });
+
+  it('maps a failed render of a chained frame mentioning the image to RENDER_FAILED', async () => {
+    const id = await started({ duration: 10, index: 1 });
+    bedrockMock.on(GetAsyncInvokeCommand).resolves({
+      invocationArn: INVOCATION_ARN,
+      status: 'Failed',
+      failureMessage: 'The input image could not be processed.',
+    } as never);
+
+    expect(await provider().poll(id)).toMatchObject({ state: 'failed', code: 'RENDER_FAILED' });
   });
 });
 
 describe('Bedrock video provider: latency', () => {
   it('times each StartAsyncInvoke and GetAsyncInvoke, refused and throttled calls included', async () => {
     const metrics = captureMetrics();
-    const id = providerJobId(await provider().start(request()));
+    const id = providerJobId(await provider().start(renderRequest(LUMA_RAY2)));
     bedrockMock.on(StartAsyncInvokeCommand).rejects(new ValidationException({ message: 'blocked', $metadata: {} }));
-    await provider().start(request());
+    await provider().start(renderRequest(LUMA_RAY2));
     bedrockMock.on(GetAsyncInvokeCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
     await expect(provider().poll(id)).rejects.toMatchObject({ name: 'ProviderBusy' });
 
@@ -317,15 +384,5 @@ describe('Bedrock video provider: latency', () => {
       { Provider: 'bedrock', Operation: 'start-render', value: expect.any(Number) },
       { Provider: 'bedrock', Operation: 'poll-render', value: expect.any(Number) },
     ]);
-  });
-});
-
-describe('imageInfo', () => {
-  it('reads format and size from PNG and JPEG headers and rejects other files', () => {
-    expect(imageInfo(images.png720p)).toEqual({ format: 'png', width: 1280, height: 720 });
-    expect(imageInfo(images.jpeg720p)).toEqual({ format: 'jpeg', width: 1280, height: 720 });
-    expect(imageInfo(images.pngSquare)).toEqual({ format: 'png', width: 720, height: 720 });
-    expect(imageInfo(images.webp720p)).toBeUndefined();
-    expect(imageInfo(new TextEncoder().encode('not an image'))).toBeUndefined();
   });
 });

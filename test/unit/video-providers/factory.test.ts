@@ -1,12 +1,13 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { S3Client } from '@aws-sdk/client-s3';
-import { createVideoProvider } from '#domain/video-jobs/providers/factory';
+import { configuredVideoModel, createVideoProvider } from '#domain/video-jobs/providers/factory';
 
 const s3 = new S3Client({ region: 'us-east-1' });
 const bedrock = new BedrockRuntimeClient({ region: 'us-east-1' });
 
 afterEach(() => {
   delete process.env.VIDEO_PROVIDER;
+  delete process.env.VIDEO_MODEL_ID;
   delete process.env.LOCAL_RENDERER_PRESET;
 });
 
@@ -39,5 +40,15 @@ describe('createVideoProvider', () => {
     process.env.LOCAL_RENDERER_PRESET = 'ultrafast';
 
     expect(createVideoProvider({ kind: 'local', s3 }).kind).toBe('local');
+  });
+
+  it('renders with Luma Ray2 unless VIDEO_MODEL_ID names another model of the registry', () => {
+    expect(configuredVideoModel().id).toBe('luma.ray-v2:0');
+
+    process.env.VIDEO_MODEL_ID = 'amazon.nova-reel-v1:1';
+    expect(configuredVideoModel().id).toBe('amazon.nova-reel-v1:1');
+
+    process.env.VIDEO_MODEL_ID = 'amazon.nova-reel-v1:0';
+    expect(() => configuredVideoModel()).toThrow('amazon.nova-reel-v1:0 is not a video model of the registry');
   });
 });

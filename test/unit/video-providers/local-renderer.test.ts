@@ -8,6 +8,7 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { mockClient } from 'aws-sdk-client-mock';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import ffprobe from '@ffprobe-installer/ffprobe';
+import { LUMA_RAY2 } from '#domain/models/model-registry';
 import { LocalRenderer } from '#domain/video-jobs/providers/local-renderer';
 import {
   RENDER_FAILURE_MESSAGES,
@@ -47,6 +48,7 @@ function renderer(options: Partial<ConstructorParameters<typeof LocalRenderer>[0
     s3: new S3Client({ region: 'us-east-1' }),
     ffmpegPath: ffmpeg.path,
     preset: 'ultrafast',
+    fps: LUMA_RAY2.renders.fps,
     ...options,
   });
 }
@@ -54,11 +56,12 @@ function renderer(options: Partial<ConstructorParameters<typeof LocalRenderer>[0
 function request(overrides: Partial<RenderRequest> = {}): RenderRequest {
   const jobId = `video_job_${randomUUID()}`;
   return {
+    renderId: jobId,
     jobId,
     prompt: 'A red fox runs through a snowy forest at dawn',
-    durationSeconds: 5,
-    aspectRatio: '9:16',
-    output: { bucket: BUCKET, key: `renders/${jobId}/output.mp4` },
+    renderSeconds: 5,
+    frame: LUMA_RAY2.renders.frames['9:16'],
+    output: { bucket: BUCKET, key: `renders/1/${jobId}/1/output.mp4` },
     ...overrides,
   };
 }
@@ -106,24 +109,30 @@ async function probe(video: Buffer) {
   return { streams: parsed.streams, durationSeconds: Number(parsed.format.duration) };
 }
 
+/** The frames of a video as small grey pictures, to compare. */
+async function greyFrames(path: string, width = 36, height = 64): Promise<Buffer[]> {
+  const { stdout } = await run(
+    ffmpeg.path,
+    ['-v', 'error', '-i', path, '-vf', `scale=${width}:${height},format=gray`, '-f', 'rawvideo', '-'],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const size = width * height;
+  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
+}
+
+const meanDifference = (a: Buffer, b: Buffer) =>
+  a.reduce((sum, value, i) => sum + Math.abs(value - b[i]!), 0) / a.length;
+
 describe('local renderer', () => {
-  it('renders 15 s as Nova Reel would, 18 s of 1280x720 H.264, reporting measured progress that only goes up', async () => {
+  it('renders a 9 s render as Ray2 would, 216 frames of 720x1280 H.264, reporting measured progress that only goes up', async () => {
     const provider = renderer();
-    const req = request({ durationSeconds: 15, style: 'realistic' });
+    const req = request({ renderSeconds: 9, style: 'realistic' });
 
     const { status, progress } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
 
     expect(status).toEqual({
       state: 'completed',
-      output: {
-        bucket: BUCKET,
-        key: req.output.key,
-        contentType: 'video/mp4',
-        sizeBytes: expect.any(Number),
-        durationSeconds: 18,
-        width: 1280,
-        height: 720,
-      },
+      output: { bucket: BUCKET, key: req.output.key, contentType: 'video/mp4', sizeBytes: expect.any(Number) },
     });
     expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
@@ -132,36 +141,41 @@ describe('local renderer', () => {
     const body = uploadedBody(req.output.key);
     expect(status.state === 'completed' && status.output.sizeBytes).toBe(body.length);
     const video = await probe(body);
-    expect(video.streams).toEqual([{ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p' }]);
-    expect(Math.abs(video.durationSeconds - 18)).toBeLessThanOrEqual(0.1);
+    expect(video.streams).toEqual([{ codec_name: 'h264', width: 720, height: 1280, pix_fmt: 'yuv420p' }]);
+    expect(Math.abs(video.durationSeconds - 9)).toBeLessThanOrEqual(0.05);
   });
 
   it.each([
-    ['1:1', 'cinematic'],
-    ['16:9', 'animated'],
-  ] as const)('renders 5 s at %s (%s style) as Nova Reel would: 6 s of 1280x720', async (aspectRatio, style) => {
-    const provider = renderer();
-    const req = request({ aspectRatio, style });
+    ['1:1', 'cinematic', 720, 720],
+    ['16:9', 'animated', 1280, 720],
+  ] as const)(
+    'renders 5 s at %s (%s style) natively, as Ray2 does: %ix%i',
+    async (aspectRatio, style, width, height) => {
+      const provider = renderer();
+      const req = request({ frame: LUMA_RAY2.renders.frames[aspectRatio], style });
 
-    const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
+      const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
 
-    expect(status).toMatchObject({ state: 'completed', output: { width: 1280, height: 720, durationSeconds: 6 } });
-    const video = await probe(uploadedBody(req.output.key));
-    expect(video.streams).toEqual([{ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p' }]);
-    expect(Math.abs(video.durationSeconds - 6)).toBeLessThanOrEqual(0.1);
-  });
+      expect(status).toMatchObject({ state: 'completed' });
+      const video = await probe(uploadedBody(req.output.key));
+      expect(video.streams).toEqual([{ codec_name: 'h264', width, height, pix_fmt: 'yuv420p' }]);
+      expect(Math.abs(video.durationSeconds - 5)).toBeLessThanOrEqual(0.05);
+    },
+  );
 
-  it('animates a source image downloaded from S3 into a 1280x720 video', async () => {
-    const imagePath = join(workDir, 'source.png');
+  it('starts a render on its start image exactly, as a model given a keyframe does', async () => {
+    const imagePath = join(workDir, 'keyframe.jpg');
     await run(ffmpeg.path, [
       '-v',
       'error',
       '-f',
       'lavfi',
       '-i',
-      'testsrc2=s=1024x768',
+      'testsrc2=s=720x1280',
       '-frames:v',
       '1',
+      '-q:v',
+      '2',
       '-y',
       imagePath,
     ]);
@@ -170,38 +184,26 @@ describe('local renderer', () => {
       .resolves({ Body: { transformToByteArray: async () => new Uint8Array(await readFile(imagePath)) } } as never);
     const provider = renderer();
     const req = request({
-      sourceImage: { bucket: BUCKET, key: 'assets/asset_1/source.png', contentType: 'image/png' },
+      startImage: { bucket: BUCKET, key: 'renders/1/video_job_1/2/keyframe.jpg', origin: 'chain' },
     });
 
     const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
 
-    expect(status).toMatchObject({ state: 'completed', output: { width: 1280, height: 720, durationSeconds: 6 } });
+    expect(status).toMatchObject({ state: 'completed' });
     expect(s3Mock.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
       Bucket: BUCKET,
-      Key: 'assets/asset_1/source.png',
+      Key: 'renders/1/video_job_1/2/keyframe.jpg',
     });
-    const video = await probe(uploadedBody(req.output.key));
-    expect(video.streams).toEqual([{ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p' }]);
-    expect(Math.abs(video.durationSeconds - 6)).toBeLessThanOrEqual(0.1);
-  });
-
-  it('fails with SOURCE_IMAGE_UNSUPPORTED when the source image does not decode', async () => {
-    s3Mock
-      .on(GetObjectCommand)
-      .resolves({ Body: { transformToByteArray: async () => new TextEncoder().encode('not an image') } } as never);
-    const provider = renderer();
-    const req = request({
-      sourceImage: { bucket: BUCKET, key: 'assets/asset_2/source.png', contentType: 'image/png' },
-    });
-
-    const { status } = await pollUntilDone(provider, providerJobId(await provider.start(req)));
-
-    expect(status).toEqual({
-      state: 'failed',
-      code: 'SOURCE_IMAGE_UNSUPPORTED',
-      message: RENDER_FAILURE_MESSAGES.SOURCE_IMAGE_UNSUPPORTED,
-    });
-    expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+    const videoPath = join(workDir, `${randomUUID()}.mp4`);
+    await writeFile(videoPath, uploadedBody(req.output.key));
+    const [first, second, last] = [
+      ...(await greyFrames(videoPath)).filter((_, i, all) => i < 2 || i === all.length - 1),
+    ];
+    const [image] = await greyFrames(imagePath);
+    // Frame 0 is the image (up to encoding); the picture then moves, a little each frame.
+    expect(meanDifference(first!, image!)).toBeLessThan(3);
+    expect(meanDifference(second!, first!)).toBeGreaterThan(0.05);
+    expect(meanDifference(last!, first!)).toBeGreaterThan(5);
   });
 
   it('fails with a safe RENDER_FAILED when the upload to S3 fails', async () => {
@@ -210,13 +212,13 @@ describe('local renderer', () => {
 
     const { status } = await pollUntilDone(
       provider,
-      providerJobId(await provider.start(request({ aspectRatio: '1:1' }))),
+      providerJobId(await provider.start(request({ frame: LUMA_RAY2.renders.frames['1:1'] }))),
     );
 
     expect(status).toEqual({ state: 'failed', code: 'RENDER_FAILED', message: RENDER_FAILURE_MESSAGES.RENDER_FAILED });
   });
 
-  it('starts one render per job when start is retried', async () => {
+  it('starts one render per render id when start is retried', async () => {
     const provider = renderer();
     const req = request({ prompt: 'same job twice [fault:stall]' });
 

@@ -1,22 +1,15 @@
 /**
- * The Amazon Bedrock adapter: Amazon Nova Reel through StartAsyncInvoke / GetAsyncInvoke.
- *
- * What Nova Reel can do, and how our request maps onto it (details and reasons in docs/video-providers.md):
- * - `amazon.nova-reel-v1:0` makes one 6 s shot (TEXT_VIDEO). `amazon.nova-reel-v1:1` (us-east-1 only)
- *   adds MULTI_SHOT_AUTOMATED (12 to 120 s in steps of 6, text only, prompt up to 4000 characters) and
- *   MULTI_SHOT_MANUAL (2 to 20 shots of 6 s, each with up to 512 characters and an optional image).
- *   Every output is 1280x720 at 24 fps.
- * - Duration: rendered as the nearest supported length at or above the request, 5 -> 6 s (TEXT_VIDEO),
- *   10 -> 12 s and 15 -> 18 s (MULTI_SHOT_AUTOMATED; MULTI_SHOT_MANUAL with the image on the first shot
- *   for image-to-video); aspect ratio: always 1280x720 (nova-reel.ts). The completed status reports
- *   what Bedrock delivered; the workflow's finishing step (video-finishing.ts) trims and frames it to
- *   the request.
- * - Image-to-video: the image must be a 1280x720 PNG or JPEG (no transparent pixels). Anything else
- *   ends the render before it starts with SOURCE_IMAGE_UNSUPPORTED, and a message naming that requirement.
- * - Progress: Bedrock does not report any. It is estimated from the time since submission against a
- *   typical generation time (about 90 s for one shot, about 50 s for each further shot), capped at 95.
- * - Output: Bedrock picks the object key, `<s3Uri>/<invocation id>/output.mp4`, with s3Uri the folder of
- *   `request.output.key`; the completed status returns that key.
+ * The Amazon Bedrock adapter: a video model of the registry through StartAsyncInvoke /
+ * GetAsyncInvoke. What differs between models is only their request body (luma-ray.ts,
+ * nova-reel.ts); the rest is Bedrock's and the same for all:
+ * - The output lands in the folder of `request.output.key`: Bedrock writes
+ *   `<folder>/<invocation id>/…` there, with the caller's rights, and the bucket must be in the
+ *   model's region. The completed status names the MP4 it finds under the invocation's folder.
+ * - A start image is read from S3 and sent base64-encoded (both models take it inline only).
+ * - Progress: Bedrock reports none. It is estimated from the time since submission against the
+ *   model's typical generation time for the render's length, capped at 95.
+ * - `start` is idempotent per render: its clientRequestToken is a hash of the render id, so a
+ *   retried start returns the same invocation instead of paying for a second one.
  * - Failures become our codes with customer-safe messages; provider ids and texts go to the log only.
  */
 import { createHash } from 'node:crypto';
@@ -28,7 +21,8 @@ import {
   type GetAsyncInvokeResponse,
   type StartAsyncInvokeCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import type { VideoModelEntry } from '#domain/models/model-registry';
 import { log } from '#platform/log';
 import { timed } from '#platform/metrics';
 import {
@@ -38,23 +32,28 @@ import {
   type RenderRequest,
   type RenderStatus,
   type RenderedVideo,
+  type StartImageOrigin,
   type StartResult,
   type VideoProvider,
   type VideoStyle,
 } from './port';
-import { NOVA_REEL_FRAME, NOVA_REEL_SHOT_SECONDS, NOVA_REEL_SHOTS } from './nova-reel';
 
-export const NOVA_REEL_MODEL_ID = 'amazon.nova-reel-v1:1';
+/** What a model's request body is made of: the JSON document `modelInput`. */
+export type ModelInput = NonNullable<StartAsyncInvokeCommandInput['modelInput']>;
 
-const SHOT_TEXT_LIMIT = 512;
-const AUTOMATED_TEXT_LIMIT = 4000;
-/** From AWS's figures: about 90 s for a 6 s video, 14 to 17 minutes for 2 minutes (20 shots). */
-const TYPICAL_FIRST_SHOT_SECONDS = 90;
-const TYPICAL_NEXT_SHOT_SECONDS = 50;
+/** A start image as the request carries it. */
+export interface StartImageBytes {
+  contentType: 'image/jpeg' | 'image/png';
+  base64: string;
+}
+
+/** What one model adds to Bedrock's async invoke: its request body, and how long it usually takes. */
+export interface BedrockRequestFormat {
+  modelInput(request: RenderRequest, image?: StartImageBytes): ModelInput;
+  typicalSeconds(renderSeconds: number): number;
+}
+
 const MAX_ESTIMATED_PROGRESS = 95;
-
-export const SOURCE_IMAGE_REQUIREMENT_MESSAGE =
-  'The source image must be a 1280x720 PNG or JPEG image without transparency for this video model.';
 
 const STYLE_HINTS: Record<VideoStyle, string> = {
   realistic: 'Photorealistic, natural lighting.',
@@ -62,170 +61,8 @@ const STYLE_HINTS: Record<VideoStyle, string> = {
   animated: '3D animated style, vibrant colors.',
 };
 
-export interface BedrockVideoProviderOptions {
-  bedrock: BedrockRuntimeClient;
-  /** Reads source images (GetObject) and the size of finished videos (HeadObject). */
-  s3: S3Client;
-  modelId?: string;
-  /** For progress estimates; tests pin it. */
-  now?: () => number;
-}
-
-// Type aliases, not interfaces: the SDK types modelInput as a JSON document, which needs index-signature compatibility.
-type NovaImage = { format: 'png' | 'jpeg'; source: { bytes: string } };
-type NovaReelInput = NonNullable<StartAsyncInvokeCommandInput['modelInput']>;
-
-type SourceImageResult = { state: 'loaded'; image: NovaImage } | RenderFailed;
-
-export class BedrockVideoProvider implements VideoProvider {
-  readonly kind = 'bedrock';
-  private readonly bedrock: BedrockRuntimeClient;
-  private readonly s3: S3Client;
-  private readonly modelId: string;
-  private readonly now: () => number;
-
-  constructor(options: BedrockVideoProviderOptions) {
-    this.bedrock = options.bedrock;
-    this.s3 = options.s3;
-    this.modelId = options.modelId ?? NOVA_REEL_MODEL_ID;
-    this.now = options.now ?? Date.now;
-  }
-
-  async start(request: RenderRequest): Promise<StartResult> {
-    const shots = NOVA_REEL_SHOTS[request.durationSeconds];
-    let image: NovaImage | undefined;
-    if (request.sourceImage) {
-      const loaded = await this.loadSourceImage(request.sourceImage);
-      if (loaded.state === 'failed') return loaded;
-      image = loaded.image;
-    }
-
-    try {
-      const { invocationArn } = await timed('providerLatency', { Provider: 'bedrock', Operation: 'start-render' }, () =>
-        this.bedrock.send(
-          new StartAsyncInvokeCommand({
-            modelId: this.modelId,
-            // Step Functions may retry this task; the same token returns the same invocation instead of a second one.
-            clientRequestToken: createHash('sha256').update(request.jobId).digest('hex').slice(0, 64),
-            modelInput: novaReelInput(request, shots, image),
-            outputDataConfig: { s3OutputDataConfig: { s3Uri: outputFolderUri(request.output) } },
-          }),
-        ),
-      );
-      if (!invocationArn) throw new Error('Bedrock StartAsyncInvoke returned no invocationArn');
-      return { state: 'started', providerJobId: `${invocationArn}${SHOTS_MARKER}${shots}` };
-    } catch (error) {
-      // Only a refused request is the customer's outcome; throttling, quotas, access and outages are thrown.
-      if (!isNamed(error, 'ValidationException')) throw busyOrAsIs(error);
-      log('info', 'Bedrock refused the video request', { job_id: request.jobId, error: error.message });
-      return failureFor(error.message);
-    }
-  }
-
-  async poll(providerJobId: string): Promise<RenderStatus> {
-    const { invocationArn, shots } = parseProviderJobId(providerJobId);
-    const invocation = await timed('providerLatency', { Provider: 'bedrock', Operation: 'poll-render' }, () =>
-      this.bedrock.send(new GetAsyncInvokeCommand({ invocationArn })),
-    ).catch((error: unknown) => {
-      throw busyOrAsIs(error);
-    });
-    switch (invocation.status) {
-      case 'InProgress':
-        return { state: 'in_progress', progress: estimatedProgress(invocation.submitTime, shots, this.now()) };
-      case 'Completed':
-        return { state: 'completed', output: await this.completedVideo(invocation, invocationArn, shots) };
-      case 'Failed':
-        log('warn', 'Bedrock video generation failed', {
-          invocation_arn: invocationArn,
-          failure_message: invocation.failureMessage,
-        });
-        return failureFor(invocation.failureMessage ?? '');
-      default:
-        throw new Error(`Bedrock async invoke ${invocationArn} has unexpected status ${String(invocation.status)}`);
-    }
-  }
-
-  private async loadSourceImage(source: NonNullable<RenderRequest['sourceImage']>): Promise<SourceImageResult> {
-    const object = await this.s3.send(new GetObjectCommand({ Bucket: source.bucket, Key: source.key }));
-    if (!object.Body) throw new Error(`Source image s3://${source.bucket}/${source.key} has no body`);
-    const bytes = await object.Body.transformToByteArray();
-    const image = imageInfo(bytes);
-    if (!image || image.width !== NOVA_REEL_FRAME.width || image.height !== NOVA_REEL_FRAME.height) {
-      return renderFailed('SOURCE_IMAGE_UNSUPPORTED', SOURCE_IMAGE_REQUIREMENT_MESSAGE);
-    }
-    return {
-      state: 'loaded',
-      image: { format: image.format, source: { bytes: Buffer.from(bytes).toString('base64') } },
-    };
-  }
-
-  private async completedVideo(
-    invocation: GetAsyncInvokeResponse,
-    invocationArn: string,
-    shots: number,
-  ): Promise<RenderedVideo> {
-    const s3Uri = invocation.outputDataConfig?.s3OutputDataConfig?.s3Uri;
-    const folder = s3Uri ? /^s3:\/\/([^/]+)\/?(.*)$/.exec(s3Uri) : null;
-    if (!folder?.[1]) throw new Error(`Bedrock async invoke ${invocationArn} has no S3 output location`);
-    const bucket = folder[1];
-    const invocationId = invocationArn.slice(invocationArn.lastIndexOf('/') + 1);
-    const key = posix.join(folder[2] ?? '', invocationId, 'output.mp4');
-    // Bedrock does not report the size; a missing object here is our problem (permissions, lifecycle), so it throws.
-    const head = await this.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return {
-      bucket,
-      key,
-      contentType: 'video/mp4',
-      sizeBytes: head.ContentLength ?? 0,
-      durationSeconds: shots * NOVA_REEL_SHOT_SECONDS,
-      width: NOVA_REEL_FRAME.width,
-      height: NOVA_REEL_FRAME.height,
-    };
-  }
-}
-
-/** The provider job id carries the shot count, which the progress estimate needs and GetAsyncInvoke does not return. */
-const SHOTS_MARKER = '#shots=';
-
-function parseProviderJobId(providerJobId: string): { invocationArn: string; shots: number } {
-  const at = providerJobId.lastIndexOf(SHOTS_MARKER);
-  if (at < 0) return { invocationArn: providerJobId, shots: 1 };
-  return {
-    invocationArn: providerJobId.slice(0, at),
-    shots: Number(providerJobId.slice(at + SHOTS_MARKER.length)) || 1,
-  };
-}
-
-export function novaReelInput(request: RenderRequest, shots: number, image?: NovaImage): NovaReelInput {
-  const seed = createHash('sha256').update(request.jobId).digest().readUInt32BE(0) % 2147483647;
-  const config = { fps: NOVA_REEL_FRAME.fps, dimension: NOVA_REEL_FRAME.dimension, seed };
-  if (shots === 1) {
-    return {
-      taskType: 'TEXT_VIDEO',
-      textToVideoParams: { text: promptText(request, SHOT_TEXT_LIMIT), ...(image ? { images: [image] } : {}) },
-      videoGenerationConfig: { durationSeconds: NOVA_REEL_SHOT_SECONDS, ...config },
-    };
-  }
-  if (image) {
-    // Only TEXT_VIDEO and MULTI_SHOT_MANUAL take images: the image opens the first shot, the same prompt drives them all.
-    const text = promptText(request, SHOT_TEXT_LIMIT);
-    return {
-      taskType: 'MULTI_SHOT_MANUAL',
-      multiShotManualParams: {
-        shots: Array.from({ length: shots }, (_, i): NovaReelInput => (i === 0 ? { text, image } : { text })),
-      },
-      videoGenerationConfig: config,
-    };
-  }
-  return {
-    taskType: 'MULTI_SHOT_AUTOMATED',
-    multiShotAutomatedParams: { text: promptText(request, AUTOMATED_TEXT_LIMIT) },
-    videoGenerationConfig: { durationSeconds: shots * NOVA_REEL_SHOT_SECONDS, ...config },
-  };
-}
-
-/** The prompt plus the style hint, cut at a word boundary to the task's limit (our prompts reach 1000 characters). */
-function promptText(request: RenderRequest, limit: number): string {
+/** The prompt plus the style hint, cut at a word boundary to the model's limit. */
+export function promptWithStyle(request: Pick<RenderRequest, 'prompt' | 'style'>, limit: number): string {
   const hint = request.style ? ` ${STYLE_HINTS[request.style]}` : '';
   const room = limit - hint.length;
   let prompt = request.prompt.trim();
@@ -237,22 +74,161 @@ function promptText(request: RenderRequest, limit: number): string {
   return `${prompt}${hint}`;
 }
 
+export interface BedrockVideoProviderOptions {
+  bedrock: BedrockRuntimeClient;
+  /** Reads start images (GetObject) and finds the delivered video (ListObjectsV2). */
+  s3: S3Client;
+  model: VideoModelEntry;
+  format: BedrockRequestFormat;
+  /** For progress estimates; tests pin it. */
+  now?: () => number;
+}
+
+export class BedrockVideoProvider implements VideoProvider {
+  readonly kind = 'bedrock';
+  private readonly bedrock: BedrockRuntimeClient;
+  private readonly s3: S3Client;
+  private readonly model: VideoModelEntry;
+  private readonly format: BedrockRequestFormat;
+  private readonly now: () => number;
+
+  constructor(options: BedrockVideoProviderOptions) {
+    this.bedrock = options.bedrock;
+    this.s3 = options.s3;
+    this.model = options.model;
+    this.format = options.format;
+    this.now = options.now ?? Date.now;
+  }
+
+  async start(request: RenderRequest): Promise<StartResult> {
+    const image = request.startImage && (await this.startImageBytes(request.startImage));
+    const modelInput = this.format.modelInput(request, image);
+    try {
+      const { invocationArn } = await timed('providerLatency', { Provider: 'bedrock', Operation: 'start-render' }, () =>
+        this.bedrock.send(
+          new StartAsyncInvokeCommand({
+            modelId: this.model.id,
+            clientRequestToken: createHash('sha256').update(request.renderId).digest('hex'),
+            modelInput,
+            outputDataConfig: { s3OutputDataConfig: { s3Uri: outputFolderUri(request.output) } },
+          }),
+        ),
+      );
+      if (!invocationArn) throw new Error('Bedrock StartAsyncInvoke returned no invocationArn');
+      return { state: 'started', providerJobId: providerJobIdOf(invocationArn, request) };
+    } catch (error) {
+      // Only a refused request is the customer's outcome; throttling, quotas, access and outages are thrown.
+      if (!isNamed(error, 'ValidationException')) throw busyOrAsIs(error);
+      log('info', 'Bedrock refused the video request', {
+        job_id: request.jobId,
+        render_id: request.renderId,
+        error: error.message,
+      });
+      return failureFor(error.message, request.startImage?.origin);
+    }
+  }
+
+  async poll(providerJobId: string): Promise<RenderStatus> {
+    const { invocationArn, renderSeconds, origin } = parseProviderJobId(providerJobId);
+    const invocation = await timed('providerLatency', { Provider: 'bedrock', Operation: 'poll-render' }, () =>
+      this.bedrock.send(new GetAsyncInvokeCommand({ invocationArn })),
+    ).catch((error: unknown) => {
+      throw busyOrAsIs(error);
+    });
+    switch (invocation.status) {
+      case 'InProgress': {
+        const typicalMs = this.format.typicalSeconds(renderSeconds) * 1000;
+        return { state: 'in_progress', progress: estimatedProgress(invocation.submitTime, typicalMs, this.now()) };
+      }
+      case 'Completed':
+        return { state: 'completed', output: await this.deliveredVideo(invocation, invocationArn) };
+      case 'Failed':
+        log('warn', 'Bedrock video generation failed', {
+          invocation_arn: invocationArn,
+          failure_message: invocation.failureMessage,
+        });
+        return failureFor(invocation.failureMessage ?? '', origin);
+      default:
+        throw new Error(`Bedrock async invoke ${invocationArn} has unexpected status ${String(invocation.status)}`);
+    }
+  }
+
+  private async startImageBytes(source: NonNullable<RenderRequest['startImage']>): Promise<StartImageBytes> {
+    const object = await this.s3.send(new GetObjectCommand({ Bucket: source.bucket, Key: source.key }));
+    if (!object.Body) throw new Error(`Start image s3://${source.bucket}/${source.key} has no body`);
+    return {
+      contentType: 'image/jpeg',
+      base64: Buffer.from(await object.Body.transformToByteArray()).toString('base64'),
+    };
+  }
+
+  /**
+   * The MP4 under the invocation's folder. Nova Reel's guide names it `output.mp4` beside a
+   * manifest; the Luma guide names no file, so the folder is listed rather than a name assumed.
+   */
+  private async deliveredVideo(invocation: GetAsyncInvokeResponse, invocationArn: string): Promise<RenderedVideo> {
+    const s3Uri = invocation.outputDataConfig?.s3OutputDataConfig?.s3Uri;
+    const folder = s3Uri ? /^s3:\/\/([^/]+)\/?(.*)$/.exec(s3Uri) : null;
+    if (!folder?.[1]) throw new Error(`Bedrock async invoke ${invocationArn} has no S3 output location`);
+    const bucket = folder[1];
+    const invocationId = invocationArn.slice(invocationArn.lastIndexOf('/') + 1);
+    const prefix = `${posix.join(folder[2] ?? '', invocationId)}/`;
+    const listing = await this.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+    const video = listing.Contents?.find((object) => object.Key?.endsWith('.mp4'));
+    // A completed invocation without its video is ours to investigate (permissions, lifecycle): thrown.
+    if (!video?.Key)
+      throw new Error(`Bedrock async invoke ${invocationArn} completed, but s3://${bucket}/${prefix} holds no MP4`);
+    return { bucket, key: video.Key, contentType: 'video/mp4', sizeBytes: video.Size ?? 0 };
+  }
+}
+
+/**
+ * The provider job id carries what the poll needs and GetAsyncInvoke does not return: the
+ * render's length (for the progress estimate) and where its start image came from (for the
+ * failure message).
+ */
+const MARKER = '#render=';
+
+function providerJobIdOf(invocationArn: string, request: RenderRequest): string {
+  return `${invocationArn}${MARKER}${request.renderSeconds}:${request.startImage?.origin ?? 'none'}`;
+}
+
+function parseProviderJobId(providerJobId: string): {
+  invocationArn: string;
+  renderSeconds: number;
+  origin?: StartImageOrigin;
+} {
+  const at = providerJobId.lastIndexOf(MARKER);
+  if (at < 0) return { invocationArn: providerJobId, renderSeconds: 6 };
+  const [seconds, origin] = providerJobId.slice(at + MARKER.length).split(':');
+  return {
+    invocationArn: providerJobId.slice(0, at),
+    renderSeconds: Number(seconds) || 6,
+    origin: origin === 'source' || origin === 'chain' ? origin : undefined,
+  };
+}
+
 function outputFolderUri(output: RenderRequest['output']): string {
   const folder = posix.dirname(output.key);
   return folder === '.' ? `s3://${output.bucket}` : `s3://${output.bucket}/${folder}`;
 }
 
-function estimatedProgress(submitTime: Date | undefined, shots: number, nowMs: number): number {
+function estimatedProgress(submitTime: Date | undefined, typicalMs: number, nowMs: number): number {
   if (!submitTime) return 0;
-  const typicalMs = (TYPICAL_FIRST_SHOT_SECONDS + TYPICAL_NEXT_SHOT_SECONDS * (shots - 1)) * 1000;
   const elapsedMs = Math.max(0, nowMs - submitTime.getTime());
   return Math.min(MAX_ESTIMATED_PROGRESS, Math.floor((MAX_ESTIMATED_PROGRESS * elapsedMs) / typicalMs));
 }
 
-/** Bedrock's texts are for us; customers get one of our codes and its fixed message. */
-function failureFor(providerMessage: string): RenderFailed {
-  if (/content filter|blocked|responsible ai|\bRAI\b/i.test(providerMessage)) return renderFailed('CONTENT_REJECTED');
-  if (/image/i.test(providerMessage)) return renderFailed('SOURCE_IMAGE_UNSUPPORTED', SOURCE_IMAGE_REQUIREMENT_MESSAGE);
+/**
+ * Bedrock's texts are for us; customers get one of our codes and its fixed message. An image the
+ * model refuses is the customer's only when it is their image: a frame of our own chain that the
+ * model refuses is a failed render.
+ */
+function failureFor(providerMessage: string, origin: StartImageOrigin | undefined): RenderFailed {
+  if (/content filter|blocked|responsible ai|\bRAI\b|moderation/i.test(providerMessage)) {
+    return renderFailed('CONTENT_REJECTED');
+  }
+  if (origin === 'source' && /image|keyframe/i.test(providerMessage)) return renderFailed('SOURCE_IMAGE_UNSUPPORTED');
   return renderFailed('RENDER_FAILED');
 }
 
@@ -273,30 +249,4 @@ function busyOrAsIs(error: unknown): unknown {
 
 function isNamed(error: unknown, name: string): error is Error {
   return error instanceof Error && error.name === name;
-}
-
-/** Format and size from the file's own header (PNG IHDR, JPEG SOFn), not from the declared content type. */
-export function imageInfo(bytes: Uint8Array): { format: 'png' | 'jpeg'; width: number; height: number } | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length >= 24 && PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) {
-    return { format: 'png', width: view.getUint32(16), height: view.getUint32(20) };
-  }
-  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) {
-    let offset = 2;
-    while (offset + 9 < bytes.length) {
-      if (bytes[offset] !== 0xff) return undefined;
-      const marker = bytes[offset + 1] ?? 0;
-      if (marker === 0xff) {
-        offset += 1; // fill byte
-        continue;
-      }
-      // SOF0..SOF15 carry the frame size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { format: 'jpeg', height: view.getUint16(offset + 5), width: view.getUint16(offset + 7) };
-      }
-      offset += 2 + view.getUint16(offset + 2);
-    }
-  }
-  return undefined;
 }

@@ -1,23 +1,35 @@
 import { createHash } from 'node:crypto';
-import type { ModelOutput } from './nova-reel';
 import type { RenderRequest, VideoStyle } from './port';
 
 /**
  * What the local renderer draws, as ffmpeg arguments. Nothing here is generative: the picture is a
- * moving gradient (or the source image under a slow Ken Burns move) whose palette, motion and
- * framing are seeded from a hash of the prompt, so the same prompt always gives the same video and
+ * moving gradient (or, from a start image, a slow zoom into it) whose palette, motion and framing
+ * are seeded from a hash of the prompt, so the same prompt always gives the same video and
  * different prompts visibly differ. The prompt itself is drawn as a caption when a font is available.
  */
+
+/** The frame, rate and length of a render: what the model would deliver for the request. */
+export interface RenderShape {
+  width: number;
+  height: number;
+  fps: number;
+  durationSeconds: number;
+}
 
 export interface SceneInput {
   request: Pick<RenderRequest, 'prompt' | 'style'>;
   /** The frame, rate and length of the video drawn: what the model would deliver. */
-  output: ModelOutput;
+  output: RenderShape;
   /** x264 preset: `ultrafast` in tests, something slower (smaller files) for the local stack. */
   preset: string;
   outputPath: string;
-  /** A local copy of the source image, for image-to-video. */
+  /** A local copy of the image the render starts from (keyframes.ts). */
   imagePath?: string;
+  /**
+   * The image is the last frame of the render before, which carries the style already: drawing
+   * it again would shift the colours at the join.
+   */
+  continuesChain?: boolean;
   /** The caption file written from `captionText` and the font to draw it with; omitted when drawtext cannot run. */
   caption?: { textFile: string; fontFile: string };
   /** Fault injection: ends the filter graph with a filter that does not exist, so ffmpeg really fails. */
@@ -120,21 +132,19 @@ function gradientFilter(prompt: string, style: VideoStyle | undefined, width: nu
   ].join(',');
 }
 
-/** A slow zoom and drift over the image, fitted inside the frame over a blurred, cover-scaled copy of itself. */
+/**
+ * A slow zoom into the image with a drift, starting on the image exactly (frame 0 is the start
+ * image, as a model's render from a keyframe is), so that a chain of renders joins without a jump.
+ * The image is the render's frame already (keyframes.ts prepares it).
+ */
 function kenBurnsFilter(prompt: string, width: number, height: number, frames: number, fps: number): string {
   const next = seededNumbers(prompt);
-  const zoomIn = next() < 0.5;
-  const driftX = fixed((next() - 0.5) * 0.8);
-  const driftY = fixed((next() - 0.5) * 0.8);
-  const zoom = zoomIn ? `1+0.15*on/${frames}` : `1.15-0.15*on/${frames}`;
+  const driftX = fixed(0.5 + (next() - 0.5) * 0.8);
+  const driftY = fixed(0.5 + (next() - 0.5) * 0.8);
+  const zoom = `1+0.15*on/${frames}`;
   // zoompan rounds its crop window to whole pixels; working at twice the size hides the jitter.
   const [w2, h2] = [width * 2, height * 2];
-  return [
-    `[0:v]split=2[bgsrc][fgsrc]`,
-    `[bgsrc]scale=${w2}:${h2}:force_original_aspect_ratio=increase,crop=${w2}:${h2},boxblur=40:2,eq=brightness=-0.08[bg]`,
-    `[fgsrc]scale=${w2}:${h2}:force_original_aspect_ratio=decrease[fg]`,
-    `[bg][fg]overlay=(W-w)/2:(H-h)/2,setsar=1,zoompan=z='${zoom}':x='(iw-iw/zoom)*(0.5+${driftX}*(on/${frames}-0.5))':y='(ih-ih/zoom)*(0.5+${driftY}*(on/${frames}-0.5))':d=${frames}:s=${width}x${height}:fps=${fps}`,
-  ].join(';');
+  return `[0:v]scale=${w2}:${h2},setsar=1,zoompan=z='${zoom}':x='(iw-iw/zoom)*${driftX}':y='(ih-ih/zoom)*${driftY}':d=${frames}:s=${width}x${height}:fps=${fps}`;
 }
 
 function captionLayout(width: number, height: number, withImage: boolean) {
@@ -149,7 +159,7 @@ function captionLayout(width: number, height: number, withImage: boolean) {
 /** The prompt as caption lines: whitespace collapsed, word-wrapped to the frame, cut with an ellipsis. */
 export function captionText(
   request: SceneInput['request'],
-  { width, height }: Pick<ModelOutput, 'width' | 'height'>,
+  { width, height }: Pick<RenderShape, 'width' | 'height'>,
   withImage: boolean,
 ): string {
   const { charsPerLine, maxLines } = captionLayout(width, height, withImage);
@@ -206,7 +216,7 @@ export function ffmpegArgs(input: SceneInput): string[] {
   const frames = durationSeconds * fps;
   const withImage = input.imagePath !== undefined;
   const finishing = [
-    ...styleFilters(request.style),
+    ...(input.continuesChain ? [] : styleFilters(request.style)),
     ...(input.caption ? [captionFilter(input.caption, width, height, withImage, durationSeconds)] : []),
     ...(input.breakFilterGraph ? ['fault_injected_failure'] : []),
     'format=yuv420p',

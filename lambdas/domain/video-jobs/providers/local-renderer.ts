@@ -8,13 +8,16 @@ import { log } from '#platform/log';
 import { timed } from '#platform/metrics';
 import { optionalSetting, choiceSetting, LOCAL_RENDERER_FAULT } from '#platform/settings';
 import { mediaToolPath, progressSeconds, runMediaTool } from '#platform/media-tools';
-import { captionText, ffmpegArgs, isFilterSafePath } from './local-renderer-scene';
-import { novaReelOutput } from './nova-reel';
+import { captionText, ffmpegArgs, isFilterSafePath, type RenderShape } from './local-renderer-scene';
 import { renderFailed, type RenderRequest, type RenderStatus, type StartResult, type VideoProvider } from './port';
 
 /**
  * The local renderer: a real, playable H.264 MP4 made by ffmpeg on this machine, for the local stack
- * and tests. It is not a generative model (see local-renderer-scene.ts for what it draws).
+ * and tests. It is not a generative model (see local-renderer-scene.ts for what it draws), but it
+ * delivers what the configured model delivers for the same request: a render of the request's
+ * length in the request's frame (Ray2's native 9:16, 16:9 or 1:1 at 720p), at the model's frame
+ * rate, starting on the request's start image exactly when it has one. So the planning, chaining
+ * and finishing that run in AWS run the same way on the local stack and in the tests.
  *
  * For the local stack / a single long-lived process only: `start` spawns ffmpeg in the background
  * and returns at once, and the render's state lives in a module-level Map, so `poll` must run in the
@@ -32,6 +35,8 @@ export type LocalRendererFault = (typeof LOCAL_RENDERER_FAULTS)[number];
 
 export interface LocalRendererOptions {
   s3: S3Client;
+  /** The frame rate of the model the renderer stands in for (the model registry's `fps`). */
+  fps: number;
   /** Defaults to FFMPEG_PATH, which the local stack sets to the ffmpeg it chose (local/media-tools.ts). */
   ffmpegPath?: string;
   /** x264 preset; `veryfast` keeps files small, `ultrafast` is about twice as fast. */
@@ -56,7 +61,6 @@ const FONT_CANDIDATES = [
   '/System/Library/Fonts/Supplemental/Arial.ttf',
   '/Library/Fonts/Arial.ttf',
 ];
-const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
 interface LocalRender {
   request: RenderRequest;
@@ -107,9 +111,11 @@ export class LocalRenderer implements VideoProvider {
   private readonly fault?: LocalRendererFault;
   private readonly fontFile?: string;
   private readonly maxRenderMs: number;
+  private readonly fps: number;
 
   constructor(options: LocalRendererOptions) {
     this.s3 = options.s3;
+    this.fps = options.fps;
     this.ffmpegPath = Promise.resolve().then(() => options.ffmpegPath ?? mediaToolPath('ffmpeg'));
     // Surfaces in start() when awaited; this only keeps an early rejection from being reported as unhandled.
     this.ffmpegPath.catch(() => {});
@@ -132,8 +138,8 @@ export class LocalRenderer implements VideoProvider {
 
   private async startRender(request: RenderRequest): Promise<StartResult> {
     forgetOldRenders();
-    // One render per job: a retried start must not render (and upload) twice.
-    const providerJobId = `local-render:${request.jobId}`;
+    // One render per render id: a retried start must not render (and upload) twice.
+    const providerJobId = `local-render:${request.renderId}`;
     if (renders.has(providerJobId)) return { state: 'started', providerJobId };
 
     const ffmpegPath = await this.ffmpegPath;
@@ -159,8 +165,12 @@ export class LocalRenderer implements VideoProvider {
   /** The whole render, in the background; it never throws, every outcome lands in `render.outcome`. */
   private async run(providerJobId: string, render: LocalRender, ffmpegPath: string): Promise<void> {
     const { request } = render;
-    // What Nova Reel would deliver for this request: the finishing step then makes it the request.
-    const output = novaReelOutput(request.durationSeconds);
+    const output: RenderShape = {
+      width: request.frame.width,
+      height: request.frame.height,
+      fps: this.fps,
+      durationSeconds: request.renderSeconds,
+    };
     const finish = (outcome: RenderStatus) => {
       render.outcome = outcome;
       render.finishedAt = Date.now();
@@ -172,26 +182,16 @@ export class LocalRenderer implements VideoProvider {
       const outputPath = join(workDir, 'output.mp4');
 
       let imagePath: string | undefined;
-      if (request.sourceImage) {
-        imagePath = join(workDir, `source.${IMAGE_EXTENSIONS[request.sourceImage.contentType] ?? 'img'}`);
-        await this.download(request.sourceImage, imagePath);
-        const probe = await runMediaTool(
-          ffmpegPath,
-          ['-nostdin', '-v', 'error', '-i', imagePath, '-frames:v', '1', '-f', 'null', '-'],
-          { timeoutMs: 30_000 },
-        );
-        if (probe.exitCode !== 0) {
-          log('info', 'Local render: source image does not decode', {
-            job_id: request.jobId,
-            provider_job_id: providerJobId,
-            ffmpeg: probe.stderrTail,
-          });
-          return finish(renderFailed('SOURCE_IMAGE_UNSUPPORTED'));
-        }
+      if (request.startImage) {
+        imagePath = join(workDir, 'start.jpg');
+        await this.download(request.startImage, imagePath);
       }
 
+      // A chained render continues a picture that showed the prompt already.
+      const continuesChain = request.startImage?.origin === 'chain';
       let caption: { textFile: string; fontFile: string } | undefined;
       if (
+        !continuesChain &&
         this.fontFile &&
         isFilterSafePath(this.fontFile) &&
         isFilterSafePath(workDir) &&
@@ -207,6 +207,7 @@ export class LocalRenderer implements VideoProvider {
         preset: this.preset,
         outputPath,
         imagePath,
+        continuesChain,
         caption,
         breakFilterGraph: render.fault === 'fail',
       });
@@ -249,13 +250,10 @@ export class LocalRenderer implements VideoProvider {
           key: request.output.key,
           contentType: 'video/mp4',
           sizeBytes: body.length,
-          durationSeconds: output.durationSeconds,
-          width: output.width,
-          height: output.height,
         },
       });
     } catch (error) {
-      // A missing source object, an unreachable S3, a missing binary: ours to fix, not the customer's.
+      // A missing start image, an unreachable S3, a missing binary: ours to fix, not the customer's.
       log('error', 'Local render failed', {
         job_id: request.jobId,
         provider_job_id: providerJobId,
@@ -267,9 +265,9 @@ export class LocalRenderer implements VideoProvider {
     }
   }
 
-  private async download(source: NonNullable<RenderRequest['sourceImage']>, path: string): Promise<void> {
+  private async download(source: NonNullable<RenderRequest['startImage']>, path: string): Promise<void> {
     const object = await this.s3.send(new GetObjectCommand({ Bucket: source.bucket, Key: source.key }));
-    if (!object.Body) throw new Error(`Source image s3://${source.bucket}/${source.key} has no body`);
+    if (!object.Body) throw new Error(`Start image s3://${source.bucket}/${source.key} has no body`);
     await writeFile(path, await object.Body.transformToByteArray());
   }
 }

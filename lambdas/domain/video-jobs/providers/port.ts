@@ -1,3 +1,5 @@
+import type { RenderFrame } from '#domain/models/model-registry';
+
 /**
  * The video provider port: what the video-job state machine needs from whatever renders a video.
  *
@@ -20,29 +22,48 @@ export interface S3ObjectRef {
   key: string;
 }
 
+/** Where a render's start image comes from: the job's source image, or the render before it in a chain. */
+export type StartImageOrigin = 'source' | 'chain';
+
+/**
+ * One render: a video job is made of one or more (render-plan.ts), each asked of the provider
+ * with this request and finished into one video by the workflow.
+ */
 export interface RenderRequest {
-  /** Our `video_job_*` id. Adapters use it to make `start` idempotent, because Step Functions may retry it. */
+  /**
+   * Unique per render of a job (`<job id>` for the first, `<job id>/2` for the second, …). Adapters
+   * use it to make `start` idempotent, because Step Functions may retry it.
+   */
+  renderId: string;
+  /** Our `video_job_*` id, for the log. */
   jobId: string;
   prompt: string;
-  durationSeconds: DurationSeconds;
-  aspectRatio: AspectRatio;
+  /** One of the model's render lengths (the model registry's `renderSeconds`). */
+  renderSeconds: number;
+  /** The frame to render: the model's own for the job's aspect ratio (the model registry's `frames`). */
+  frame: RenderFrame;
   style?: VideoStyle;
-  /** Present for image-to-video; `contentType` is the asset's MIME type (image/png, image/jpeg, image/webp). */
-  sourceImage?: S3ObjectRef & { contentType: string };
+  /**
+   * The image the render starts from, a JPEG of exactly `frame`'s size (keyframes.ts): the
+   * customer's image, fitted, for the first render of an image-to-video job; the last frame of
+   * the render before for every later render of a chain.
+   */
+  startImage?: S3ObjectRef & { origin: StartImageOrigin };
   /**
    * Where the MP4 should be stored. An adapter that cannot choose the exact key (Bedrock writes
-   * `<prefix>/<invocation id>/output.mp4`) writes next to it; the completed status always names the real object.
+   * `<folder>/<invocation id>/output.mp4`) writes into the key's folder; the completed status always
+   * names the real object.
    */
   output: S3ObjectRef;
 }
 
-/** What was actually delivered, which is not always what was asked for (see docs/video-providers.md). */
+/**
+ * The file a render delivered. Its length and frame are measured where they are used (the
+ * finishing step probes every render), not taken on the provider's word.
+ */
 export interface RenderedVideo extends S3ObjectRef {
   contentType: 'video/mp4';
   sizeBytes: number;
-  durationSeconds: number;
-  width: number;
-  height: number;
 }
 
 /** Safe customer messages, written once so both adapters say the same thing for the same outcome. */
