@@ -80,6 +80,8 @@ export type Grant =
   | 'bedrock.video-model:start'
   // Read the status of the video model's asynchronous invocations.
   | 'bedrock.video-model:poll'
+  // Read the video model's documented lifecycle (GetFoundationModel, Bedrock's control plane), and its id in the environment.
+  | 'bedrock-control.video-model:describe'
   // SendMessage to the webhook deliveries queue, and its URL in the environment.
   | 'queue.webhook-deliveries:send'
   // GenerateDataKey with the key that wraps webhook signing secrets, and its ARN in the environment.

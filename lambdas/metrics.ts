@@ -47,6 +47,13 @@ export const METRICS = {
   activeJobsPastBound: { name: 'ActiveJobsPastBound', unit: 'Count', dimensions: ['JobType'] },
   /** Active jobs the reconciler could not handle in a run (it tries them again in the next). */
   reconcileErrors: { name: 'ReconcileErrors', unit: 'Count', dimensions: [] },
+  /**
+   * One reading of a configured model's lifecycle by the watch-model-lifecycle task: 1 when the
+   * model is Legacy, unavailable, or within 90 days of its end of life, else 0. ModelId: its id.
+   */
+  modelLifecycleProblems: { name: 'ModelLifecycleProblems', unit: 'Count', dimensions: ['ModelId'] },
+  /** Days left until a configured model's end of life, when one is announced. ModelId: its id. */
+  modelDaysToEndOfLife: { name: 'ModelDaysToEndOfLife', unit: 'Count', dimensions: ['ModelId'] },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = keyof typeof METRICS;

@@ -12,6 +12,12 @@ import type { Grant, TableAccess, TableAction } from '#grants';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/**
+ * Groups of settings a route reads (their variables are the entries of lambdas/platform/settings.ts
+ * whose source names the group); the CDK app and the local stack each fill them in.
+ */
+export type RouteSetting = 'video-pricing';
+
 export interface Route extends TableAccess {
   readonly method: HttpMethod;
   /** Path below the API prefix, with `{name}` parameters as in the OpenAPI document. */
@@ -22,6 +28,7 @@ export interface Route extends TableAccess {
   readonly grants: readonly Grant[];
   /** The handler runs ffmpeg or ffprobe (lambdas/platform/media-tools.ts): in AWS, with the media-tools layer. */
   readonly mediaTools?: true;
+  readonly settings?: readonly RouteSetting[];
   /** Answered without an API key, authenticated and counted by nothing (`scope` null, no table access). */
   readonly public?: true;
 }
@@ -100,6 +107,7 @@ export const ROUTES: readonly Route[] = [
     // A start Step Functions refuses ends the job at once, which moves its job-list entries.
     table: [...AUTHENTICATION, 'PutItem', 'DeleteItem'],
     grants: ['states.video-job:start'],
+    settings: ['video-pricing'],
   },
   {
     method: 'GET',

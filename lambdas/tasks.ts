@@ -1,4 +1,5 @@
 import { EVENT_STREAM_FILTER } from '#domain/events/event-stream';
+import { LIFECYCLE_WATCH_SCHEDULE } from '#domain/models/model-registry';
 import type { UnfinishedExecutionStatus } from '#domain/jobs/execution-endings';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
@@ -111,6 +112,17 @@ export const TASKS: readonly Task[] = [
     settings: ['webhook-delivery'],
     memoryMb: 256,
     timeoutSeconds: 120,
+  },
+  {
+    name: 'watch-model-lifecycle',
+    handler: 'watch-model-lifecycle',
+    trigger: { kind: 'schedule', everyMinutes: LIFECYCLE_WATCH_SCHEDULE.everyMinutes },
+    table: [],
+    // GetFoundationModel of the configured video model, whose id the grant sets.
+    grants: ['bedrock-control.video-model:describe'],
+    // One Bedrock call per configured model.
+    memoryMb: 256,
+    timeoutSeconds: 30,
   },
 ];
 

@@ -15,6 +15,11 @@ import {
 } from '#domain/models/model-registry';
 import { DEFAULT_ACCESS_LOG_RETENTION } from './constructs/http-api';
 import { DEFAULT_FUNCTION_LOG_RETENTION } from './constructs/node-function';
+import {
+  DEFAULT_VIDEO_CREDITS_PER_SECOND,
+  videoCreditRatesIn,
+  type VideoCreditRates,
+} from '#domain/video-jobs/video-pricing';
 import { DEFAULT_EXECUTION_LOG_RETENTION, DEFAULT_TRANSCRIPTION_PROVIDER } from './constructs/workflow';
 import { MEDIA_TOOLS_ARCHITECTURES, type MediaToolsSource } from './constructs/media-tools-layer';
 import { arrayIn, booleanIn, numberIn, objectIn, refusal } from './context-values';
@@ -38,6 +43,8 @@ export interface DeploymentConfig {
     /** What the split-job workers transcribe speech with; `none` gives clips without captions or titles. */
     readonly transcription: DeployedTranscriptionProviderKind;
   };
+  /** What a second of generated video costs in credits, by mode. */
+  readonly videoCreditsPerSecond: VideoCreditRates;
   /** Whether webhook deliveries are attempted; off, they are recorded and left pending. */
   readonly webhookDeliveryEnabled: boolean;
   /** Subscribed to the alarm topic when given (the address must confirm the subscription). */
@@ -78,6 +85,7 @@ export const CONFIG_KEYS = {
   production: 'production',
   videoModelId: 'videoModelId',
   modelsPastEndOfLife: 'modelsPastEndOfLife',
+  videoCreditsPerSecond: 'videoCreditsPerSecond',
   transcriptionProvider: 'transcriptionProvider',
   webhookDeliveryEnabled: 'webhookDeliveryEnabled',
   alarmEmail: 'alarmEmail',
@@ -297,6 +305,20 @@ function videoModelFrom(
   return { video, videoLifecycleNotice: `${about}: ${verdict.reason} ${source}. Plan the move to an active model.` };
 }
 
+/** `{"text_to_video": 2, "image_to_video": 3}` unless set: whole credits a second, from 1 to 1,000. */
+function videoCreditsFrom(value: unknown): VideoCreditRates {
+  if (value === undefined) return DEFAULT_VIDEO_CREDITS_PER_SECOND;
+  const rates = videoCreditRatesIn(objectIn(value));
+  if (!rates) {
+    throw invalid(
+      CONFIG_KEYS.videoCreditsPerSecond,
+      'a JSON object of whole credits from 1 to 1000 for text_to_video and image_to_video',
+      value,
+    );
+  }
+  return rates;
+}
+
 /**
  * The configuration from one source of settings (`read` returns undefined for a key not set):
  * each key validated, an invalid one failing the synthesis with a message that names it. `now`
@@ -316,6 +338,7 @@ export function deploymentConfigFrom(read: (key: string) => unknown, now = new D
         read(CONFIG_KEYS.transcriptionProvider) ?? DEFAULT_TRANSCRIPTION_PROVIDER,
       ),
     },
+    videoCreditsPerSecond: videoCreditsFrom(read(CONFIG_KEYS.videoCreditsPerSecond)),
     webhookDeliveryEnabled: booleanSetting(
       CONFIG_KEYS.webhookDeliveryEnabled,
       read(CONFIG_KEYS.webhookDeliveryEnabled) ?? true,

@@ -116,6 +116,7 @@ export class VideoApiStack extends Stack {
     this.cursorKey = new CursorKey(this, 'CursorKey');
     this.httpApi = new VideoHttpApi(this, 'HttpApi', {
       floodControl,
+      videoCreditsPerSecond: config.videoCreditsPerSecond,
       logRetention: logRetention.functions,
       accessLogs: { retention: logRetention.accessLogs, removalPolicy: dataRemovalPolicy },
       table: this.table,
@@ -134,6 +135,7 @@ export class VideoApiStack extends Stack {
       queues,
       webhookSecretsKey: this.webhookSecretsKey,
       webhookDelivery: { enabled: config.webhookDeliveryEnabled },
+      videoModel: config.providers.video,
       logRetention: logRetention.functions,
       governance,
     });
@@ -143,6 +145,7 @@ export class VideoApiStack extends Stack {
       workflows: this.workflows,
       tasks: this.tasks,
       queues: this.queues,
+      models: [config.providers.video],
     });
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { email: config.alarmEmail });
     Aspects.of(this).add(this.alarmTopic.notifyEveryAlarm(), { priority: AspectPriority.MUTATING });

@@ -170,10 +170,16 @@ export interface paths {
          *     (400 `VALIDATION_FAILED`) because JSON Schema cannot measure it. An idempotent replay
          *     answers 201 with the original job.
          *
-         *     **Price**, charged at creation (`credits.charged`, equal to `credits.estimated`):
-         *     text-to-video 2 credits per second of video (5 s = 10, 10 s = 20, 15 s = 30);
-         *     image-to-video 3 credits per second (15, 30, 45). A job that ends `failed`, `expired` or
-         *     `cancelled` is refunded in full (`credits.refunded`).
+         *     **Price**, charged at creation (`credits.charged`, equal to `credits.estimated`): by
+         *     default text-to-video 2 credits per second of video (5 s = 10, 10 s = 20, 15 s = 30) and
+         *     image-to-video 3 credits per second (15, 30, 45); a deployment's operator may set other
+         *     rates. A job that ends `failed`, `expired` or `cancelled` is refunded in full
+         *     (`credits.refunded`).
+         *
+         *     **Image-to-video**: the source is any still JPEG, PNG or WebP from 64 to 8,000 pixels on
+         *     each side, transparent or not; the video starts on it, fitted whole into the requested
+         *     frame. A picture outside those bounds, or one that cannot be decoded, ends the job
+         *     `failed` with `SOURCE_IMAGE_UNSUPPORTED`, refunded in full.
          */
         post: operations["createVideoJob"];
         delete?: never;

@@ -1,4 +1,5 @@
 import type { Grant } from '#grants';
+import type { RouteSetting } from '#routes';
 import type { TaskSetting } from '#tasks';
 import type { WorkerSetting } from '#workflows';
 
@@ -20,6 +21,8 @@ export type SettingSource =
   | { readonly by: 'every-function' }
   /** The functions holding the grant (lib/constructs/grants.ts): a function has the variable exactly when it may use it. */
   | { readonly by: 'grant'; readonly grants: readonly Grant[] }
+  /** The routes declaring the setting in lambdas/routes.ts (lib/constructs/http-api.ts). */
+  | { readonly by: 'route-setting'; readonly setting: RouteSetting }
   /** The workers declaring the setting in lambdas/workflows.ts (lib/constructs/workflow.ts). */
   | { readonly by: 'worker-setting'; readonly setting: WorkerSetting }
   /** The tasks declaring the setting in lambdas/tasks.ts (lib/constructs/tasks.ts). */
@@ -104,6 +107,14 @@ export const CAPTION_FONTS_DIR = {
   variable: 'CAPTION_FONTS_DIR',
   source: { by: 'caption-fonts' },
 } as const satisfies Setting;
+/**
+ * What a second of generated video costs in credits, as JSON `{"text_to_video": 2, "image_to_video": 3}`;
+ * those defaults unless set (lambdas/domain/video-jobs/create-video-job.ts).
+ */
+export const VIDEO_CREDITS_PER_SECOND = {
+  variable: 'VIDEO_CREDITS_PER_SECOND',
+  source: { by: 'route-setting', setting: 'video-pricing' },
+} as const satisfies Setting;
 /** `local` or `bedrock`, never a default: the local renderer cannot work in Lambda, and Bedrock costs money. */
 export const VIDEO_PROVIDER = {
   variable: 'VIDEO_PROVIDER',
@@ -117,6 +128,14 @@ export const VIDEO_PROVIDER = {
 export const VIDEO_MODEL_ID = {
   variable: 'VIDEO_MODEL_ID',
   source: { by: 'worker-setting', setting: 'video-provider' },
+} as const satisfies Setting;
+/**
+ * The ids of the models whose lifecycle the watch-model-lifecycle task reads from Bedrock, comma
+ * separated; none unless set (the local stack calls no Bedrock model).
+ */
+export const WATCHED_MODEL_IDS = {
+  variable: 'WATCHED_MODEL_IDS',
+  source: { by: 'grant', grants: ['bedrock-control.video-model:describe'] },
 } as const satisfies Setting;
 export const VIDEO_RENDER_POLL_SECONDS = {
   variable: 'VIDEO_RENDER_POLL_SECONDS',
@@ -179,8 +198,10 @@ export const SETTINGS = {
   FFMPEG_PATH,
   FFPROBE_PATH,
   CAPTION_FONTS_DIR,
+  VIDEO_CREDITS_PER_SECOND,
   VIDEO_PROVIDER,
   VIDEO_MODEL_ID,
+  WATCHED_MODEL_IDS,
   VIDEO_RENDER_POLL_SECONDS,
   VIDEO_RENDER_DEADLINE_SECONDS,
   TRANSCRIPTION_PROVIDER,

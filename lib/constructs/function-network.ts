@@ -41,6 +41,8 @@ export const VPC_ENDPOINT_OF_GRANT_SERVICE: Readonly<Record<GrantService, VpcEnd
     kind: 'interface',
     service: ec2.InterfaceVpcEndpointAwsService.BEDROCK_RUNTIME,
   },
+  // Bedrock's control plane (GetFoundationModel), which the runtime endpoint does not serve.
+  'bedrock-control': { name: 'Bedrock', kind: 'interface', service: ec2.InterfaceVpcEndpointAwsService.BEDROCK },
   queue: { name: 'Sqs', kind: 'interface', service: ec2.InterfaceVpcEndpointAwsService.SQS },
   kms: { name: 'Kms', kind: 'interface', service: ec2.InterfaceVpcEndpointAwsService.KMS },
   secrets: { name: 'SecretsManager', kind: 'interface', service: ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER },

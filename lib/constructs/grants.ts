@@ -6,7 +6,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import type { VideoModelEntry } from '#domain/models/model-registry';
 import type { Grant } from '#grants';
-import { CURSOR_KEY_SECRET_ARN, WEBHOOK_SECRETS_KEY_ARN } from '#platform/settings';
+import { CURSOR_KEY_SECRET_ARN, WATCHED_MODEL_IDS, WEBHOOK_SECRETS_KEY_ARN } from '#platform/settings';
 import { queueNamed, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 import type { MediaBucket } from './media-bucket';
@@ -191,6 +191,19 @@ function usesVideoModel(grant: Grant, use: 'start' | 'poll') {
   };
 }
 
+/** GetFoundationModel of the video model, which answers its lifecycle, and the model's id in WATCHED_MODEL_IDS. */
+function describesVideoModel({ fn, who, videoModel }: GrantTarget): void {
+  if (!videoModel)
+    throw new Error(`${who} needs the grant bedrock-control.video-model:describe, but no video model was given.`);
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['bedrock:GetFoundationModel'],
+      resources: [videoModelArns(fn, videoModel).model],
+    }),
+  );
+  fn.addEnvironment(WATCHED_MODEL_IDS.variable, videoModel.id);
+}
+
 /**
  * Amazon Transcribe's jobs are named by the caller (the split job's id), so the grant names this
  * account's transcription jobs in the stack's region, for one action: starting them (the prepare
@@ -264,6 +277,7 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'transcribe.jobs:poll': usesTranscriptionJobs('transcribe:GetTranscriptionJob'),
   'bedrock.video-model:start': usesVideoModel('bedrock.video-model:start', 'start'),
   'bedrock.video-model:poll': usesVideoModel('bedrock.video-model:poll', 'poll'),
+  'bedrock-control.video-model:describe': describesVideoModel,
   'queue.webhook-deliveries:send': sendsTo('webhook-deliveries'),
   // Sealing a new signing secret needs a new data key only; nothing that seals ever opens one.
   'kms.webhook-secrets:encrypt': usesWebhookSecretsKey('kms.webhook-secrets:encrypt', 'generate-data-key'),

@@ -7,7 +7,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { API_PREFIX, FALLBACK_HANDLER, FALLBACK_TABLE_ACCESS, ROUTES, type Route } from '#routes';
+import { DEFAULT_VIDEO_CREDITS_PER_SECOND, type VideoCreditRates } from '#domain/video-jobs/video-pricing';
+import { VIDEO_CREDITS_PER_SECOND } from '#platform/settings';
+import { API_PREFIX, FALLBACK_HANDLER, FALLBACK_TABLE_ACCESS, ROUTES, type Route, type RouteSetting } from '#routes';
 import { acknowledgeControl } from '../control-tower';
 import { FALLBACK_ROUTE_KEY, defaultFloodControl, routeKeyOf, type FloodControl } from '../flood-control';
 import { ApiFunction } from './api-function';
@@ -33,6 +35,8 @@ export interface VideoHttpApiProps {
   readonly webhookSecretsKey?: WebhookSecretsKey;
   /** ffmpeg and ffprobe for the routes that run them (`mediaTools` in the route table). */
   readonly mediaTools?: MediaToolsLayer;
+  /** What a second of generated video costs, for the routes with the `video-pricing` setting; the defaults unless told. */
+  readonly videoCreditsPerSecond?: VideoCreditRates;
   /** The route table to build; lambdas/routes.ts unless told (tests build synthetic tables). */
   readonly routes?: readonly Route[];
   /**
@@ -190,6 +194,10 @@ export class VideoHttpApi extends Construct {
         mediaTools: route.mediaTools ? this.mediaToolsFor(route) : undefined,
         reservedConcurrentExecutions: this.reservedConcurrencyOf(routeKeyOf(route)),
       });
+      for (const setting of route.settings ?? []) {
+        for (const [variable, value] of Object.entries(this.settingEnvironment(setting)))
+          fn.addEnvironment(variable, value);
+      }
       props.table.grantTo(fn, route);
       applyGrants(route.grants, {
         fn,
@@ -278,6 +286,18 @@ export class VideoHttpApi extends Construct {
       );
     }
     return this.props.mediaTools;
+  }
+
+  /** The environment of each route setting (lambdas/routes.ts) in AWS. */
+  private settingEnvironment(setting: RouteSetting): Record<string, string> {
+    switch (setting) {
+      case 'video-pricing':
+        return {
+          [VIDEO_CREDITS_PER_SECOND.variable]: JSON.stringify(
+            this.props.videoCreditsPerSecond ?? DEFAULT_VIDEO_CREDITS_PER_SECOND,
+          ),
+        };
+    }
   }
 
   private newFunction(

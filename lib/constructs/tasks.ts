@@ -8,6 +8,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import type { VideoModelEntry } from '#domain/models/model-registry';
 import { DEVELOPER_WEBHOOK_DELIVERY_ENABLED } from '#platform/settings';
 import { TASKS, type Task, type TaskSetting } from '#tasks';
 import { constructIdOf } from './construct-ids';
@@ -41,6 +42,8 @@ export interface TaskFunctionsProps {
   readonly queues?: QueuesByName;
   /** The key that wraps webhook signing secrets, for the tasks granted to use it. */
   readonly webhookSecretsKey?: WebhookSecretsKey;
+  /** The configured video model, for the tasks that watch it. */
+  readonly videoModel?: VideoModelEntry;
   /** The `webhook-delivery` setting: whether deliveries are attempted (the spec's feature flag). */
   readonly webhookDelivery?: { readonly enabled: boolean };
   readonly tasks?: readonly Task[];
@@ -108,6 +111,7 @@ export class TaskFunctions extends Construct {
         stateMachines: props.stateMachines,
         queues: props.queues,
         webhookSecretsKey: props.webhookSecretsKey,
+        videoModel: props.videoModel,
       });
       functions.set(task.name, fn);
 

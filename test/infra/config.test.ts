@@ -61,6 +61,20 @@ describe('the video model and its lifecycle', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  test('the video credit rates reach the create route, and only it', () => {
+    const { stack, template, logicalIdOf } = synthesizedStack(
+      { videoCreditsPerSecond: { text_to_video: 12, image_to_video: 15 } },
+      'PricedStack',
+    );
+    const functions = template.findResources('AWS::Lambda::Function');
+    const priced = Object.entries(functions)
+      .filter(([, resource]) => resource.Properties.Environment?.Variables?.VIDEO_CREDITS_PER_SECOND)
+      .map(([id, resource]) => [id, resource.Properties.Environment.Variables.VIDEO_CREDITS_PER_SECOND]);
+    expect(priced).toEqual([
+      [logicalIdOf(stack.httpApi.functions.get('createVideoJob')!), '{"text_to_video":12,"image_to_video":15}'],
+    ]);
+  });
+
   test("a stack whose region is known and is not the model's is refused at synthesis", () => {
     expect(
       () =>
@@ -74,6 +88,7 @@ describe('the deployment configuration', () => {
     expect(configWith({})).toEqual({
       stage: { name: 'prod', production: true },
       providers: { video: LUMA_RAY2, transcription: 'amazon-transcribe' },
+      videoCreditsPerSecond: { text_to_video: 2, image_to_video: 3 },
       webhookDeliveryEnabled: true,
       logRetention: { functions: 30, stateMachines: 30, accessLogs: 90 },
       floodControl: floodControlFrom(() => undefined),
@@ -116,6 +131,7 @@ describe('the deployment configuration', () => {
       production: 'false',
       videoModelId: 'amazon.nova-reel-v1:1',
       modelsPastEndOfLife: '["amazon.nova-reel-v1:1"]',
+      videoCreditsPerSecond: '{"text_to_video":12,"image_to_video":15}',
       transcriptionProvider: 'none',
       webhookDeliveryEnabled: 'false',
       alarmEmail: 'oncall@example.com',
@@ -128,6 +144,7 @@ describe('the deployment configuration', () => {
     expect(fromCli).toMatchObject({
       stage: { name: 'staging', production: false },
       providers: { video: { id: 'amazon.nova-reel-v1:1' }, transcription: 'none' },
+      videoCreditsPerSecond: { text_to_video: 12, image_to_video: 15 },
       webhookDeliveryEnabled: false,
       alarmEmail: 'oncall@example.com',
       logRetention: { functions: 14, stateMachines: 60, accessLogs: 365 },
@@ -216,6 +233,11 @@ describe('the deployment configuration', () => {
     ],
     [CONFIG_KEYS.modelsPastEndOfLife, 'amazon.nova-reel-v1:1', /modelsPastEndOfLife must be a JSON list of model ids/],
     [CONFIG_KEYS.modelsPastEndOfLife, '["gpt-video"]', /modelsPastEndOfLife must be a JSON list of model ids/],
+    [
+      CONFIG_KEYS.videoCreditsPerSecond,
+      '{"text_to_video":0,"image_to_video":3}',
+      /videoCreditsPerSecond must be a JSON object of whole credits from 1 to 1000/,
+    ],
     [CONFIG_KEYS.transcriptionProvider, 'whisper', /transcriptionProvider must be one of amazon-transcribe, none/],
     // The local recognizer needs a process that outlives an invocation: the local stack's only.
     [

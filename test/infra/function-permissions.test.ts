@@ -115,6 +115,7 @@ const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
     `bedrock:StartAsyncInvoke ${INVOCATIONS}`,
   ],
   'bedrock.video-model:poll': [`bedrock:GetAsyncInvoke ${INVOCATIONS}`],
+  'bedrock-control.video-model:describe': [`bedrock:GetFoundationModel ${MODEL}`],
   'queue.webhook-deliveries:send': [`sqs:SendMessage ${DELIVERIES}`],
   'kms.webhook-secrets:encrypt': [`kms:GenerateDataKey ${SECRETS_KEY} ${SECRETS_KEY_CONTEXT}`],
   'kms.webhook-secrets:decrypt': [`kms:Decrypt ${SECRETS_KEY} ${SECRETS_KEY_CONTEXT}`],

@@ -124,6 +124,7 @@ describe('VPC endpoints', () => {
       (endpoint) => endpoint.Properties.VpcEndpointType === 'Interface',
     );
     expect(interfaces.map(serviceOf).sort()).toEqual([
+      'bedrock',
       'bedrock-runtime',
       'kms',
       'secretsmanager',

@@ -286,6 +286,25 @@ describe('the new alarms', () => {
   });
 });
 
+describe('the model lifecycle alarm', () => {
+  test('fires on a reading that the video model is Legacy, unavailable or near its end, or on a day without a reading', () => {
+    expect(stack.monitoring.modelLifecycleAlarms).toHaveLength(1);
+    const alarm = alarmOf(stack.monitoring.modelLifecycleAlarms[0]!);
+    expect(alarm).toMatchObject({
+      Namespace: NAMESPACE,
+      MetricName: 'ModelLifecycleProblems',
+      Dimensions: [{ Name: 'ModelId', Value: 'luma.ray-v2:0' }],
+      Statistic: 'Maximum',
+      Period: 86400,
+      EvaluationPeriods: 1,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'breaching',
+    });
+    expect(alarm.AlarmDescription).toContain('docs/operations.md, "Model lifecycle"');
+  });
+});
+
 describe('the metrics namespace', () => {
   test('every function publishes its business metrics in the stack’s namespace', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));

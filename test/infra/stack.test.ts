@@ -72,7 +72,7 @@ describe('Lambda functions', () => {
     }
   });
 
-  test('every API function knows the table, the media bucket, its log level and loads source maps; only starters and stoppers know a state machine, only readers the cursor key, only ffmpeg users the media tools', () => {
+  test('every API function knows the table, the media bucket, its log level and loads source maps; only starters and stoppers know a state machine, only readers the cursor key, only ffmpeg users the media tools, only the pricing route the video credit rates', () => {
     const tableRef = { Ref: logicalIdOf(stack.table.table) };
     const bucketRef = { Ref: logicalIdOf(stack.media.bucket) };
     for (const [name, resource] of apiFunctions) {
@@ -94,6 +94,9 @@ describe('Lambda functions', () => {
           ]),
         ),
         ...(route?.mediaTools ? { FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' } : {}),
+        ...(route?.settings?.includes('video-pricing')
+          ? { VIDEO_CREDITS_PER_SECOND: '{"text_to_video":2,"image_to_video":3}' }
+          : {}),
         ...(holds('secrets.cursor-key:read')
           ? { CURSOR_KEY_SECRET_ARN: { Ref: logicalIdOf(stack.cursorKey.secret) } }
           : {}),

@@ -1,4 +1,5 @@
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
+import { LIFECYCLE_WATCH_SCHEDULE, LUMA_RAY2 } from '#domain/models/model-registry';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
 import { TASKS } from '#tasks';
 import { actionsOf, resourcesOf, statementsOfFunction, synthesizedStack } from './fixtures';
@@ -53,6 +54,38 @@ describe('tasks', () => {
 
   test('the sweeper runs on its schedule', () => {
     expect(ruleOf('sweep-webhooks').ScheduleExpression).toBe(`rate(${SWEEP_SCHEDULE.everyMinutes} minutes)`);
+  });
+
+  test("the lifecycle watch reads the configured model's lifecycle four times a day, and may do nothing else", () => {
+    expect(ruleOf('watch-model-lifecycle').ScheduleExpression).toBe(
+      `rate(${LIFECYCLE_WATCH_SCHEDULE.everyMinutes / 60} hours)`,
+    );
+    const fn = stack.tasks.functions.get('watch-model-lifecycle')!;
+    const bedrock = statementsOfFunction(stack, template, fn).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('bedrock:')),
+    );
+    expect(bedrock.map((statement) => [actionsOf(statement), resourcesOf(statement)])).toEqual([
+      [
+        ['bedrock:GetFoundationModel'],
+        [
+          {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':bedrock:',
+                { Ref: 'AWS::Region' },
+                '::foundation-model/luma.ray-v2:0',
+              ],
+            ],
+          },
+        ],
+      ],
+    ]);
+    const variables =
+      template.findResources('AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties.Environment.Variables;
+    expect(variables.WATCHED_MODEL_IDS).toBe(LUMA_RAY2.id);
   });
 
   test('the reconciler runs on its schedule', () => {

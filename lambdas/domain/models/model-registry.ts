@@ -152,6 +152,12 @@ export function videoModelById(id: string): VideoModelEntry {
 /** How far ahead of an end of life a model is reported: the warning at synth and the alarm in AWS. */
 export const END_OF_LIFE_NOTICE_DAYS = 90;
 
+/**
+ * How often AWS reads the configured models' lifecycles (lifecycle-watch.ts): a few times a day,
+ * so that a day of the alarm's always holds readings and a missed run never reads as no data.
+ */
+export const LIFECYCLE_WATCH_SCHEDULE = { everyMinutes: 360 } as const;
+
 const DAY_MS = 86_400_000;
 
 /**

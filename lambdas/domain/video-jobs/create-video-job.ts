@@ -5,22 +5,14 @@ import { submitJob } from '#domain/jobs/submit-job';
 import type { JobOf } from '#domain/jobs/job';
 import { idempotencyClaim } from '#platform/idempotency';
 import { checkMetadataSize } from '#platform/metadata';
+import { videoJobPrice } from './video-pricing';
 
 export type CreateVideoJobRequest = Operations['createVideoJob']['body'];
 
-/** Credits per second of output: animating a supplied image costs more than text alone. */
-export const VIDEO_CREDITS_PER_SECOND = { text_to_video: 2, image_to_video: 3 } as const;
-
-export function videoJobPrice(request: Pick<CreateVideoJobRequest, 'duration_seconds' | 'source_asset_id'>): number {
-  const mode = request.source_asset_id ? 'image_to_video' : 'text_to_video';
-  return request.duration_seconds * VIDEO_CREDITS_PER_SECOND[mode];
-}
-
 /**
- * The largest source image a video job takes: Amazon Nova Reel reads an input image of at most
- * 25 MB, and the start-render worker holds the whole image and its base64 text in memory, while an
- * `image_source` asset may be as large as any upload. The 1280x720 PNG or JPEG the model renders
- * from is a few megabytes at most.
+ * The largest source image a video job takes, while an `image_source` asset may be as large as
+ * any upload: the start-render worker's ffmpeg decodes it whole (keyframes.ts), and an image of
+ * 8,000 px a side is far below 25 MB as a JPEG or PNG anyway.
  */
 export const MAX_SOURCE_IMAGE_BYTES = 25_000_000;
 

@@ -1,4 +1,5 @@
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { ModelEntry } from '#domain/models/model-registry';
 import { Construct } from 'constructs';
 import type { DataTable } from '../data-table';
 import type { VideoHttpApi } from '../http-api';
@@ -8,6 +9,7 @@ import type { WorkflowStateMachine } from '../workflow';
 import { ApiAlarms } from './api-alarms';
 import { createMonitoringDashboard } from './dashboard';
 import { FunctionAlarms } from './function-alarms';
+import { ModelAlarms } from './model-alarms';
 import { QueueAndStreamAlarms } from './queue-and-stream-alarms';
 import { ReconcilerAlarms } from './reconciler-alarms';
 import { TableAlarms } from './table-alarms';
@@ -20,6 +22,8 @@ export interface MonitoringProps {
   readonly workflows: readonly WorkflowStateMachine[];
   readonly tasks: TaskFunctions;
   readonly queues: ServiceQueues;
+  /** The models the stack calls, whose lifecycle the watch-model-lifecycle task reads. */
+  readonly models: readonly ModelEntry[];
 }
 
 /**
@@ -32,7 +36,8 @@ export interface MonitoringProps {
  * asynchronous paths: any message in a dead-letter queue (a queue's, or the batches a table-stream
  * task gave up on), a queue whose oldest message waits too long, a table-stream task lagging
  * behind the stream, webhook deliveries failing; and the reconciler's: a job past its bound, an
- * error, or no run at all. Where the alarms notify is the stack's (AlarmTopic).
+ * error, or no run at all; and the lifecycle of every model the stack calls. Where the alarms notify
+ * is the stack's (AlarmTopic).
  *
  * Each group of alarms, and the dashboard, is made by its own module directly in this construct
  * rather than in a construct of its own: a level more in the construct tree would change every
@@ -59,6 +64,8 @@ export class Monitoring extends Construct {
   public readonly activeJobsPastBoundAlarms: readonly cloudwatch.Alarm[];
   /** Errors of a reconciler run, or no run at all. */
   public readonly reconcileErrorsAlarm: cloudwatch.Alarm;
+  /** Each configured model Legacy, unavailable or near its end of life, or its lifecycle unread for a day. */
+  public readonly modelLifecycleAlarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -89,6 +96,8 @@ export class Monitoring extends Construct {
     this.activeJobsPastBoundAlarms = reconciler.activeJobsPastBoundAlarms;
     this.reconcileErrorsAlarm = reconciler.reconcileErrorsAlarm;
 
+    this.modelLifecycleAlarms = new ModelAlarms(this, props.models).lifecycleAlarms;
+
     this.dashboard = createMonitoringDashboard(this, {
       api,
       functions,
@@ -117,6 +126,7 @@ export class Monitoring extends Construct {
       this.webhookFailureRateAlarm,
       ...this.activeJobsPastBoundAlarms,
       this.reconcileErrorsAlarm,
+      ...this.modelLifecycleAlarms,
     ];
   }
 }
