@@ -8,7 +8,8 @@ import {
   type ErrorBody,
   type TestOrganization,
 } from './support/stack';
-import { frameDifference, greyFrames, largeMediaChunks, makeImage, makeMedia, probeMedia } from './support/media';
+import { frameDifference } from '../support/frames';
+import { greyFrames, largeMediaChunks, makeImage, makeMedia, probeMedia } from './support/media';
 import { inStageOrder, waitForJob, type VideoJob } from './support/jobs';
 
 interface VideoResult {

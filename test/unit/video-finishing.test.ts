@@ -11,6 +11,7 @@ import { LUMA_RAY2, NOVA_REEL_1_1 } from '#domain/models/model-registry';
 import type { DurationSeconds } from '#domain/video-jobs/providers/port';
 import { finishingArgs, finishVideo } from '#domain/video-jobs/video-finishing';
 import { MediaToolError } from '#platform/media-tools';
+import { frameDifference, greyFramesOf } from '../support/frames';
 
 const run = promisify(execFile);
 // Real ffmpeg runs take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
@@ -78,20 +79,6 @@ async function finish(inputs: string[], durationSeconds: DurationSeconds, aspect
   });
 }
 
-/** Every frame of a video as a small grey picture. */
-async function greyFrames(path: string): Promise<Buffer[]> {
-  const [width, height] = [48, 48];
-  const { stdout } = await run(
-    ffmpeg.path,
-    ['-v', 'error', '-i', path, '-vf', `scale=${width}:${height},format=gray`, '-f', 'rawvideo', '-'],
-    { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 },
-  );
-  const size = width * height;
-  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
-}
-
-const difference = (a: Buffer, b: Buffer) => a.reduce((sum, value, i) => sum + Math.abs(value - b[i]!), 0) / a.length;
-
 describe('the finishing step of a video job', () => {
   it.each([
     [5, '9:16', 720, 1280],
@@ -123,15 +110,15 @@ describe('the finishing step of a video job', () => {
 
     expect(finished).toMatchObject({ width: 720, height: 1280 });
     expect(Math.abs(finished.durationSeconds - 15)).toBeLessThanOrEqual(0.05);
-    const [frames, expected] = await Promise.all([greyFrames(finished.path), greyFrames(reference)]);
+    const [frames, expected] = [greyFramesOf(finished.path), greyFramesOf(reference)];
     expect(frames).toHaveLength(360);
     // Around the join, frame for frame the pattern itself: no frame repeated, none missing.
     for (let index = 210; index < 222; index += 1) {
-      expect(difference(frames[index]!, expected[index]!)).toBeLessThan(
-        difference(expected[index]!, expected[index - 1]!),
+      expect(frameDifference(frames[index]!, expected[index]!)).toBeLessThan(
+        frameDifference(expected[index]!, expected[index - 1]!),
       );
     }
-    const steps = frames.slice(1).map((picture, index) => difference(picture, frames[index]!));
+    const steps = frames.slice(1).map((picture, index) => frameDifference(picture, frames[index]!));
     expect(Math.min(...steps)).toBeGreaterThan(0);
   }, 120_000);
 

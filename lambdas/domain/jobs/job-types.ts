@@ -27,7 +27,7 @@ export const JOB_TYPES: Readonly<Record<JobType, JobTypeTraits>> = {
     idPrefix: 'video_job_',
     createScope: 'video:create',
     concurrencyLimit: 'concurrent_video_jobs',
-    // A Nova Reel render takes 90 s or more; polling every 15 s.
+    // A job holds its slot for minutes (a Ray2 render takes 2 to 8); a retry every 30 s finds a freed one soon.
     retryAtCapSeconds: 30,
     resultPath: (jobId) => `${API_PREFIX}/video-jobs/${jobId}/result`,
     clipsPath: () => null,

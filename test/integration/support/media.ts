@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import ffprobe from '@ffprobe-installer/ffprobe';
+import { greyFramesOf } from '../../support/frames';
 
 /** Real media files made with the same ffmpeg the local renderer uses. */
 export function makeMedia(
@@ -197,26 +198,15 @@ export function makeImage(name: string, source: string, encoderOptions: readonly
 }
 
 /** Every frame of a video as a small grey picture, in order, to compare frames with. */
-export function greyFrames(bytes: Buffer, width = 48, height = 48): Buffer[] {
+export function greyFrames(bytes: Buffer): Buffer[] {
   const dir = mkdtempSync(join(tmpdir(), 'frames-'));
   try {
     const file = join(dir, 'video.mp4');
     writeFileSync(file, bytes);
-    const raw = execFileSync(
-      ffmpeg.path,
-      ['-v', 'error', '-i', file, '-vf', `scale=${width}:${height},format=gray`, '-f', 'rawvideo', '-'],
-      { maxBuffer: 256 * 1024 * 1024 },
-    );
-    const size = width * height;
-    return Array.from({ length: raw.length / size }, (_, i) => raw.subarray(i * size, (i + 1) * size));
+    return greyFramesOf(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The mean absolute difference of two grey frames, 0 to 255. */
-export function frameDifference(a: Buffer, b: Buffer): number {
-  return a.reduce((sum, value, i) => sum + Math.abs(value - b[i]!), 0) / a.length;
 }
 
 /** A sentence of a speech source and when it is spoken, in source seconds. */

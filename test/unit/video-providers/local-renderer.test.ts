@@ -16,6 +16,7 @@ import {
   type RenderStatus,
   type StartResult,
 } from '#domain/video-jobs/providers/port';
+import { frameDifference, greyFramesOf } from '../../support/frames';
 import { captureMetrics, publishedValues } from '../support/metrics';
 
 const run = promisify(execFile);
@@ -109,20 +110,6 @@ async function probe(video: Buffer) {
   return { streams: parsed.streams, durationSeconds: Number(parsed.format.duration) };
 }
 
-/** The frames of a video as small grey pictures, to compare. */
-async function greyFrames(path: string, width = 36, height = 64): Promise<Buffer[]> {
-  const { stdout } = await run(
-    ffmpeg.path,
-    ['-v', 'error', '-i', path, '-vf', `scale=${width}:${height},format=gray`, '-f', 'rawvideo', '-'],
-    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
-  );
-  const size = width * height;
-  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
-}
-
-const meanDifference = (a: Buffer, b: Buffer) =>
-  a.reduce((sum, value, i) => sum + Math.abs(value - b[i]!), 0) / a.length;
-
 describe('local renderer', () => {
   it('renders a 9 s render as Ray2 would, 216 frames of 720x1280 H.264, reporting measured progress that only goes up', async () => {
     const provider = renderer();
@@ -197,13 +184,13 @@ describe('local renderer', () => {
     const videoPath = join(workDir, `${randomUUID()}.mp4`);
     await writeFile(videoPath, uploadedBody(req.output.key));
     const [first, second, last] = [
-      ...(await greyFrames(videoPath)).filter((_, i, all) => i < 2 || i === all.length - 1),
+      ...greyFramesOf(videoPath, 36, 64).filter((_, i, all) => i < 2 || i === all.length - 1),
     ];
-    const [image] = await greyFrames(imagePath);
+    const [image] = greyFramesOf(imagePath, 36, 64);
     // Frame 0 is the image (up to encoding); the picture then moves, a little each frame.
-    expect(meanDifference(first!, image!)).toBeLessThan(3);
-    expect(meanDifference(second!, first!)).toBeGreaterThan(0.05);
-    expect(meanDifference(last!, first!)).toBeGreaterThan(5);
+    expect(frameDifference(first!, image!)).toBeLessThan(3);
+    expect(frameDifference(second!, first!)).toBeGreaterThan(0.05);
+    expect(frameDifference(last!, first!)).toBeGreaterThan(5);
   });
 
   it('fails with a safe RENDER_FAILED when the upload to S3 fails', async () => {
