@@ -9,14 +9,16 @@ const Sequencer = require('@jest/test-sequencer').default;
  * file's time in a whole run on a 2-core machine: a wrong guess costs time, never a result.
  */
 const SLOWEST_FILES = [
-  'test/integration/split-jobs.test.ts',
   'test/integration/video-jobs.test.ts',
+  'test/integration/split-jobs.test.ts',
+  'test/integration/framing.test.ts',
   'test/integration/fuzz.test.ts',
-  'test/integration/job-list.test.ts',
-  'test/local/job-faults.test.ts',
   'test/unit/video-finishing.test.ts',
-  'test/integration/admin-cli.test.ts',
   'test/integration/webhooks.test.ts',
+  'test/local/job-faults.test.ts',
+  'test/integration/job-list.test.ts',
+  'test/integration/quick-start.test.ts',
+  'test/integration/admin-cli.test.ts',
 ];
 
 /** Jest's order, except that the slowest files Jest has no time for go first. */
