@@ -198,12 +198,11 @@ function parseProviderJobId(providerJobId: string): {
   renderSeconds: number;
   origin?: StartImageOrigin;
 } {
-  const at = providerJobId.lastIndexOf(MARKER);
-  if (at < 0) return { invocationArn: providerJobId, renderSeconds: 6 };
-  const [seconds, origin] = providerJobId.slice(at + MARKER.length).split(':');
+  const [invocationArn = providerJobId, marked = ''] = providerJobId.split(MARKER);
+  const [seconds, origin] = marked.split(':');
   return {
-    invocationArn: providerJobId.slice(0, at),
-    renderSeconds: Number(seconds) || 6,
+    invocationArn,
+    renderSeconds: Number(seconds) || 5,
     origin: origin === 'source' || origin === 'chain' ? origin : undefined,
   };
 }
