@@ -10,7 +10,7 @@ const app = new App();
 const config = deploymentConfigOf(app);
 
 // No env: the stack synthesizes offline (no lookups) and deploys to whatever account/region the
-// CLI credentials point at. The Bedrock region is a setting of its own (`bedrockRegion`).
+// CLI credentials point at; its template refuses a region its video model does not run in.
 new VideoApiStack(app, stackNameOf(config.stage), {
   config,
   description:
