@@ -2,7 +2,7 @@ import { BedrockClient, GetFoundationModelCommand } from '@aws-sdk/client-bedroc
 import { log } from '#platform/log';
 import { putMetric } from '#platform/metrics';
 import { optionalSetting, WATCHED_MODEL_IDS } from '#platform/settings';
-import { lifecycleVerdict, type LifecycleStatus, type ModelEntry, MODEL_REGISTRY } from './model-registry';
+import { daysUntil, lifecycleVerdict, type LifecycleStatus, type ModelEntry, MODEL_REGISTRY } from './model-registry';
 
 /**
  * The watch over the configured models' lifecycles in AWS: what Bedrock says of each model now
@@ -58,13 +58,10 @@ export async function readModelLifecycle(
     },
     now,
   );
-  const daysToEndOfLife = endOfLife
-    ? Math.ceil((Date.parse(`${endOfLife}T23:59:59Z`) - now.getTime()) / 86_400_000)
-    : undefined;
   return {
     modelId: model.id,
     status,
-    ...(endOfLife ? { endOfLife, daysToEndOfLife } : {}),
+    ...(endOfLife ? { endOfLife, daysToEndOfLife: daysUntil(endOfLife, now) } : {}),
     ...(verdict.state === 'active' ? {} : { problem: verdict.reason }),
   };
 }

@@ -160,6 +160,11 @@ export const LIFECYCLE_WATCH_SCHEDULE = { everyMinutes: 360 } as const;
 
 const DAY_MS = 86_400_000;
 
+/** Days left until an ISO end-of-life date, that day counted: 1 on the day itself, 0 or less after it. */
+export function daysUntil(endOfLife: string, now: Date): number {
+  return Math.ceil((Date.parse(`${endOfLife}T23:59:59Z`) - now.getTime()) / DAY_MS);
+}
+
 /**
  * Where a model stands on a day, from its documented lifecycle: `ended` once its end of life
  * has passed, `ending` within the notice period of it or while Legacy (new accounts cannot use a
@@ -170,7 +175,7 @@ export type LifecycleVerdict =
 
 export function lifecycleVerdict(lifecycle: ModelLifecycle, now: Date): LifecycleVerdict {
   if (lifecycle.endOfLife !== undefined) {
-    const daysLeft = Math.ceil((Date.parse(`${lifecycle.endOfLife}T23:59:59Z`) - now.getTime()) / DAY_MS);
+    const daysLeft = daysUntil(lifecycle.endOfLife, now);
     if (daysLeft <= 0 || lifecycle.status === 'EOL') {
       return { state: 'ended', reason: `its end of life was ${lifecycle.endOfLife}` };
     }
