@@ -22,10 +22,13 @@ export interface ModelLifecycle {
   readonly source: string;
 }
 
-/** The frame one render of a model has, for a requested aspect ratio. */
+/**
+ * The frame one render of a model has, for a requested aspect ratio: always one of the contract's
+ * frames (OUTPUT_DIMENSIONS), so that what fits a picture into the contract's frames fits it here.
+ */
 export interface RenderFrame {
   /** The aspect ratio the model is asked for: the request's when the model renders it natively. */
-  readonly aspectRatio: string;
+  readonly aspectRatio: AspectRatio;
   readonly width: number;
   readonly height: number;
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { framingFilterGraph } from '#domain/framing/framing';
 import type { RenderFrame } from '#domain/models/model-registry';
 import { assertRanToEnd, runMediaTool } from '#platform/media-tools';
 import { renderFailed, type RenderFailed } from './providers/port';
@@ -8,8 +9,8 @@ import { renderFailed, type RenderFailed } from './providers/port';
  * every model of the registry takes (JPEG, 512 to 4,096 px a side for Ray2, 1280x720 for Nova Reel):
  * - the customer's image, for the first render of an image-to-video job: any JPEG, PNG or WebP
  *   (portrait, square or landscape, transparent or not) of 64 to 8,000 px a side, fitted whole
- *   into the frame without distortion over a blurred, frame-filling copy of itself, transparency
- *   flattened onto white (a logo or product cut-out reads on white, not on black);
+ *   into the frame without distortion over a blurred, frame-filling copy of itself (the blurred
+ *   fill of framing.ts), transparency flattened onto white (a logo or product cut-out reads on white, not on black);
  * - the last frame of a render, for the next render of a chain (render-plan.ts), so that the
  *   chain continues from exactly where the render before it stopped.
  */
@@ -23,8 +24,6 @@ export const KEYFRAME_FILE_NAME = 'keyframe.jpg';
 
 /** JPEG at quality 2 on ffmpeg's scale of 2 to 31: the join shows no loss. */
 const JPEG_QUALITY = ['-q:v', '2'];
-/** The blurred fill's blur, at the frame's size: colour, not detail. */
-const FILL_BLUR = '20:2';
 
 interface MediaTools {
   ffmpegPath: string;
@@ -44,18 +43,18 @@ export function fittedSize(image: { width: number; height: number }, frame: { wi
 }
 
 /**
- * The filter graph from the image (`[0:v]`) to the keyframe `[v]`. Both overlays blend in RGB: in
- * overlay's default (limited-range YUV) the white under a transparent pixel comes out grey.
+ * The filter graph from the image (`[0:v]`) to the keyframe `[v]`: the image shrunk to fit the
+ * frame (so that an 8,000 px picture is not flattened at full size), its transparency flattened
+ * onto white, then fitted into the frame as split clips and finished videos are (framing.ts). The
+ * flattening blends in RGB: in overlay's default (limited-range YUV) white comes out grey.
  */
 export function sourceKeyframeFilter(image: { width: number; height: number }, frame: RenderFrame): string {
   const fitted = fittedSize(image, frame);
-  const { width, height } = frame;
   return [
     `[0:v]format=rgba,scale=${fitted.width}:${fitted.height}:flags=bicubic[cutout]`,
     `color=c=white:s=${fitted.width}x${fitted.height}:d=1,format=rgba[paper]`,
-    `[paper][cutout]overlay=shortest=1:format=rgb,format=rgb24,setsar=1,split=2[picture][fillsource]`,
-    `[fillsource]scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},boxblur=${FILL_BLUR}[fill]`,
-    `[fill][picture]overlay=(W-w)/2:(H-h)/2:format=rgb,setsar=1,format=yuvj420p[v]`,
+    `[paper][cutout]overlay=shortest=1:format=rgb,format=rgb24[flat]`,
+    framingFilterGraph(frame.aspectRatio, fitted, 'setsar=1', [], '[flat]'),
   ].join(';');
 }
 
