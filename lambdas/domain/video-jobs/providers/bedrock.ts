@@ -41,10 +41,9 @@ import {
 /** What a model's request body is made of: the JSON document `modelInput`. */
 export type ModelInput = NonNullable<StartAsyncInvokeCommandInput['modelInput']>;
 
-/** A start image as the request carries it. */
+/** A start image as the request carries it: always a JPEG (keyframes.ts makes every one). */
 export interface StartImageBytes {
-  contentType: 'image/jpeg' | 'image/png';
-  base64: string;
+  jpegBase64: string;
 }
 
 /** What one model adds to Bedrock's async invoke: its request body, and how long it usually takes. */
@@ -156,10 +155,7 @@ export class BedrockVideoProvider implements VideoProvider {
   private async startImageBytes(source: NonNullable<RenderRequest['startImage']>): Promise<StartImageBytes> {
     const object = await this.s3.send(new GetObjectCommand({ Bucket: source.bucket, Key: source.key }));
     if (!object.Body) throw new Error(`Start image s3://${source.bucket}/${source.key} has no body`);
-    return {
-      contentType: 'image/jpeg',
-      base64: Buffer.from(await object.Body.transformToByteArray()).toString('base64'),
-    };
+    return { jpegBase64: Buffer.from(await object.Body.transformToByteArray()).toString('base64') };
   }
 
   /**

@@ -20,7 +20,7 @@ export const LUMA_RAY_FORMAT: BedrockRequestFormat = {
       ...(image
         ? {
             keyframes: {
-              frame0: { type: 'image', source: { type: 'base64', media_type: image.contentType, data: image.base64 } },
+              frame0: { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: image.jpegBase64 } },
             },
           }
         : {}),

@@ -18,8 +18,8 @@ export const NOVA_REEL_FORMAT: BedrockRequestFormat = {
     const seed = createHash('sha256').update(request.renderId).digest().readUInt32BE(0) % 2147483647;
     const config = { fps: 24, dimension: `${request.frame.width}x${request.frame.height}`, seed };
     const novaImage = image && {
-      format: image.contentType === 'image/png' ? 'png' : 'jpeg',
-      source: { bytes: image.base64 },
+      format: 'jpeg',
+      source: { bytes: image.jpegBase64 },
     };
     if (shots === 1) {
       return {
