@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import ffprobe from '@ffprobe-installer/ffprobe';
 import { LUMA_RAY2 } from '#domain/models/model-registry';
+import { CAPTION_FONT_PACKAGE } from '#platform/caption-fonts';
 import { LocalRenderer } from '#domain/video-jobs/providers/local-renderer';
 import {
   RENDER_FAILURE_MESSAGES,
@@ -191,6 +192,30 @@ describe('local renderer', () => {
     expect(frameDifference(first!, image!)).toBeLessThan(3);
     expect(frameDifference(second!, first!)).toBeGreaterThan(0.05);
     expect(frameDifference(last!, first!)).toBeGreaterThan(5);
+  });
+
+  it('draws the prompt as a caption that is gone by the last frame, which the next render of a chain starts on', async () => {
+    // Where the renderer takes it: a plain path, as filter graphs need (isFilterSafePath).
+    const fontFile = join(workDir, 'caption-font.ttf');
+    await copyFile(require.resolve(`${CAPTION_FONT_PACKAGE}/400Regular/Montserrat_400Regular.ttf`), fontFile);
+    const rendered = async (captionFont: string | null) => {
+      const req = request({ prompt: 'Steam rises from a cup of coffee' });
+      const provider = renderer({ fontFile: captionFont });
+      await pollUntilDone(provider, providerJobId(await provider.start(req)));
+      const path = join(workDir, `${randomUUID()}.mp4`);
+      await writeFile(path, uploadedBody(req.output.key));
+      return greyFramesOf(path, 180, 320);
+    };
+    // The caption of a text-to-video render sits about the middle of the picture.
+    const band = (frame: Buffer) => frame.subarray(180 * 130, 180 * 190);
+
+    const [captioned, plain] = [await rendered(fontFile), await rendered(null)];
+
+    const middle = Math.floor(captioned.length / 2);
+    const withCaption = frameDifference(band(captioned[middle]!), band(plain[middle]!));
+    expect(withCaption).toBeGreaterThan(5);
+    // What is left is the encoder's noise, not a ghost of the caption.
+    expect(frameDifference(band(captioned.at(-1)!), band(plain.at(-1)!))).toBeLessThan(withCaption / 20);
   });
 
   it('fails with a safe RENDER_FAILED when the upload to S3 fails', async () => {

@@ -191,12 +191,14 @@ function captionFilter(
   width: number,
   height: number,
   withImage: boolean,
-  durationSeconds: number,
+  output: Pick<RenderShape, 'durationSeconds' | 'fps'>,
 ): string {
   const { fontSize } = captionLayout(width, height, withImage);
+  // Gone by the last frame: a chained render starts on it, and would carry a ghost of the caption.
+  const lastFrameAt = output.durationSeconds - 1 / output.fps;
   const y = withImage ? 'h-text_h-h*0.1' : '(h-text_h)/2+h*0.02*sin(t*0.9)';
-  // Fade in over the first 0.6 s and out over the last 0.6 s.
-  const alpha = `'if(lt(t,0.6),t/0.6,if(gt(t,${durationSeconds - 0.6}),(${durationSeconds}-t)/0.6,1))'`;
+  // Fade in over the first 0.6 s and out over the 0.6 s before the last frame.
+  const alpha = `'if(lt(t,0.6),t/0.6,if(gt(t,${lastFrameAt - 0.6}),max(0,(${lastFrameAt}-t)/0.6),1))'`;
   return [
     `drawtext=fontfile=${caption.fontFile}:textfile=${caption.textFile}:expansion=none`,
     `fontsize=${fontSize}:fontcolor=white:line_spacing=${Math.round(fontSize / 4)}`,
@@ -217,7 +219,7 @@ export function ffmpegArgs(input: SceneInput): string[] {
   const withImage = input.imagePath !== undefined;
   const finishing = [
     ...(input.continuesChain ? [] : styleFilters(request.style)),
-    ...(input.caption ? [captionFilter(input.caption, width, height, withImage, durationSeconds)] : []),
+    ...(input.caption ? [captionFilter(input.caption, width, height, withImage, input.output)] : []),
     ...(input.breakFilterGraph ? ['fault_injected_failure'] : []),
     'format=yuv420p',
   ].join(',');
