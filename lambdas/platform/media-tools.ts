@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
 import { requiredSetting, FFMPEG_PATH, FFPROBE_PATH, type Setting } from './settings';
+import { TransientFailure } from './task-failures';
 
 /**
  * ffmpeg and ffprobe: where they are and how to run them. Their paths come from the environment:
@@ -62,6 +64,12 @@ export interface MediaToolRun {
   /** The last few kilobytes of stderr: enough for an error message, bounded for a chatty tool. */
   stderrTail: string;
   timedOut: boolean;
+  /**
+   * Whether ffmpeg lost its connection to an input while reading it (a `Will reconnect` warning,
+   * seen anywhere in stderr): where the run then stopped short, it stopped where the connection
+   * gave up, not where the input ends.
+   */
+  readInterrupted: boolean;
 }
 
 export interface MediaToolOptions {
@@ -79,6 +87,10 @@ export interface MediaToolOptions {
 const STDERR_TAIL_CHARS = 4000;
 const DEFAULT_MAX_STDOUT_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The input could not be decoded: a fault of the input, which running again does not mend. The
+ * split job workflow routes it by this name to SOURCE_UNREADABLE (state-machines/split-job.asl.json).
+ */
 export class MediaToolError extends Error {
   constructor(
     readonly tool: string,
@@ -89,7 +101,49 @@ export class MediaToolError extends Error {
   }
 }
 
-/** Runs the tool to its end; a spawn failure rejects, a non-zero exit is the caller's to judge. */
+/** The tool ran out of its time: too much work for the function, not a fault of the input. */
+export class MediaToolTimeout extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MediaToolTimeout';
+  }
+}
+
+/**
+ * The tool could not be started: the deployment's fault (a missing layer, a wrong path). It carries
+ * no cause: Node's spawn error lists the arguments, a presigned URL among them, and Lambda's error
+ * formatter logs every property of an error it is given.
+ */
+export class MediaToolUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MediaToolUnavailable';
+  }
+}
+
+/**
+ * Input options that make ffmpeg reconnect, from where it was, when the connection of an http(s)
+ * input drops before the end of the object (S3 resets long reads now and then), instead of taking
+ * the drop for the end of the input. Three tries within 4 s (ffmpeg waits 0, 1, then 3 s), then
+ * it gives up and the run reports readInterrupted: the step fails retryably, and the workflow tries
+ * it again later, as a second connection a few seconds on is what mends a dropped one.
+ */
+export function networkInputOptions(input: string): string[] {
+  if (!/^https?:/i.test(input)) return [];
+  return ['-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '4'];
+}
+
+/**
+ * ffmpeg's log settings for runs that read an input over the network: warnings (where a dropped
+ * connection shows) with their level, so that the error lines can be told from them.
+ */
+export const FFMPEG_LOG_OPTIONS = ['-hide_banner', '-nostats', '-loglevel', 'level+warning'] as const;
+
+const RECONNECT_WARNING = /Will reconnect at/;
+/**
+ * Runs the tool to its end; a spawn failure rejects with MediaToolUnavailable, a non-zero exit is
+ * the caller's to judge.
+ */
 export function runMediaTool(path: string, args: readonly string[], options: MediaToolOptions): Promise<MediaToolRun> {
   const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
   return new Promise((resolve, reject) => {
@@ -98,7 +152,9 @@ export function runMediaTool(path: string, args: readonly string[], options: Med
     let stdoutRest = '';
     let stdout = '';
     let stderrTail = '';
+    let stderrRest = '';
     let timedOut = false;
+    let readInterrupted = false;
     let overflow = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -119,10 +175,13 @@ export function runMediaTool(path: string, args: readonly string[], options: Med
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+      const lines = (stderrRest + chunk).split('\n');
+      stderrRest = lines.pop() ?? '';
+      if (lines.some((line) => RECONNECT_WARNING.test(line))) readInterrupted = true;
     });
-    child.on('error', (error) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error);
+      reject(new MediaToolUnavailable(`${basename(path)} could not be started (${error.code ?? error.message})`));
     });
     child.on('close', (exitCode) => {
       clearTimeout(timer);
@@ -131,7 +190,8 @@ export function runMediaTool(path: string, args: readonly string[], options: Med
         reject(new MediaToolError(path, `${path} wrote more than ${maxStdout} bytes to stdout`));
         return;
       }
-      resolve({ exitCode, stdout, stderrTail: stderrTail.trim(), timedOut });
+      if (RECONNECT_WARNING.test(stderrRest)) readInterrupted = true;
+      resolve({ exitCode, stdout, stderrTail: stderrTail.trim(), timedOut, readInterrupted });
     });
   });
 }
@@ -163,13 +223,44 @@ export function withoutInput(text: string, input: string): string {
 const FAILURE_DETAIL_CHARS = 200;
 
 /**
- * Throws MediaToolError when `task` (a run of ffmpeg over `input`) timed out or exited non-zero,
- * with ffmpeg's last error line, redacted.
+ * What ffmpeg and ffprobe say when they could not reach an input, or the service behind it failed:
+ * a passing condition, unlike an input that does not decode. (They name any 5xx reply `5XX`.)
+ */
+const NETWORK_FAILURE =
+  /Server returned 5XX|Connection refused|Connection reset by peer|Connection timed out|Network is unreachable|Failed to resolve hostname|Failed to reconnect/i;
+
+/** Whether a run that failed could not reach its input, or lost it: worth a second try. */
+export function isNetworkFailure(run: MediaToolRun): boolean {
+  return run.readInterrupted || NETWORK_FAILURE.test(run.stderrTail);
+}
+
+/** ffmpeg's last error line (of a `level+` log, the last one tagged an error), untagged and redacted. */
+function lastErrorLine(stderrTail: string, input: string): string {
+  const lines = stderrTail.split('\n').filter((line) => line.trim() !== '');
+  const errorLine = lines.findLast((line) => /\[(error|fatal|panic)\]/.test(line)) ?? lines.at(-1) ?? '';
+  const untagged = errorLine.replace(/\[(trace|debug|verbose|info|warning|error|fatal|panic)\] /, '');
+  return withoutInput(untagged, input).slice(0, FAILURE_DETAIL_CHARS);
+}
+
+/**
+ * Throws when `task` (a run of ffmpeg over `input`) did not run to its end: MediaToolTimeout when
+ * it ran out of time, TransientFailure when the input could not be reached or its connection gave
+ * up, MediaToolError when the input does not decode; each with ffmpeg's last error line, redacted.
  */
 export function assertRanToEnd(run: MediaToolRun, task: string, input: string, timeoutMs: number): void {
-  if (run.timedOut) throw new MediaToolError('ffmpeg', `${task} timed out after ${timeoutMs} ms`);
-  if (run.exitCode !== 0) {
-    const lastLine = withoutInput(run.stderrTail.split('\n').at(-1) ?? '', input).slice(0, FAILURE_DETAIL_CHARS);
-    throw new MediaToolError('ffmpeg', `${task} failed (exit code ${run.exitCode}): ${lastLine}`);
-  }
+  if (run.timedOut) throw new MediaToolTimeout(`${task} timed out after ${timeoutMs} ms`);
+  if (run.exitCode === 0) return;
+  const detail = lastErrorLine(run.stderrTail, input);
+  const message = `${task} failed (exit code ${run.exitCode}): ${detail}`;
+  if (isNetworkFailure(run)) throw new TransientFailure(message);
+  throw new MediaToolError('ffmpeg', message);
+}
+
+/**
+ * Throws TransientFailure when a run that ended short of the end it was asked for (`what`, said
+ * by the caller) lost its connection on the way: it stopped where the connection gave up, and a
+ * second try reads on. A run that ended short without that ended where its input ends.
+ */
+export function assertNotCutShort(run: MediaToolRun, what: string): void {
+  if (run.readInterrupted) throw new TransientFailure(`${what}: the connection to the input was lost on the way`);
 }

@@ -9,7 +9,7 @@
  * gives up on the item (state-machines/*.asl.json).
  */
 export class TransientFailure extends Error {
-  constructor(message: string, options: { cause: unknown }) {
+  constructor(message: string, options?: { cause: unknown }) {
     super(message, options);
     this.name = 'TransientFailure';
   }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,8 +10,10 @@ import {
   type ClipRenderRequest,
   type RenderedClip,
 } from '#domain/split-jobs/clip-rendering';
-import { MediaToolError } from '#platform/media-tools';
+import { MediaToolError, MediaToolTimeout } from '#platform/media-tools';
+import { TransientFailure } from '#platform/task-failures';
 import { resolveMediaTool } from '../../local/media-tools';
+import { serveCutting } from '../support/range-server';
 
 const run = promisify(execFile);
 // Real ffmpeg renders take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
@@ -319,18 +321,57 @@ describe('renderClip with the real ffmpeg', () => {
     expect(rendered.durationSeconds).toBeLessThan(2.1);
   });
 
-  it('fails with a MediaToolError that does not repeat the presigned URL', async () => {
+  it('fails retryably, without the presigned URL, when the source cannot be reached', async () => {
     const input = 'http://127.0.0.1:9/source.mp4?X-Amz-Signature=very-secret';
     const failure = await render('unreachable', { input }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(MediaToolError);
+    expect(failure).toBeInstanceOf(TransientFailure);
     expect((failure as Error).message).toMatch(/^Rendering the clip failed/);
     expect((failure as Error).message).not.toContain('very-secret');
     expect((failure as Error).message).not.toContain('127.0.0.1');
   });
 
-  it('fails with a MediaToolError when ffmpeg runs out of time', async () => {
+  it('fails with a MediaToolError when the source does not decode', async () => {
+    const garbage = join(workDir, 'garbage.mp4');
+    await writeFile(garbage, Buffer.alloc(64 * 1024, 7));
+    await expect(render('garbage', { input: garbage })).rejects.toBeInstanceOf(MediaToolError);
+  });
+
+  it('fails with MediaToolTimeout when ffmpeg runs out of time', async () => {
     await expect(render('slow', { timeoutMs: 1 })).rejects.toThrow(
-      new MediaToolError('ffmpeg', 'Rendering the clip timed out after 1 ms'),
+      new MediaToolTimeout('Rendering the clip timed out after 1 ms'),
     );
+  });
+
+  describe('over a connection that drops', () => {
+    let faststart: string;
+
+    beforeAll(async () => {
+      faststart = join(workDir, 'faststart.mp4');
+      await run(ffmpegPath, ['-v', 'error', '-i', withAudio, '-c', 'copy', '-movflags', '+faststart', faststart]);
+    });
+
+    it('reconnects where it dropped and renders the whole clip', async () => {
+      const server = await serveCutting(faststart, { cutAtFraction: 0.4, cut: 'once' });
+      try {
+        const rendered = await render('reconnected', { input: server.url });
+        expect(server.cuts()).toBe(1);
+        expect(rendered.durationSeconds).toBe(6);
+        const { format } = await probe(rendered.videoPath);
+        expect(Math.abs(Number(format.duration) - 6)).toBeLessThanOrEqual(0.1);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('fails retryably, not as a shorter clip, when the connection cannot be regained', async () => {
+      const server = await serveCutting(faststart, { cutAtFraction: 0.4, cut: 'always' });
+      try {
+        const failure = await render('cut-short', { input: server.url }).catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(TransientFailure);
+        expect((failure as Error).message).not.toContain('secret-signature');
+      } finally {
+        await server.close();
+      }
+    });
   });
 });

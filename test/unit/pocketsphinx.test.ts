@@ -259,7 +259,7 @@ function fakeTools(
   const calls: ToolCall[] = [];
   const run: ToolRunner = async (path, args, toolOptions: MediaToolOptions) => {
     calls.push({ path, args });
-    const ran = { exitCode: 0, stdout: '', stderrTail: '', timedOut: false };
+    const ran = { exitCode: 0, stdout: '', stderrTail: '', timedOut: false, readInterrupted: false };
     if (path === FFMPEG_PATH) {
       const samples = (options.audioSeconds ?? 8) * 16_000;
       await writeFile(args.at(-1)!, wavHeader(samples));
@@ -462,7 +462,13 @@ describe('Pocketsphinx: failures', () => {
     let url = '';
     const tools: ToolRunner = async (path, args) => {
       url = args[args.indexOf('-i') + 1]!;
-      return { exitCode: 1, stdout: '', stderrTail: `${url}: Server returned 403 Forbidden`, timedOut: false };
+      return {
+        exitCode: 1,
+        stdout: '',
+        stderrTail: `${url}: Server returned 403 Forbidden`,
+        timedOut: false,
+        readInterrupted: false,
+      };
     };
     const adapter = provider(tools);
     const written = await consoleDuring(async () => outcomeOf(adapter, await startedId(adapter)));

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,9 @@ import { LUMA_RAY2, NOVA_REEL_1_1 } from '#domain/models/model-registry';
 import type { DurationSeconds } from '#domain/video-jobs/providers/port';
 import { finishingArgs, finishVideo } from '#domain/video-jobs/video-finishing';
 import { MediaToolError } from '#platform/media-tools';
+import { TransientFailure } from '#platform/task-failures';
 import { frameDifference, greyFramesOf } from '../support/frames';
+import { serveCutting } from '../support/range-server';
 
 const run = promisify(execFile);
 // Real ffmpeg runs take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
@@ -178,15 +180,38 @@ describe('the finishing step of a video job', () => {
     expect((failure as Error).message).toMatch(/^The finished video is 1280x720, 5(\.\d+)? s, not 1280x720, 10 s/);
   });
 
-  it('fails with MediaToolError, naming no URL, when a render cannot be read', async () => {
+  it('fails with MediaToolError when a render is not a video', async () => {
+    const garbage = join(workDir, 'garbage.mp4');
+    await writeFile(garbage, Buffer.alloc(64 * 1024, 7));
+
+    await expect(finish([garbage], 5, '9:16')).rejects.toBeInstanceOf(MediaToolError);
+  });
+
+  it('fails retryably, naming no URL, when a render cannot be reached', async () => {
     const failure = await finish(
       ['http://127.0.0.1:9/renders/1/video_job_x/1/output.mp4?X-Amz-Signature=abc'],
       5,
       '9:16',
     ).catch((error: unknown) => error);
 
-    expect(failure).toBeInstanceOf(MediaToolError);
+    expect(failure).toBeInstanceOf(TransientFailure);
     expect((failure as Error).message).not.toContain('X-Amz-Signature');
+  });
+
+  it('fails retryably, not as a short render, when the connection to a render drops for good', async () => {
+    const render = await ray2Render('9:16', 5);
+    const indexFirst = join(workDir, 'index-first.mp4');
+    await run(ffmpeg.path, ['-v', 'error', '-y', '-i', render, '-c', 'copy', '-movflags', '+faststart', indexFirst]);
+    const server = await serveCutting(indexFirst, { cutAtFraction: 0.5, cut: 'always' });
+    try {
+      const failure = await finish([server.url], 5, '9:16').catch((error: unknown) => error);
+
+      expect(server.cuts()).toBeGreaterThan(1);
+      expect(failure).toBeInstanceOf(TransientFailure);
+      expect((failure as Error).message).toMatch(/^The finished video stopped at/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('reads each render once and writes one frame-exact, web-ready H.264 file', () => {

@@ -1,4 +1,5 @@
-import { runMediaTool } from '#platform/media-tools';
+import { isNetworkFailure, networkInputOptions, runMediaTool } from '#platform/media-tools';
+import { TransientFailure } from '#platform/task-failures';
 
 /** What ffprobe says about an uploaded video: enough to price, analyse and frame a split job. */
 export interface VideoProbe {
@@ -63,15 +64,19 @@ export function verdictFromFfprobe(output: FfprobeOutput): ProbeVerdict {
 
 /**
  * Probes a file or a presigned URL. ffprobe reads the container's headers (a few ranged reads, even
- * with the index at the end), never the whole file. A file it cannot parse at all is not a video.
+ * with the index at the end), never the whole file. A file it cannot parse at all is not a video;
+ * one it could not reach throws TransientFailure.
  */
 export async function probeVideo(ffprobePath: string, input: string, timeoutMs: number): Promise<ProbeVerdict> {
   const run = await runMediaTool(
     ffprobePath,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input],
+    ['-v', 'warning', ...networkInputOptions(input), '-print_format', 'json', '-show_format', '-show_streams', input],
     { timeoutMs, collectStdout: true, maxStdoutBytes: 4 * 1024 * 1024 },
   );
   if (run.timedOut) throw new Error(`ffprobe did not answer within ${timeoutMs} ms`);
+  if (run.exitCode !== 0 && isNetworkFailure(run)) {
+    throw new TransientFailure('ffprobe could not read the file: the connection to it failed');
+  }
   if (run.exitCode !== 0) return { kind: 'not_video', reason: 'it is not a media file ffprobe can read' };
   return verdictFromFfprobe(JSON.parse(run.stdout) as FfprobeOutput);
 }

@@ -5,10 +5,13 @@ import { cropCommands, framingFilterGraph, subjectFramingFilterGraph } from '#do
 import type { CropWindow } from '#domain/framing/subject-window';
 import { captionFontEnvironment, type CaptionFontFiles } from '#platform/caption-fonts';
 import {
+  assertNotCutShort,
   assertRanToEnd,
+  FFMPEG_LOG_OPTIONS,
   ffmpegThreadOptions,
   filterGraphPath,
   MediaToolError,
+  networkInputOptions,
   progressSeconds,
   runMediaTool,
 } from '#platform/media-tools';
@@ -118,9 +121,11 @@ export function clipEncodingArgs(
   const threads = ffmpegThreadOptions(request.threads);
   const audio = source.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-ar', '48000'] : [];
   return [
-    ...['-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-y'],
+    ...FFMPEG_LOG_OPTIONS,
+    ...['-progress', 'pipe:1', '-y'],
     ...threads.beforeInput,
     ...['-ss', seconds(range.startSeconds), '-t', seconds(range.endSeconds - range.startSeconds)],
+    ...networkInputOptions(request.input),
     ...['-i', request.input],
     ...['-filter_complex', videoFilterGraph(request), '-map', '[v]'],
     // Without vfr the muxer would duplicate the frames the frame-rate cap dropped.
@@ -165,8 +170,8 @@ export function thumbnailArgs(
 }
 
 /**
- * Renders the clip and its thumbnail into the output directory; throws MediaToolError when ffmpeg
- * fails or runs out of time.
+ * Renders the clip and its thumbnail into the output directory; throws as assertRanToEnd does when
+ * ffmpeg fails or runs out of time, and TransientFailure when it lost the source on the way.
  *
  * The duration is not probed afterwards (one process fewer): it is the range's length when the
  * encode reached the range's end, and the encoded length when the source ended earlier.
@@ -196,9 +201,10 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
     },
   });
   assertRanToEnd(encoding, 'Rendering the clip', request.input, request.timeoutMs);
+  const reachedEnd = encodedSeconds >= rangeSeconds - ENCODED_END_TOLERANCE_SECONDS;
+  if (!reachedEnd) assertNotCutShort(encoding, `Rendering the clip stopped at ${encodedSeconds} of ${rangeSeconds} s`);
   if (encodedSeconds <= 0) throw new MediaToolError('ffmpeg', 'The clip range holds no frames of the source');
-  const durationSeconds =
-    encodedSeconds >= rangeSeconds - ENCODED_END_TOLERANCE_SECONDS ? rangeSeconds : encodedSeconds;
+  const durationSeconds = reachedEnd ? rangeSeconds : encodedSeconds;
 
   const thumbnailCommand = thumbnailArgs(videoPath, thumbnailPath, durationSeconds, request.threads);
   const thumbnail = await runMediaTool(request.ffmpegPath, thumbnailCommand, {

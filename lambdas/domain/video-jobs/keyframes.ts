@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { framingFilterGraph } from '#domain/framing/framing';
 import type { RenderFrame } from '#domain/models/model-registry';
-import { assertRanToEnd, runMediaTool } from '#platform/media-tools';
+import { assertRanToEnd, MediaToolError, networkInputOptions, runMediaTool } from '#platform/media-tools';
 import { renderFailed, type RenderFailed } from './providers/port';
 
 /**
@@ -90,14 +90,20 @@ export async function prepareSourceKeyframe(
     request.ffmpegPath,
     [
       ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-y'],
+      ...networkInputOptions(request.input),
       ...['-i', request.input],
       ...['-filter_complex', sourceKeyframeFilter(size, request.frame), '-map', '[v]'],
       ...['-frames:v', '1', ...JPEG_QUALITY, path],
     ],
     { timeoutMs: request.timeoutMs },
   );
-  if (run.exitCode !== 0 && !run.timedOut) return renderFailed('SOURCE_IMAGE_UNSUPPORTED');
-  assertRanToEnd(run, 'Preparing the source image', request.input, request.timeoutMs);
+  try {
+    assertRanToEnd(run, 'Preparing the source image', request.input, request.timeoutMs);
+  } catch (error) {
+    // Only an image that does not decode is the customer's; a lost connection is tried again.
+    if (error instanceof MediaToolError) return renderFailed('SOURCE_IMAGE_UNSUPPORTED');
+    throw error;
+  }
   return { state: 'prepared', path };
 }
 
@@ -113,7 +119,7 @@ export async function extractLastFrame(
     request.ffmpegPath,
     [
       ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-y'],
-      ...['-sseof', '-1', '-i', request.input],
+      ...['-sseof', '-1', ...networkInputOptions(request.input), '-i', request.input],
       ...['-vf', `scale=${request.frame.width}:${request.frame.height},setsar=1,format=yuvj420p`],
       ...['-an', '-update', '1', ...JPEG_QUALITY, path],
     ],

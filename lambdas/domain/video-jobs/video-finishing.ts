@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
 import { probeVideo } from '#domain/assets/video-probe';
 import { framingFilterGraph } from '#domain/framing/framing';
-import { assertRanToEnd, MediaToolError, runMediaTool } from '#platform/media-tools';
+import {
+  assertNotCutShort,
+  assertRanToEnd,
+  FFMPEG_LOG_OPTIONS,
+  MediaToolError,
+  networkInputOptions,
+  runMediaTool,
+} from '#platform/media-tools';
 import { OUTPUT_DIMENSIONS, type DurationSeconds } from './providers/port';
 
 /**
@@ -60,8 +67,9 @@ export function finishingArgs(request: FinishingRequest): string[] {
     ? `${joinFilter(request.inputs.length, request.source)};${framingFilterGraph(request.aspectRatio, request.source, rate, [], '[joined]')}`
     : framingFilterGraph(request.aspectRatio, request.source, rate);
   return [
-    ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats', '-y'],
-    ...request.inputs.flatMap((input) => ['-i', input]),
+    ...FFMPEG_LOG_OPTIONS,
+    ...['-nostdin', '-y'],
+    ...request.inputs.flatMap((input) => [...networkInputOptions(input), '-i', input]),
     ...['-filter_complex', filter],
     // A sound track, when a model delivers one with a single render, is kept; no model of the
     // registry delivers one, and a chain's sound would not join.
@@ -77,8 +85,9 @@ export function finishingArgs(request: FinishingRequest): string[] {
 
 /**
  * Writes the finished video into the output directory and measures it; throws MediaToolError when
- * a render cannot be read, ffmpeg fails or runs out of time, or the file is not the requested
- * length and frame.
+ * a render cannot be read or the file is not the requested length and frame, TransientFailure when
+ * a render's connection was lost on the way (the file then stops short), and as assertRanToEnd
+ * does when ffmpeg fails or runs out of time.
  */
 export async function finishVideo(
   request: Omit<FinishingRequest, 'source'> & { ffmpegPath: string; ffprobePath: string; timeoutMs: number },
@@ -98,6 +107,9 @@ export async function finishVideo(
     throw new MediaToolError('ffmpeg', `The finished video is unreadable: ${verdict.reason}`);
   const { durationSeconds, width, height } = verdict.probe;
   const wanted = OUTPUT_DIMENSIONS[request.aspectRatio];
+  if (durationSeconds < request.durationSeconds - DURATION_TOLERANCE_SECONDS) {
+    assertNotCutShort(run, `The finished video stopped at ${durationSeconds} of ${request.durationSeconds} s`);
+  }
   if (
     Math.abs(durationSeconds - request.durationSeconds) > DURATION_TOLERANCE_SECONDS ||
     width !== wanted.width ||
