@@ -21,7 +21,9 @@ import {
   type SourceAnalysis,
   type TimeRange,
 } from '#domain/split-jobs/source-analysis';
-import { MediaToolError } from '#platform/media-tools';
+import { MediaToolError, MediaToolTimeout, MediaToolUnavailable } from '#platform/media-tools';
+import { TransientFailure } from '#platform/task-failures';
+import { serveCutting } from '../support/range-server';
 import { resolveMediaTool } from '../../local/media-tools';
 
 const round3 = (seconds: number) => Math.round(seconds * 1000) / 1000;
@@ -247,6 +249,7 @@ describe('merging segment analyses', () => {
         const segments = analysisSegments(source.durationSeconds, maxSegment).map((range) => slice(source, range));
         expect(mergeSegmentAnalyses(segments)).toEqual(source);
       }),
+      { numRuns: 25 },
     );
   });
 
@@ -268,7 +271,7 @@ describe('merging segment analyses', () => {
     expect(merged.durationSeconds).toBe(20);
   });
 
-  it('ends the source where the first segment stopped decoding, whatever follows', () => {
+  it('ends the source where the last segment that decoded anything stops', () => {
     fc.assert(
       fc.property(
         sources,
@@ -280,7 +283,12 @@ describe('merging segment analyses', () => {
           const stopping = ranges.findIndex((range) => range.endSeconds > stopsAt);
           const segments = ranges.map((range, index) => ({
             ...slice(source, range),
-            decodedEndSeconds: index === stopping ? Math.max(stopsAt, range.startSeconds) : range.endSeconds,
+            decodedEndSeconds:
+              index < stopping
+                ? range.endSeconds
+                : index === stopping
+                  ? Math.max(stopsAt, range.startSeconds)
+                  : range.startSeconds,
           }));
 
           const merged = mergeSegmentAnalyses(segments);
@@ -293,6 +301,22 @@ describe('merging segment analyses', () => {
           expect(merged.silences.every((silence) => silence.endSeconds <= durationSeconds)).toBe(true);
         },
       ),
+    );
+  });
+
+  it('takes a segment that stopped short, with a later one decoding, for a pause in the picture', () => {
+    fc.assert(
+      fc.property(sources, fc.integer({ min: 10, max: 600 }), fc.nat(), (source, maxSegment, pick) => {
+        const ranges = analysisSegments(source.durationSeconds, maxSegment);
+        fc.pre(ranges.length > 1);
+        const paused = pick % (ranges.length - 1);
+        const segments = ranges.map((range, index) => ({
+          ...slice(source, range),
+          decodedEndSeconds: index === paused ? (range.startSeconds + range.endSeconds) / 2 : range.endSeconds,
+        }));
+
+        expect(mergeSegmentAnalyses(segments)).toEqual(source);
+      }),
     );
   });
 
@@ -530,18 +554,157 @@ describe('analysing a real video with ffmpeg', () => {
     expect(full.decodedEndSeconds).toBe(40);
   });
 
-  it('fails with a MediaToolError that does not repeat the presigned URL', async () => {
+  it('fails with a MediaToolError, naming the range, when the source does not decode', async () => {
+    const garbage = join(directory, 'garbage.mp4');
+    await writeFile(garbage, Buffer.alloc(64 * 1024, 7));
+    const error = await analyseSegment({
+      ffmpegPath,
+      input: garbage,
+      range: { startSeconds: 0, endSeconds: 10 },
+      hasAudio: true,
+      timeoutMs: 10_000,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MediaToolError);
+    expect((error as Error).message).toContain('0–10 s');
+  });
+
+  it('fails retryably, without the presigned URL, when the source cannot be reached', async () => {
     const input = 'http://127.0.0.1:9/source.mp4?X-Amz-Signature=secret-signature';
-    const failure = analyseSegment({
+    const error = await analyseSegment({
       ffmpegPath,
       input,
       range: { startSeconds: 0, endSeconds: 10 },
       hasAudio: true,
       timeoutMs: 10_000,
-    }).catch((error: unknown) => error);
-    const error = await failure;
-    expect(error).toBeInstanceOf(MediaToolError);
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransientFailure);
     expect((error as Error).message).not.toContain('secret-signature');
     expect((error as Error).message).toContain('0–10 s');
+  });
+
+  it('fails with MediaToolTimeout, not as an unreadable source, when ffmpeg runs out of time', async () => {
+    const error = await analyseSegment({
+      ffmpegPath,
+      input: withAudio,
+      range: { startSeconds: 0, endSeconds: 40 },
+      hasAudio: true,
+      timeoutMs: 1,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MediaToolTimeout);
+  });
+
+  it('fails with MediaToolUnavailable, its message free of the arguments, when ffmpeg cannot start', async () => {
+    const input = 'http://127.0.0.1:9/source.mp4?X-Amz-Signature=secret-signature';
+    const error = await analyseSegment({
+      ffmpegPath: join(directory, 'no-ffmpeg-here'),
+      input,
+      range: { startSeconds: 0, endSeconds: 10 },
+      hasAudio: true,
+      timeoutMs: 10_000,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MediaToolUnavailable);
+    expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain('X-Amz-Signature');
+  });
+});
+
+describe('analysing sources whose picture is sparse', () => {
+  let directory: string;
+  let ffmpegPath: string;
+  const run = promisify(execFile);
+
+  beforeAll(async () => {
+    ffmpegPath = (await resolveMediaTool('ffmpeg')).path;
+    directory = await mkdtemp(join(tmpdir(), 'sparse-picture-test-'));
+  });
+
+  afterAll(async () => {
+    if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  const analyse = (input: string, range: TimeRange, hasAudio: boolean) =>
+    analyseSegment({ ffmpegPath, input, range, hasAudio, timeoutMs: 60_000 });
+
+  it('analyses a podcast of one still frame a second, with sound throughout, to the end of every segment', async () => {
+    const podcast = join(directory, 'podcast.mp4');
+    await run(ffmpegPath, [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=1:duration=40'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=220:duration=40'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', '-c:a', 'aac', podcast],
+    ]);
+
+    const segments = await Promise.all(analysisSegments(40, 20).map((range) => analyse(podcast, range, true)));
+
+    expect(segments.map((segment) => segment.decodedEndSeconds)).toEqual([20, 40]);
+    expect(mergeSegmentAnalyses(segments).durationSeconds).toBe(40);
+  });
+
+  it('analyses a silent screen recording whose picture pauses across a segment boundary to its end', async () => {
+    // Frames only where the screen changes: none from 17 s to 23 s, as a screen recorder writes a still screen.
+    const recording = join(directory, 'screen.mp4');
+    await run(ffmpegPath, [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=15:duration=40'],
+      ...['-vf', "select='not(between(t,17,23))'", '-vsync', 'vfr'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', recording],
+    ]);
+
+    const segments = await Promise.all(analysisSegments(40, 20).map((range) => analyse(recording, range, false)));
+
+    expect(segments[0]!.decodedEndSeconds).toBeLessThan(18);
+    expect(segments[1]!.decodedEndSeconds).toBe(40);
+    expect(mergeSegmentAnalyses(segments).durationSeconds).toBe(40);
+  });
+});
+
+describe('analysing a source read over a connection that drops', () => {
+  let directory: string;
+  let ffmpegPath: string;
+  let source: string;
+
+  beforeAll(async () => {
+    ffmpegPath = (await resolveMediaTool('ffmpeg')).path;
+    directory = await mkdtemp(join(tmpdir(), 'dropped-connection-test-'));
+    source = join(directory, 'talk.mp4');
+    // A minute of moving picture and sound, its index first as uploads usually have it.
+    await promisify(execFile)(ffmpegPath, [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=60'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=60'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-movflags', '+faststart', source],
+    ]);
+  });
+
+  afterAll(async () => {
+    if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  const analyse = (input: string) =>
+    analyseSegment({
+      ffmpegPath,
+      input,
+      range: { startSeconds: 0, endSeconds: 60 },
+      hasAudio: true,
+      timeoutMs: 60_000,
+    });
+
+  it('reconnects where the connection dropped and analyses the whole range', async () => {
+    const server = await serveCutting(source, { cutAtFraction: 0.4, cut: 'once' });
+    try {
+      const analysis = await analyse(server.url);
+      expect(server.cuts()).toBe(1);
+      expect(analysis.decodedEndSeconds).toBe(60);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails retryably, not as a shorter source, when the connection cannot be regained', async () => {
+    const server = await serveCutting(source, { cutAtFraction: 0.4, cut: 'always' });
+    try {
+      const error = await analyse(server.url).catch((caught: unknown) => caught);
+      expect(server.cuts()).toBeGreaterThan(1);
+      expect(error).toBeInstanceOf(TransientFailure);
+      expect((error as Error).message).not.toContain('secret-signature');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -2,12 +2,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  assertNotCutShort,
+  assertRanToEnd,
+  FFMPEG_LOG_OPTIONS,
   ffmpegThreadOptions,
   filterGraphPath,
-  MediaToolError,
+  networkInputOptions,
   progressSeconds,
   runMediaTool,
-  withoutInput,
 } from '#platform/media-tools';
 import { SUBJECT_SAMPLE_RATE } from '#domain/framing/subject-window';
 import {
@@ -64,7 +66,7 @@ const SCENE_SCORE_KEY = 'lavfi.scene_score';
 const RMS_LEVEL_KEY = 'lavfi.astats.Overall.RMS_level';
 /** Float slack for times built from sums of 0.1 s steps. */
 const TIME_EPSILON = 1e-6;
-/** A segment whose last analysed frame is this close to its end decoded to its end. */
+/** A segment whose picture or sound decoded to this close to its end decoded to its end. */
 const DECODED_END_TOLERANCE_SECONDS = ANALYSIS_WINDOW_SECONDS;
 
 export interface AnalyseSegmentOptions {
@@ -190,6 +192,22 @@ function silenceRanges(levels: readonly FrameValue[], lengthSeconds: number): Ti
 }
 
 /**
+ * Where the scored frames show the picture reaching (seconds from the range start): the last one's
+ * time plus the source's usual interval between them (their median gap), so that a source of one
+ * frame a second, a still picture under a podcast, reaches its end as a 30 fps one does.
+ */
+function pictureEnd(scores: readonly FrameValue[]): number {
+  const last = scores.at(-1);
+  if (!last) return 0;
+  const gaps = scores
+    .slice(1)
+    .map((frame, index) => frame.timeSeconds - scores[index]!.timeSeconds)
+    .sort((a, b) => a - b);
+  const usualGap = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)]! : 0;
+  return last.timeSeconds + Math.max(1 / ANALYSIS_FRAME_RATE, usualGap);
+}
+
+/**
  * A segment's analysis from the metadata ffmpeg printed for it (times relative to the range
  * start), in source time. `loudnessText` is ignored for a source without audio.
  */
@@ -207,8 +225,10 @@ export function segmentAnalysisFromMetadata(input: {
   const scores = parseMetadataPrint(input.sceneText, SCENE_SCORE_KEY).filter(inRange);
   const levels = hasAudio ? parseMetadataPrint(input.loudnessText, RMS_LEVEL_KEY).filter(inRange) : [];
   const inSource = (seconds: number) => roundToMilliseconds(range.startSeconds + seconds);
-  const lastFrame = scores.at(-1)?.timeSeconds;
-  const decodedSeconds = lastFrame === undefined ? 0 : lastFrame + 1 / ANALYSIS_FRAME_RATE;
+  const decodedSeconds = Math.max(
+    pictureEnd(scores),
+    levels.length > 0 ? levels.at(-1)!.timeSeconds + LOUDNESS_STEP_SECONDS : 0,
+  );
   return {
     startSeconds: range.startSeconds,
     endSeconds: range.endSeconds,
@@ -287,7 +307,8 @@ function analysisFilterGraph(
 function analysisArguments(options: AnalyseSegmentOptions, sceneFile: string, loudnessFile: string): string[] {
   const { range, hasAudio } = options;
   return [
-    ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1'],
+    ...FFMPEG_LOG_OPTIONS,
+    ...['-nostdin', '-progress', 'pipe:1'],
     // Skipping H.264/HEVC deblocking speeds decoding by 10–15%; the slight blockiness it leaves
     // is invisible at the analysis size. Skipping the frames no other frame refers to (most
     // B-frames) saves a tenth to a third more where a source has them, and leaves more frames
@@ -296,6 +317,7 @@ function analysisArguments(options: AnalyseSegmentOptions, sceneFile: string, lo
     // Its outputs are a null muxer and raw frames: only the decoder and the filters have threads.
     ...ffmpegThreadOptions(options.threads).beforeInput,
     ...['-ss', range.startSeconds.toFixed(3), '-t', (range.endSeconds - range.startSeconds).toFixed(3)],
+    ...networkInputOptions(options.input),
     ...['-i', options.input],
     ...['-filter_complex', analysisFilterGraph(options, sceneFile, loudnessFile)],
     ...['-map', '[video]', ...(hasAudio ? ['-map', '[audio]'] : [])],
@@ -304,21 +326,16 @@ function analysisArguments(options: AnalyseSegmentOptions, sceneFile: string, lo
   ];
 }
 
-const ERROR_DETAIL_CHARS = 300;
-
-/** The end of ffmpeg's stderr without any URL: a presigned URL is a credential and must not reach logs. */
-function redactedDetail(stderrTail: string, input: string): string {
-  return withoutInput(stderrTail, input).slice(-ERROR_DETAIL_CHARS).split('\n').join(' | ');
-}
-
 /**
- * Analyses one time range of the source in one ffmpeg process. Throws MediaToolError when ffmpeg
- * fails, times out or cannot be started; its message never contains the input.
+ * Analyses one time range of the source in one ffmpeg process. Throws MediaToolError when the
+ * source does not decode, TransientFailure when it could not be read (a 5xx, a connection lost and
+ * not regained, even where ffmpeg then ended as if the input had), MediaToolTimeout or
+ * MediaToolUnavailable when ffmpeg ran out of time or could not start; no message contains the input.
  */
 export async function analyseSegment(options: AnalyseSegmentOptions): Promise<SegmentAnalysis> {
   const { range } = options;
   const lengthSeconds = range.endSeconds - range.startSeconds;
-  const label = `analysis of ${range.startSeconds}–${range.endSeconds} s`;
+  const label = `The analysis of ${range.startSeconds}–${range.endSeconds} s`;
   const directory = await mkdtemp(join(tmpdir(), 'split-analysis-'));
   try {
     const sceneFile = join(directory, 'scene.txt');
@@ -326,23 +343,16 @@ export async function analyseSegment(options: AnalyseSegmentOptions): Promise<Se
     const run = await runMediaTool(options.ffmpegPath, analysisArguments(options, sceneFile, loudnessFile), {
       timeoutMs: options.timeoutMs,
       onStdoutLine: options.onProgress ? progressListener(lengthSeconds, options.onProgress) : undefined,
-    }).catch((error: unknown) => {
-      // The spawn error carries the arguments, the presigned URL among them: keep only its message.
-      throw new MediaToolError('ffmpeg', `ffmpeg could not start for the ${label}: ${(error as Error).message}`);
     });
-    if (run.timedOut) throw new MediaToolError('ffmpeg', `ffmpeg ${label} timed out after ${options.timeoutMs} ms`);
-    if (run.exitCode !== 0) {
-      throw new MediaToolError(
-        'ffmpeg',
-        `ffmpeg ${label} failed (exit ${run.exitCode}): ${redactedDetail(run.stderrTail, options.input)}`,
-      );
-    }
+    assertRanToEnd(run, label, options.input, options.timeoutMs);
     const [sceneText, loudnessText] = await Promise.all([
       readFile(sceneFile, 'utf8'),
       options.hasAudio ? readFile(loudnessFile, 'utf8') : '',
     ]);
+    const analysis = segmentAnalysisFromMetadata({ range, hasAudio: options.hasAudio, sceneText, loudnessText });
+    if (analysis.decodedEndSeconds < range.endSeconds) assertNotCutShort(run, label);
     options.onProgress?.(lengthSeconds);
-    return segmentAnalysisFromMetadata({ range, hasAudio: options.hasAudio, sceneText, loudnessText });
+    return analysis;
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
@@ -371,8 +381,10 @@ export function analysisSegments(durationSeconds: number, maxSegmentSeconds: num
 /**
  * The whole source from its segments, given in order, contiguous from 0, each starting on the
  * window grid (as analysisSegments makes them). A cut found on both sides of a seam counts once;
- * a silence running across a seam becomes one. The source ends where the first segment that did
- * not decode to its end stops: nothing after it is chosen, priced or claimed.
+ * a silence running across a seam becomes one. The source ends where the last segment that
+ * decoded anything stops: nothing after it is chosen, priced or claimed. A segment that stopped
+ * short of its end with a later one decoding is a pause in the picture (a screen recording's
+ * still, with no sound over it), not the end of the file.
  */
 export function mergeSegmentAnalyses(segments: readonly SegmentAnalysis[]): SourceAnalysis {
   const last = segments.at(-1);
@@ -404,10 +416,9 @@ export function mergeSegmentAnalyses(segments: readonly SegmentAnalysis[]): Sour
     });
   }
   // Analyses written before decodedEndSeconds existed decoded whole.
-  const stoppedAt = segments
-    .map((segment) => segment.decodedEndSeconds ?? segment.endSeconds)
-    .find((decodedEnd, index) => decodedEnd < segments[index]!.endSeconds);
-  const durationSeconds = stoppedAt ?? last.endSeconds;
+  const decodedEnds = segments.map((segment) => segment.decodedEndSeconds ?? segment.endSeconds);
+  const lastDecoding = decodedEnds.findLastIndex((decodedEnd, index) => decodedEnd > segments[index]!.startSeconds);
+  const durationSeconds = lastDecoding < 0 ? 0 : decodedEnds[lastDecoding]!;
   const windows = windowCount(durationSeconds);
   return {
     durationSeconds,

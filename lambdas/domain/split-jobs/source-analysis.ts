@@ -30,13 +30,15 @@ export interface SegmentAnalysis extends TimeRange {
   /** Whether the source has an audio stream at all. */
   hasAudio: boolean;
   /**
-   * Source time up to which the picture decoded: endSeconds for a segment decoded whole, earlier
-   * where the file stops (a truncated upload whose header still claims the whole length).
+   * Source time up to which its picture or its sound decoded: endSeconds for a segment decoded
+   * whole, earlier where the file stops (a truncated upload whose header still claims the whole
+   * length) or where the picture pauses (a still in a screen recording) with no sound to span
+   * it; startSeconds when nothing decoded.
    */
   decodedEndSeconds: number;
 }
 
-/** The whole source: segments merged in order, up to where its picture stops decoding. */
+/** The whole source: segments merged in order, up to where it stops decoding. */
 export interface SourceAnalysis {
   /** What the source really holds: the decoded length, whatever its header claims. */
   durationSeconds: number;
