@@ -163,13 +163,23 @@ export const WORKFLOWS: readonly Workflow[] = [
       PrepareSplitFunction: {
         handler: 'split-jobs/prepare',
         table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
-        // Transcribe reads the source and writes its output with this function's rights.
-        grants: ['media.assets:get', 'media.work:put', 'transcribe.jobs:start'],
+        grants: ['media.assets:get'],
         // ffprobe over a presigned URL (only when the asset was never probed) and a few table calls.
         memoryMb: 1024,
         timeoutSeconds: 60,
-        settings: ['transcription'],
+        settings: [],
         mediaTools: true,
+      },
+      StartTranscriptionFunction: {
+        handler: 'split-jobs/start-transcription',
+        // Reads the job and its source asset.
+        table: ['GetItem'],
+        // Transcribe reads the source and writes its output with this function's rights.
+        grants: ['media.assets:get', 'media.work:put', 'transcribe.jobs:start'],
+        // One call to the provider.
+        memoryMb: 512,
+        timeoutSeconds: 60,
+        settings: ['transcription'],
       },
       AnalyseSegmentFunction: {
         handler: 'split-jobs/analyse-segment',

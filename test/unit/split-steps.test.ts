@@ -12,11 +12,14 @@ import {
   failSplitClip,
   finishSplitJob,
   SPLIT_ERRORS,
+  startSplitTranscription,
+  TRANSCRIPTION_DEADLINE_SECONDS,
   type SplitChosen,
   type SplitReady,
   type SplitSource,
 } from '#domain/split-jobs/split-steps';
 import type { SegmentAnalysis } from '#domain/split-jobs/source-analysis';
+import type { TranscriptionProvider, TranscriptionRequest } from '#domain/split-jobs/transcription/port';
 import { SPLIT_INPUT } from './support/new-job';
 import { itemAt, refusedAt } from './support/transactions';
 
@@ -263,7 +266,7 @@ describe('choosing the clips of a source that holds less than its header claims'
     outcome: 'ready',
     source: SOURCE,
     segments: [{ index: 0, start_seconds: 0, end_seconds: 60 }],
-    transcription: { state: 'none', poll_seconds: 15, deadline_at: 0 },
+    transcription: { state: 'none' },
   };
 
   it('chooses clips only within the decoded picture, and carries its length to the finish', async () => {
@@ -307,5 +310,106 @@ describe('choosing the clips of a source that holds less than its header claims'
 
     const job = itemAt(finishTransaction(), JOB_KEY).Update!;
     expect(job.ExpressionAttributeValues).toMatchObject({ ':status': 'completed', ':refund': 7 });
+  });
+});
+
+describe('starting the transcription', () => {
+  const ASSET_ID = 'asset_01j0000000000000000000000b';
+  const pending: SplitReady = {
+    organization_id: 7,
+    job_id: JOB_ID,
+    outcome: 'ready',
+    source: SOURCE,
+    segments: [{ index: 0, start_seconds: 0, end_seconds: 60 }],
+    transcription: { state: 'pending' },
+  };
+
+  function provider(
+    start: TranscriptionProvider['start'],
+  ): TranscriptionProvider & { requests: TranscriptionRequest[] } {
+    const requests: TranscriptionRequest[] = [];
+    return {
+      kind: 'scripted',
+      pollSeconds: 5,
+      requests,
+      start: (request) => {
+        requests.push(request);
+        return start(request);
+      },
+      poll: () => Promise.resolve({ state: 'in_progress' }),
+    };
+  }
+
+  function givenJobAndSource() {
+    dynamo.on(GetCommand).callsFake((input: { Key: { sk: string } }) => ({
+      Item: input.Key.sk.startsWith('JOB#')
+        ? jobItem({ input: { ...SPLIT_INPUT, source_asset_id: ASSET_ID, language: 'en-US' } })
+        : {
+            pk: 'ORG#7',
+            sk: `ASSET#${ASSET_ID}`,
+            asset_id: ASSET_ID,
+            organization_id: 7,
+            filename: 'talk.mp4',
+            content_type: 'video/mp4',
+            size_bytes: 1000,
+            purpose: 'source',
+            status: 'uploaded',
+            created_at: '2026-03-01T11:00:00.000Z',
+            object_key: SOURCE.object_key,
+          },
+    }));
+  }
+
+  it('starts it on the source, in the language asked, and follows it at the pace of the provider until its deadline', async () => {
+    givenJobAndSource();
+    const transcription = provider(() => Promise.resolve({ state: 'started', transcriptionId: 't-1' }));
+
+    const state = await startSplitTranscription(transcription, pending, 1_000);
+
+    expect(transcription.requests).toEqual([
+      expect.objectContaining({
+        jobId: JOB_ID,
+        source: { bucket: 'media', key: SOURCE.object_key, contentType: 'video/mp4' },
+        language: 'en-US',
+      }),
+    ]);
+    expect(state.transcription).toEqual({
+      state: 'in_progress',
+      transcription_id: 't-1',
+      poll_seconds: 5,
+      deadline_at: 1_000 + TRANSCRIPTION_DEADLINE_SECONDS * 1000,
+    });
+  });
+
+  it('goes on without one when there is no provider to run it', async () => {
+    givenJobAndSource();
+
+    const state = await startSplitTranscription(
+      provider(() => Promise.resolve({ state: 'unavailable' })),
+      pending,
+    );
+
+    expect(state.transcription).toEqual({ state: 'none' });
+  });
+
+  it('starts nothing for a source without sound', async () => {
+    const transcription = provider(() => Promise.resolve({ state: 'started', transcriptionId: 't-1' }));
+
+    const state = await startSplitTranscription(transcription, { ...pending, transcription: { state: 'none' } });
+
+    expect(state.transcription).toEqual({ state: 'none' });
+    expect(transcription.requests).toEqual([]);
+  });
+
+  it('lets a busy provider fail the step, for the state machine to retry', async () => {
+    givenJobAndSource();
+    const busy = Object.assign(new Error('Amazon Transcribe is busy'), { name: 'ProviderBusy' });
+
+    await expect(
+      startSplitTranscription(
+        provider(() => Promise.reject(busy)),
+        pending,
+      ),
+    ).rejects.toBe(busy);
   });
 });

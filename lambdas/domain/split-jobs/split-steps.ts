@@ -11,7 +11,12 @@ import { advanceProgress, enterWorkStage, findJob } from '#domain/jobs/job-store
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
-import { describeCaughtFailure, retryableOnTransientFailure, type CaughtFailure } from '#platform/task-failures';
+import {
+  describeCaughtFailure,
+  retryableOnTransientFailure,
+  TransientFailure,
+  type CaughtFailure,
+} from '#platform/task-failures';
 import { coreShare, mediaToolPath } from '#platform/media-tools';
 import { captionFontFiles } from '#platform/caption-fonts';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
@@ -40,7 +45,7 @@ import type { Transcript, TranscriptionProvider } from './transcription/port';
 
 /**
  * The steps of the split job state machine (state-machines/split-job.asl.json), one per worker:
- * prepare (start the job, probe the source, plan the analysis, start a transcription), analyse
+ * prepare (start the job, probe the source, plan the analysis), start a transcription, analyse
  * each time segment (a Map), wait for the transcript, choose the clips, render each clip (a Map,
  * a Catch per clip), finish. Large intermediate results go to work/ in the media bucket; the
  * execution's state carries only what routes it.
@@ -88,13 +93,20 @@ export interface AnalysisSegment {
   end_seconds: number;
 }
 
-export interface TranscriptionState {
-  state: 'in_progress' | 'completed' | 'none';
-  transcription_id?: string;
-  poll_seconds: number;
-  /** Unix milliseconds after which a transcription still running is given up. */
-  deadline_at: number;
-}
+/**
+ * Where the transcript stands: `pending` from Prepare until StartTranscription starts it, then
+ * followed to `completed`, or `none` (no sound, no provider, or given up on: the state machine
+ * writes `none` itself when starting or following it failed past its retries).
+ */
+export type TranscriptionState =
+  | { state: 'pending' | 'completed' | 'none' }
+  | {
+      state: 'in_progress';
+      transcription_id: string;
+      poll_seconds: number;
+      /** Unix milliseconds after which a transcription still running is given up. */
+      deadline_at: number;
+    };
 
 /** Prepare's answer when the work can start: what the analysis, the wait for the transcript and the choice read. */
 export interface SplitReady extends JobExecutionInput {
@@ -202,12 +214,8 @@ async function splitJob(state: JobExecutionInput): Promise<JobOf<'split'> | unde
   return job;
 }
 
-/** Prepare: queued → processing, the source probed (once per asset), the analysis planned, a transcription started. */
-export async function prepareSplit(
-  transcription: TranscriptionProvider,
-  state: JobExecutionInput,
-  now = Date.now(),
-): Promise<SplitReady | SplitFailed | SplitFinished> {
+/** Prepare: queued → processing, the source probed (once per asset), the analysis planned. */
+export async function prepareSplit(state: JobExecutionInput): Promise<SplitReady | SplitFailed | SplitFinished> {
   const job = await startJobWork(state.organization_id, state.job_id, 'split');
   if (!job) return { ...executionInputOf(state), outcome: 'finished' };
   const asset = await findAsset(job.organizationId, job.input.source_asset_id);
@@ -215,20 +223,13 @@ export async function prepareSplit(
     return { ...executionInputOf(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnavailable };
   }
   const probe = await probedSource(asset).catch((error: unknown) => {
+    // A source that could not be reached is probed again by the state machine's retry.
+    if (error instanceof TransientFailure) throw error;
     log('warn', 'The split source could not be probed', { job_id: job.jobId, error });
     return undefined;
   });
   if (!probe) return { ...executionInputOf(state), outcome: 'failed', error: SPLIT_ERRORS.sourceUnreadable };
-  const started = probe.hasAudio
-    ? await transcription.start({
-        jobId: job.jobId,
-        source: { bucket: mediaBucket(), key: asset.objectKey, contentType: asset.contentType },
-        language: job.input.language,
-        output: { bucket: mediaBucket(), key: transcriptOutputKey(state) },
-      })
-    : ({ state: 'unavailable' } as const);
   await enterWorkStage(job.organizationId, job.jobId, 'analysing', PROGRESS.prepared);
-  const pollSeconds = transcription.pollSeconds ?? TRANSCRIPTION_POLL_SECONDS;
   const subjectFrames = subjectFramesToSample(job.input, probe);
   return {
     ...executionInputOf(state),
@@ -246,22 +247,47 @@ export async function prepareSplit(
       start_seconds: range.startSeconds,
       end_seconds: range.endSeconds,
     })),
-    transcription:
-      started.state === 'started'
-        ? {
-            state: 'in_progress',
-            transcription_id: started.transcriptionId,
-            poll_seconds: pollSeconds,
-            deadline_at: now + TRANSCRIPTION_DEADLINE_SECONDS * 1000,
-          }
-        : { state: 'none', poll_seconds: pollSeconds, deadline_at: now },
+    transcription: { state: probe.hasAudio ? 'pending' : 'none' },
+  };
+}
+
+/**
+ * StartTranscription: the source's speech sent to the transcription provider, beside the analysis.
+ * A provider at its quota throws ProviderBusy, which the state machine retries; when it gives up,
+ * or the provider refuses the request, the job goes on without a transcript.
+ */
+export async function startSplitTranscription(
+  transcription: TranscriptionProvider,
+  state: SplitReady,
+  now = Date.now(),
+): Promise<SplitReady> {
+  if (state.transcription.state !== 'pending') return state;
+  const job = await splitJob(state);
+  const asset = job && (await findAsset(job.organizationId, job.input.source_asset_id));
+  if (!job || !asset) return { ...state, transcription: { state: 'none' } };
+  const started = await transcription.start({
+    jobId: job.jobId,
+    source: { bucket: mediaBucket(), key: asset.objectKey, contentType: asset.contentType },
+    language: job.input.language,
+    output: { bucket: mediaBucket(), key: transcriptOutputKey(state) },
+  });
+  if (started.state !== 'started') return { ...state, transcription: { state: 'none' } };
+  return {
+    ...state,
+    transcription: {
+      state: 'in_progress',
+      transcription_id: started.transcriptionId,
+      poll_seconds: transcription.pollSeconds ?? TRANSCRIPTION_POLL_SECONDS,
+      deadline_at: now + TRANSCRIPTION_DEADLINE_SECONDS * 1000,
+    },
   };
 }
 
 /**
  * One time segment of the source, analysed in one ffmpeg pass and kept under work/. Its share of
  * the progress bar is its share of the source. A source ffmpeg cannot decode throws
- * MediaToolError, which the state machine turns into a failed job.
+ * MediaToolError, which the state machine turns into a failed job; a read or a write cut short
+ * throws TransientFailure, which it retries.
  */
 export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: number }> {
   const range: TimeRange = { startSeconds: task.segment.start_seconds, endSeconds: task.segment.end_seconds };
@@ -298,10 +324,12 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
       task.job_id,
       (range.endSeconds - range.startSeconds - reportedSeconds) * pointsPerSecond,
     );
-    if (subjectFrames) {
-      await putFile(subjectFramesKey(task, task.segment.index), subjectFrames.path, 'application/octet-stream');
-    }
-    await putJson(analysisKey(task, task.segment.index), analysis);
+    await retryableOnTransientFailure(`Storing the analysis of segment ${task.segment.index}`, async () => {
+      if (subjectFrames) {
+        await putFile(subjectFramesKey(task, task.segment.index), subjectFrames.path, 'application/octet-stream');
+      }
+      await putJson(analysisKey(task, task.segment.index), analysis);
+    });
     return { index: task.segment.index };
   } finally {
     if (directory) await rm(directory, { recursive: true, force: true });
@@ -315,18 +343,18 @@ export async function pollTranscription(
   now = Date.now(),
 ): Promise<SplitReady> {
   const current = state.transcription;
-  if (current.state !== 'in_progress' || !current.transcription_id) return state;
+  if (current.state !== 'in_progress') return state;
   const status = await transcription.poll(current.transcription_id);
   if (status.state === 'completed') {
-    await putJson(transcriptKey(state), status.transcript);
-    return { ...state, transcription: { ...current, state: 'completed' } };
+    await retryableOnTransientFailure('Storing the transcript', () => putJson(transcriptKey(state), status.transcript));
+    return { ...state, transcription: { state: 'completed' } };
   }
   if (status.state === 'failed' || now >= current.deadline_at) {
     log('warn', 'Transcription gave no transcript; the clips will have no captions or titles', {
       job_id: state.job_id,
       reason: status.state === 'failed' ? status.message : 'deadline passed',
     });
-    return { ...state, transcription: { ...current, state: 'none' } };
+    return { ...state, transcription: { state: 'none' } };
   }
   return state;
 }

@@ -1,8 +1,5 @@
 import type { JobExecutionInput } from '#domain/jobs/job-execution';
 import { prepareSplit } from '#domain/split-jobs/split-steps';
-import { transcriptionProvider } from '#domain/split-jobs/transcription/factory';
 import { workerHandler } from '#platform/invocation';
 
-export const handler = workerHandler('split-jobs/prepare', (input: JobExecutionInput) =>
-  prepareSplit(transcriptionProvider(), input),
-);
+export const handler = workerHandler('split-jobs/prepare', (input: JobExecutionInput) => prepareSplit(input));
