@@ -14,7 +14,8 @@ export const RECONCILE_SCHEDULE = {
    * How long past its workflow's execution timeout an active job waits for the execution's ending
    * before the reconciler ends it: the status change reaches the execution-ended task within
    * seconds, and Lambda retries a failed ending twice, a minute and then two minutes later. So a
-   * job the reconciler ends past its bound is one whose ending was lost.
+   * job the reconciler ends past its bound is one whose ending failed (kept in that task's
+   * dead-letter queue in AWS) or never came.
    */
   graceSeconds: 300,
 } as const;
