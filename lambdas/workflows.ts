@@ -6,6 +6,9 @@ import type { SplitState } from '#domain/split-jobs/split-steps';
 import type { RenderState } from '#domain/video-jobs/render-steps';
 import type { Grant, TableAccess } from '#grants';
 import { SPLIT_JOB_STATE_MACHINE_ARN, VIDEO_JOB_STATE_MACHINE_ARN, type Setting } from '#platform/settings';
+// Only the time-out of each ASL file: esbuild bundles no more of it into the functions that import this table.
+import { TimeoutSeconds as SPLIT_JOB_TIMEOUT_SECONDS } from '../state-machines/split-job.asl.json';
+import { TimeoutSeconds as VIDEO_JOB_TIMEOUT_SECONDS } from '../state-machines/video-job.asl.json';
 
 /**
  * The workflow table: for each job type, the state machine that runs its jobs, how an execution
@@ -48,8 +51,9 @@ export interface Workflow {
   /** The grant a function needs to stop its executions (a cancel, a passed deadline). */
   readonly stopGrant: Grant;
   /**
-   * The ASL file's top-level TimeoutSeconds (checked when the definition is read): an execution
-   * still running then ends TIMED_OUT, and its job expires through the execution-ended task.
+   * The ASL file's top-level TimeoutSeconds, imported from that file (definitionWithWorkers refuses
+   * a value from another): an execution still running then ends TIMED_OUT, and its job expires
+   * through the execution-ended task. The reconciler's bound follows from it.
    */
   readonly executionTimeoutSeconds: number;
   /** The execution's input for one job; its name is always the job id. */
@@ -85,9 +89,9 @@ export const WORKFLOWS: readonly Workflow[] = [
     arnSetting: VIDEO_JOB_STATE_MACHINE_ARN,
     startGrant: 'states.video-job:start',
     stopGrant: 'states.video-job:stop',
-    // Throttled starts (minutes), two chained renders of at most 20 minutes each (their deadline),
-    // and the finish's own retries.
-    executionTimeoutSeconds: 3600,
+    // The ASL's time-out covers throttled starts (minutes), two chained renders of at most 20
+    // minutes each (their deadline), and the finish's own retries.
+    executionTimeoutSeconds: VIDEO_JOB_TIMEOUT_SECONDS,
     executionInput: jobExecutionInput,
     outcomes: outcomesOf<RenderState>()([
       'in_progress',
@@ -155,8 +159,8 @@ export const WORKFLOWS: readonly Workflow[] = [
     startGrant: 'states.split-job:start',
     stopGrant: 'states.split-job:stop',
     // Analysis of a 3-hour source in parallel segments (each under 15 minutes), a transcription
-    // given up after an hour, rendering, and the retries of each: well inside four hours.
-    executionTimeoutSeconds: 14400,
+    // given up after an hour, rendering, and the retries of each: well inside the ASL's time-out.
+    executionTimeoutSeconds: SPLIT_JOB_TIMEOUT_SECONDS,
     executionInput: jobExecutionInput,
     outcomes: outcomesOf<SplitState>()(['ready', 'chosen', 'unreadable', 'failed', 'finished', 'crashed', 'completed']),
     workers: {
@@ -349,8 +353,9 @@ export function definitionWithWorkers(workflow: Workflow, targets: Readonly<Reco
   }
   if (definition.TimeoutSeconds !== workflow.executionTimeoutSeconds) {
     throw new Error(
-      `${workflow.definitionFile} has TimeoutSeconds ${String(definition.TimeoutSeconds)}, but lambdas/workflows.ts ` +
-        `says the ${workflow.name} workflow times out after ${workflow.executionTimeoutSeconds} seconds.`,
+      `${workflow.definitionFile} has TimeoutSeconds ${String(definition.TimeoutSeconds)}, but the ${workflow.name} ` +
+        `workflow of lambdas/workflows.ts times out after ${workflow.executionTimeoutSeconds} seconds: its ` +
+        `executionTimeoutSeconds must be imported from its own ASL file.`,
     );
   }
   const unlisted = unlistedOutcomes(workflow, definition);

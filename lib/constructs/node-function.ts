@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { LOG_LEVEL, MEDIA_BUCKET_NAME, METRICS_NAMESPACE, TABLE_NAME } from '#platform/settings';
@@ -66,6 +67,8 @@ export interface NodeFunctionProps {
   readonly readsTableStream?: boolean;
   /** Executions reserved for (and capping) this function; none unless told (lib/flood-control.ts). */
   readonly reservedConcurrentExecutions?: number;
+  /** Where Lambda sends the event of an asynchronous invocation that failed its retries; none unless told. */
+  readonly deadLetterQueue?: sqs.IQueue;
   /** The governed profile: the function runs in its network, and its log group is encrypted with its key. */
   readonly governance?: Governance;
 }
@@ -123,6 +126,7 @@ export class NodeFunction extends NodejsFunction {
       timeout: props.timeout,
       ephemeralStorageSize: props.ephemeralStorageMb ? Size.mebibytes(props.ephemeralStorageMb) : undefined,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      deadLetterQueue: props.deadLetterQueue,
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,

@@ -57,9 +57,10 @@ export interface TaskFunctionsProps {
 /**
  * The tasks of lambdas/tasks.ts: a function each, granted its declared table actions and grants, and
  * what runs it. Schedules and execution endings are EventBridge rules, whose target retries a
- * failed invocation (EventBridge's default policy: for 24 hours, up to 185 times); what still
- * escapes it, the reconciler finds. The table's stream and the queues are Lambda event source
- * mappings, whose handlers answer partial batch responses.
+ * failed invocation (EventBridge's default policy: for 24 hours, up to 185 times); an ending that
+ * still fails is kept in its task's dead-letter queue, and the reconciler ends its job at its
+ * bound. The table's stream and the queues are Lambda event source mappings, whose handlers answer
+ * partial batch responses.
  */
 export class TaskFunctions extends Construct {
   /** By task name (`reconcile-jobs`). */
@@ -73,6 +74,11 @@ export class TaskFunctions extends Construct {
    * batch it gave up on (shard and sequence numbers, not the records).
    */
   public readonly streamFailureQueues: ReadonlyMap<string, sqs.Queue>;
+  /**
+   * Of each task run by an execution ending, by task name: the status change events that neither
+   * EventBridge nor Lambda got handled, as they were sent, for an operator to run again.
+   */
+  public readonly endingDeadLetterQueues: ReadonlyMap<string, sqs.Queue>;
 
   private readonly props: TaskFunctionsProps;
 
@@ -83,8 +89,21 @@ export class TaskFunctions extends Construct {
     const rules = new Map<string, events.Rule>();
     const eventSourceMappings = new Map<string, DynamoEventSource | SqsEventSource>();
     const streamFailureQueues = new Map<string, sqs.Queue>();
+    const endingDeadLetterQueues = new Map<string, sqs.Queue>();
     for (const task of props.tasks ?? TASKS) {
       const constructId = constructIdOf(task.name);
+      // A failed ending is kept rather than dropped: its job would hold its concurrency slot and
+      // credits until the reconciler's bound, hours for a long workflow. An ending fails two ways,
+      // and this queue is the dead-letter queue of both: of the rule's target, for an event
+      // EventBridge could not hand to Lambda within its retries (the invocation refused or
+      // throttled); and of the function, for one Lambda accepted but the function failed on every
+      // attempt (the first and two asynchronous retries) or never ran before the event's maximum
+      // age, which EventBridge, its invocation accepted, never learns of. Both send the event itself
+      // as the message (a Lambda on-failure destination would wrap it in a record), so every
+      // message is run again alike. No AwsSolutions-SQS3 finding: cdk-nag recognizes a queue that
+      // a function names as its dead-letter queue.
+      const endingDeadLetters =
+        task.trigger.kind === 'execution-ended' ? deadLetterQueue(this, `${constructId}DeadLetterQueue`) : undefined;
       const fn = new NodeFunction(this, `${constructId}Function`, {
         entry: path.join(TASKS_DIR, `${task.handler}.ts`),
         description: `Task ${task.name} (lambdas/tasks/${task.handler}.ts)`,
@@ -102,6 +121,7 @@ export class TaskFunctions extends Construct {
         ),
         // The stream mapping's grant (table.grantStreamRead) adds dynamodb:ListStreams on "*".
         readsTableStream: task.trigger.kind === 'table-stream',
+        deadLetterQueue: endingDeadLetters,
       });
       props.table.grantTo(fn, task);
       applyGrants(task.grants, {
@@ -124,9 +144,10 @@ export class TaskFunctions extends Construct {
             new events.Rule(this, `${constructId}Rule`, {
               description: `Runs the ${task.name} task`,
               ...ruleTriggerOf(trigger, props.stateMachines),
-              targets: [new targets.LambdaFunction(fn)],
+              targets: [new targets.LambdaFunction(fn, { deadLetterQueue: endingDeadLetters })],
             }),
           );
+          if (endingDeadLetters) endingDeadLetterQueues.set(task.name, endingDeadLetters);
           break;
         case 'table-stream': {
           // Records still failing after the retries go to this queue, so a bad record stops
@@ -178,6 +199,7 @@ export class TaskFunctions extends Construct {
     this.rules = rules;
     this.eventSourceMappings = eventSourceMappings;
     this.streamFailureQueues = streamFailureQueues;
+    this.endingDeadLetterQueues = endingDeadLetterQueues;
   }
 
   /**

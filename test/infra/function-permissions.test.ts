@@ -133,7 +133,7 @@ function logsAndTraces(fn: lambda.IFunction): string[] {
   ];
 }
 
-/** What Lambda's event source mapping of a task needs of the task's role to read its trigger. */
+/** What Lambda needs of a task's role for its trigger: an event source mapping's reads, a dead-letter queue's sends. */
 function triggerPermissions(taskName: string, trigger: TaskTrigger): string[] {
   switch (trigger.kind) {
     case 'table-stream': {
@@ -154,8 +154,10 @@ function triggerPermissions(taskName: string, trigger: TaskTrigger): string[] {
         (action) => `sqs:${action} ${queue}`,
       );
     }
-    case 'schedule':
     case 'execution-ended':
+      // Lambda sends an ending that failed its retries to the function's dead-letter queue with its role.
+      return [`sqs:SendMessage <${logicalIdOf(stack.tasks.endingDeadLetterQueues.get(taskName)!)}.Arn>`];
+    case 'schedule':
       return [];
   }
 }

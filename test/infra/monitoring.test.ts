@@ -253,6 +253,28 @@ describe('the new alarms', () => {
     }
   });
 
+  test("failed execution endings: any message in the execution-ended task's dead-letter queue, notifying the alarm topic", () => {
+    const deadLetters = stack.tasks.endingDeadLetterQueues.get('execution-ended')!;
+    const onQueue = Object.values(alarms).filter(
+      (alarm) =>
+        JSON.stringify(alarm.Properties.Dimensions) ===
+        JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(deadLetters), 'QueueName'] } }]),
+    );
+    expect(onQueue.map((alarm) => alarm.Properties)).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Statistic: 'Maximum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [topicRef],
+        AlarmDescription: expect.stringContaining('docs/operations.md, Failed execution endings'),
+      }),
+    ]);
+  });
+
   test('jobs past their bound: one alarm per job type on any ActiveJobsPastBound', () => {
     const byJobType = stack.monitoring.activeJobsPastBoundAlarms.map(alarmOf);
     expect(byJobType.map((alarm) => alarm.Dimensions)).toEqual(

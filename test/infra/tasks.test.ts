@@ -7,7 +7,14 @@ import { actionsOf, resourcesOf, statementsOfFunction, synthesizedStack } from '
 const { stack, template, logicalIdOf } = synthesizedStack();
 const rulesById = template.findResources('AWS::Events::Rule');
 const ruleOf = (name: string) => rulesById[logicalIdOf(stack.tasks.rules.get(name)!)]!.Properties;
+const functionOf = (name: string) =>
+  template.findResources('AWS::Lambda::Function')[logicalIdOf(stack.tasks.functions.get(name)!)]!.Properties;
 const stateMachineRefs = stack.workflows.map(({ stateMachine }) => ({ Ref: logicalIdOf(stateMachine) }));
+const endingsQueue = stack.tasks.endingDeadLetterQueues.get('execution-ended')!;
+const endingsQueueArn = { 'Fn::GetAtt': [logicalIdOf(endingsQueue), 'Arn'] };
+const endingsQueuePolicy: { Effect: string }[] = Object.values(template.findResources('AWS::SQS::QueuePolicy'))
+  .filter((policy) => JSON.stringify(policy.Properties.Queues) === JSON.stringify([{ Ref: logicalIdOf(endingsQueue) }]))
+  .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
 
 /** Tasks run by an EventBridge rule; the others are run by an event source mapping (webhooks.test.ts). */
 const RULE_TASKS = TASKS.filter((task) => task.trigger.kind === 'schedule' || task.trigger.kind === 'execution-ended');
@@ -100,7 +107,53 @@ describe('tasks', () => {
     });
   });
 
-  test('the reconciler may start every workflow and stop its executions, and use the table without scanning; the execution-ended task only the table', () => {
+  describe('a failed ending is kept, not dropped', () => {
+    test('in a dead-letter queue encrypted with SSE-SQS, refusing requests without TLS, keeping messages 14 days', () => {
+      const queue = template.findResources('AWS::SQS::Queue')[logicalIdOf(endingsQueue)]!;
+      expect(queue.Properties).toMatchObject({
+        SqsManagedSseEnabled: true,
+        MessageRetentionPeriod: 14 * 24 * 3600,
+        RedriveAllowPolicy: { redrivePermission: 'allowAll' },
+      });
+      expect(queue.Properties.RedrivePolicy).toBeUndefined();
+      expect(endingsQueuePolicy).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+    });
+
+    test("that the rule's target names as its dead-letter queue, which only the rule may send to", () => {
+      const rule = stack.tasks.rules.get('execution-ended')!;
+      expect(ruleOf('execution-ended').Targets).toEqual([
+        expect.objectContaining({ DeadLetterConfig: { Arn: endingsQueueArn } }),
+      ]);
+      expect(endingsQueuePolicy.filter((statement) => statement.Effect === 'Allow')).toEqual([
+        expect.objectContaining({
+          Principal: { Service: 'events.amazonaws.com' },
+          Action: 'sqs:SendMessage',
+          Resource: endingsQueueArn,
+          Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [logicalIdOf(rule), 'Arn'] } } },
+        }),
+      ]);
+    });
+
+    test("that the task's function names as the dead-letter queue of its asynchronous invocations", () => {
+      expect(functionOf('execution-ended').DeadLetterConfig).toEqual({ TargetArn: endingsQueueArn });
+    });
+
+    test('and only the execution-ended task has one: a missed schedule is the next run’s to catch up', () => {
+      expect([...stack.tasks.endingDeadLetterQueues.keys()]).toEqual(['execution-ended']);
+      for (const task of RULE_TASKS.filter((candidate) => candidate.name !== 'execution-ended')) {
+        expect(ruleOf(task.name).Targets[0].DeadLetterConfig).toBeUndefined();
+        expect(functionOf(task.name).DeadLetterConfig).toBeUndefined();
+      }
+    });
+  });
+
+  test('the reconciler may start every workflow and stop its executions, and use the table without scanning; the execution-ended task only the table and its dead-letter queue', () => {
     const outsideTable = (name: string) =>
       statementsOfFunction(stack, template, stack.tasks.functions.get(name)!)
         .filter((statement) => actionsOf(statement).some((action) => !/^(logs|xray|dynamodb):/.test(action)))
@@ -119,7 +172,8 @@ describe('tasks', () => {
     for (const reference of stateMachineRefs) {
       expect(stopped.filter((resource) => resource.includes(JSON.stringify(reference)))).toHaveLength(1);
     }
-    expect(outsideTable('execution-ended')).toEqual([]);
+    // Lambda sends a failed ending to the function's dead-letter queue with the function's role.
+    expect(outsideTable('execution-ended')).toEqual([{ actions: ['sqs:SendMessage'], resources: [endingsQueueArn] }]);
     for (const task of TASKS) {
       const actions = statementsOfFunction(stack, template, stack.tasks.functions.get(task.name)!).flatMap(actionsOf);
       expect(actions).not.toContain('dynamodb:Scan');

@@ -144,7 +144,8 @@ describe('the webhook deliveries queue', () => {
   });
 
   test('every queue of the stack is SSE-SQS encrypted and denies requests without TLS', () => {
-    expect(Object.keys(queues).sort()).toEqual([deliveriesId, deadLettersId, relayFailuresId].sort());
+    const endingsId = logicalIdOf(stack.tasks.endingDeadLetterQueues.get('execution-ended')!);
+    expect(Object.keys(queues).sort()).toEqual([deliveriesId, deadLettersId, relayFailuresId, endingsId].sort());
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
     for (const [id, resource] of Object.entries(queues)) {
       expect(resource.Properties.SqsManagedSseEnabled).toBe(true);

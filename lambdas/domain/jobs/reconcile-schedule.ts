@@ -10,7 +10,13 @@ export const RECONCILE_SCHEDULE = {
    * its execution is started again, which does nothing when one already exists under its name.
    */
   restartAfterSeconds: 60,
-  /** How long past its workflow's execution timeout an active job is ended by the reconciler. */
+  /**
+   * How long past its workflow's execution timeout an active job waits for the execution's ending
+   * before the reconciler ends it: the status change reaches the execution-ended task within
+   * seconds, and Lambda retries a failed ending twice, a minute and then two minutes later. So a
+   * job the reconciler ends past its bound is one whose ending failed (kept in that task's
+   * dead-letter queue in AWS) or never came.
+   */
   graceSeconds: 300,
 } as const;
 

@@ -41,9 +41,18 @@ function overdueOutcome(entry: ActiveJobEntry): JobOutcome {
     : { status: 'expired', error: JOB_ERRORS.timedOut };
 }
 
+/**
+ * How old an active job of the type may get before the reconciler ends it: its workflow's execution
+ * time-out (the ASL file's TimeoutSeconds), after which its execution has ended whatever happened,
+ * and the grace for that ending to reach the execution-ended task. Counted from the job's creation,
+ * which its execution's start follows at once unless the create died before starting it.
+ */
+export function boundSecondsOf(jobType: JobType): number {
+  return workflowOfJobType(jobType).executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds;
+}
+
 function isPastBound(entry: ActiveJobEntry, now: Date): boolean {
-  const ageSeconds = (now.getTime() - Date.parse(entry.createdAt)) / 1000;
-  return ageSeconds > workflowOfJobType(entry.type).executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds;
+  return (now.getTime() - Date.parse(entry.createdAt)) / 1000 > boundSecondsOf(entry.type);
 }
 
 /**

@@ -141,7 +141,7 @@ function workflowRow({ workflow, stateMachine }: WorkflowStateMachine): cloudwat
 }
 
 function queuesRow(alarms: QueueAndStreamAlarms): cloudwatch.IWidget[] {
-  const { queues, streamFailureQueues, streamTasks } = alarms;
+  const { queues, streamFailureQueues, endingDeadLetterQueues, streamTasks } = alarms;
   return [
     new cloudwatch.GraphWidget({
       title: 'Queues: messages',
@@ -170,6 +170,13 @@ function queuesRow(alarms: QueueAndStreamAlarms): cloudwatch.IWidget[] {
             period: PERIOD,
             statistic: 'Maximum',
             label: `${name} failed batches`,
+          }),
+        ),
+        ...endingDeadLetterQueues.map(([name, deadLetters]) =>
+          deadLetters.metricApproximateNumberOfMessagesVisible({
+            period: PERIOD,
+            statistic: 'Maximum',
+            label: `${name} failed endings`,
           }),
         ),
       ],

@@ -33,11 +33,11 @@ export interface MonitoringProps {
  * handlers turn every expected failure into an envelope, and the workflows catch worker errors
  * into FinishCrashed, so a Lambda Errors datapoint is a crash or a timeout), throttling of the
  * functions or the table, and any failed or timed-out workflow execution; those of the
- * asynchronous paths: any message in a dead-letter queue (a queue's, or the batches a table-stream
- * task gave up on), a queue whose oldest message waits too long, a table-stream task lagging
- * behind the stream, webhook deliveries failing; and the reconciler's: a job past its bound, an
- * error, or no run at all; and the lifecycle of every model the stack calls. Where the alarms notify
- * is the stack's (AlarmTopic).
+ * asynchronous paths: any message in a dead-letter queue (a queue's, the batches a table-stream
+ * task gave up on, or the execution endings a task could not handle), a queue whose oldest message
+ * waits too long, a table-stream task lagging behind the stream, webhook deliveries failing; and
+ * the reconciler's: a job past its bound, an error, or no run at all; and the lifecycle of every
+ * model the stack calls. Where the alarms notify is the stack's (AlarmTopic).
  *
  * Each group of alarms, and the dashboard, is made by its own module directly in this construct
  * rather than in a construct of its own: a level more in the construct tree would change every
@@ -53,7 +53,10 @@ export class Monitoring extends Construct {
   public readonly tableThrottlesAlarm: cloudwatch.Alarm;
   public readonly executionsFailedAlarms: readonly cloudwatch.Alarm[];
   public readonly executionsTimedOutAlarms: readonly cloudwatch.Alarm[];
-  /** Any message in a queue's dead-letter queue or a table-stream task's failures queue. */
+  /**
+   * Any message in a queue's dead-letter queue, a table-stream task's failures queue or an
+   * execution-ending task's dead-letter queue.
+   */
   public readonly deadLetterAlarms: readonly cloudwatch.Alarm[];
   /** Each queue's oldest message waiting too long. */
   public readonly oldestMessageAgeAlarms: readonly cloudwatch.Alarm[];

@@ -29,11 +29,13 @@ export interface QueueAndStreamAlarmsProps {
 
 /**
  * The alarms on the asynchronous paths, made in `scope`: the queues (dead letters, the oldest
- * message waiting) and the table-stream tasks (batches given up on, lag behind the stream).
+ * message waiting), the table-stream tasks (batches given up on, lag behind the stream) and the
+ * execution-ending tasks (endings that failed every retry).
  */
 export class QueueAndStreamAlarms {
   public readonly queues: readonly [QueueName, ServiceQueue][];
   public readonly streamFailureQueues: readonly [string, sqs.IQueue][];
+  public readonly endingDeadLetterQueues: readonly [string, sqs.IQueue][];
   public readonly streamTasks: readonly (readonly [string, lambda.IFunction])[];
   public readonly deadLetterAlarms: readonly cloudwatch.Alarm[];
   public readonly oldestMessageAgeAlarms: readonly cloudwatch.Alarm[];
@@ -47,6 +49,7 @@ export class QueueAndStreamAlarms {
         .createAlarm(scope, id, onAny(description));
     this.queues = [...props.queues.queues];
     this.streamFailureQueues = [...props.tasks.streamFailureQueues];
+    this.endingDeadLetterQueues = [...props.tasks.endingDeadLetterQueues];
     this.deadLetterAlarms = [
       ...this.queues.map(([name, { deadLetterQueue }]) =>
         deadLetterAlarm(
@@ -60,6 +63,13 @@ export class QueueAndStreamAlarms {
           `${constructIdOf(name)}StreamFailuresAlarm`,
           failures,
           `The ${name} task gave up on batches of the table's stream (their descriptions are in its failures queue); the sweeper relays their events late.`,
+        ),
+      ),
+      ...this.endingDeadLetterQueues.map(([name, deadLetters]) =>
+        deadLetterAlarm(
+          `${constructIdOf(name)}DeadLetterAlarm`,
+          deadLetters,
+          `The ${name} task could not end the jobs of executions that ended unfinished, after every retry (the events are in its dead-letter queue): the jobs hold their slots and credits until the reconciler's bound. Fix the cause, then run the events again (docs/operations.md, Failed execution endings).`,
         ),
       ),
     ];
