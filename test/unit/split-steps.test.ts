@@ -173,13 +173,27 @@ describe('the finish of a split job', () => {
     });
   });
 
-  it('fails with an internal error after a crash, even when some clips completed', async () => {
-    givenJobAndClips(jobItem(), [clipItem(1, 'completed'), clipItem(2, 'pending')]);
+  it('fails with an internal error after a crash, keeping the price of the clips completed: 2 of 4 of 25 credits refunds 13', async () => {
+    givenJobAndClips(jobItem({ credits: { estimated: 25, charged: 25, refunded: 0 } }), [
+      clipItem(1, 'completed'),
+      clipItem(2, 'completed'),
+      clipItem(3, 'processing'),
+      clipItem(4, 'failed'),
+    ]);
 
     const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'crashed' });
 
     expect(state.outcome).toBe('failed');
-    expect(itemAt(finishTransaction(), JOB_KEY).Update!.ExpressionAttributeValues).toMatchObject({
+    const items = finishTransaction();
+    expect(itemAt(items, JOB_KEY).Update!.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':refund': 13,
+      ':error': expect.objectContaining({ code: 'INTERNAL_ERROR' }),
+    });
+    expect(itemAt(items, ORGANIZATION_KEY).Update!.ExpressionAttributeValues).toMatchObject({ ':refund': 13 });
+    const clipUpdates = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(clipUpdates.map((update) => update.Key)).toEqual([{ pk: 'ORG#7', sk: `CLIP#${JOB_ID}#03` }]);
+    expect(clipUpdates[0]!.ExpressionAttributeValues).toMatchObject({
       ':status': 'failed',
       ':error': expect.objectContaining({ code: 'INTERNAL_ERROR' }),
     });

@@ -9,6 +9,7 @@ import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execu
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { advanceProgress, enterWorkStage, findJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
+import { deliveredBy } from '#domain/jobs/refunds';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
 import { describeCaughtFailure, retryableOnTransientFailure, type CaughtFailure } from '#platform/task-failures';
@@ -20,6 +21,7 @@ import { clipCaptionCues, webVttCaptions } from './captions';
 import { chooseClips } from './clip-selection';
 import { renderClip } from './clip-rendering';
 import {
+  failUnfinishedClips,
   findClip,
   findClips,
   markClipCompleted,
@@ -472,18 +474,15 @@ export async function failSplitClip(task: ClipTask & { failure?: CaughtFailure }
 /**
  * Finish (and FinishCrashed): ends the job. After rendering: completed when at least one clip
  * completed, the failed clips' share refunded; failed and refunded in full when none did. On a
- * failure before that, failed with its error. Clips left unfinished are failed first. Safe to run
- * again for the same job.
+ * failure before that, or a crash, failed with its error, keeping the price of the clips completed
+ * by then (refunds.ts). Clips left unfinished are failed first. Safe to run again for the same job.
  */
 export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | SplitFinished> {
   const { organization_id: organizationId, job_id: jobId } = state;
   const job = await splitJob(state);
   if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const clips = await findClips(organizationId, jobId);
-  const unfinishedError = state.outcome === 'chosen' ? SPLIT_ERRORS.clipRenderFailed : JOB_ERRORS.internal;
-  for (const clip of clips) {
-    if (clip.status === 'pending' || clip.status === 'processing') await markClipFailed(clip, unfinishedError);
-  }
+  await failUnfinishedClips(clips, state.outcome === 'chosen' ? SPLIT_ERRORS.clipRenderFailed : JOB_ERRORS.internal);
   const completed = clips.filter((clip) => clip.status === 'completed').length;
   if (state.outcome === 'chosen' && completed > 0) {
     await finishJob(organizationId, jobId, {
@@ -495,7 +494,7 @@ export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | S
     });
     return { ...executionInputOf(state), outcome: 'completed' };
   }
-  await finishJob(organizationId, jobId, { status: 'failed', error: failureOf(state) });
+  await finishJob(organizationId, jobId, { status: 'failed', error: failureOf(state), delivered: deliveredBy(clips) });
   return { ...executionInputOf(state), outcome: 'failed' };
 }
 
