@@ -50,6 +50,8 @@ export type Grant =
   | 'media.assets:put'
   // AbortMultipartUpload under assets/: a confirmation's copy in parts that fails is aborted.
   | 'media.assets:abort-upload'
+  // DeleteObject under assets/: a finished video copied for a job that ended otherwise meanwhile.
+  | 'media.assets:delete'
   // GetObject under renders/: a start image, a render read by ffmpeg, and the source of a copy.
   | 'media.renders:get'
   // ListBucket of keys under renders/: finding the video a provider wrote into a render's folder.

@@ -139,7 +139,8 @@ export const WORKFLOWS: readonly Workflow[] = [
       FinishJobFunction: {
         handler: 'video-jobs/finish-job',
         table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
-        grants: ['media.renders:get', 'media.assets:put'],
+        // Copies the finished video under assets/, and deletes the copy when the job ended otherwise meanwhile.
+        grants: ['media.renders:get', 'media.assets:put', 'media.assets:delete'],
         // A server-side CopyObject of the finished video (tens of MB) and one transaction.
         memoryMb: 512,
         timeoutSeconds: 60,

@@ -95,6 +95,7 @@ const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
   'media.assets:get': [`s3:GetObject ${BUCKET}/assets/*`],
   'media.assets:put': [`s3:PutObject ${BUCKET}/assets/*`],
   'media.assets:abort-upload': [`s3:AbortMultipartUpload ${BUCKET}/assets/*`],
+  'media.assets:delete': [`s3:DeleteObject ${BUCKET}/assets/*`],
   'media.renders:get': [`s3:GetObject ${BUCKET}/renders/*`],
   'media.renders:list': [`s3:ListBucket ${BUCKET} ${RENDERS_LISTINGS}`],
   'media.renders:put': [`s3:PutObject ${BUCKET}/renders/*`],
