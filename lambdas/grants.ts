@@ -62,6 +62,8 @@ export type Grant =
   | 'media.clips:get'
   // PutObject under clips/: a rendered clip's files.
   | 'media.clips:put'
+  // DeleteObject under clips/: a rendered clip's files when the clip was failed meanwhile.
+  | 'media.clips:delete'
   // GetObject under work/: a job's intermediate files (analyses, transcripts).
   | 'media.work:get'
   // PutObject under work/: the same, and a transcription's output written with the caller's rights.

@@ -206,7 +206,8 @@ export const WORKFLOWS: readonly Workflow[] = [
       RenderClipFunction: {
         handler: 'split-jobs/render-clip',
         table: ['GetItem', 'UpdateItem'],
-        grants: ['media.assets:get', 'media.work:get', 'media.clips:put'],
+        // Uploads the clip's files, and deletes them when the clip was failed meanwhile.
+        grants: ['media.assets:get', 'media.work:get', 'media.clips:put', 'media.clips:delete'],
         // One clip of at most 90 s encoded with x264 at up to 1280 px: two vCPUs, and /tmp for the
         // MP4 (tens of MB) and its thumbnail.
         memoryMb: 3008,

@@ -269,6 +269,7 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
   'media.clips:get': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:GetObject']),
   'media.clips:put': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:PutObject']),
+  'media.clips:delete': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:DeleteObject']),
   'media.work:get': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:GetObject']),
   // Amazon Transcribe writes its output with the caller's permissions, as Bedrock does under renders/.
   'media.work:put': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:PutObject']),

@@ -101,6 +101,7 @@ const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
   'media.renders:put': [`s3:PutObject ${BUCKET}/renders/*`],
   'media.clips:get': [`s3:GetObject ${BUCKET}/clips/*`],
   'media.clips:put': [`s3:PutObject ${BUCKET}/clips/*`],
+  'media.clips:delete': [`s3:DeleteObject ${BUCKET}/clips/*`],
   'media.work:get': [`s3:GetObject ${BUCKET}/work/*`],
   'media.work:put': [`s3:PutObject ${BUCKET}/work/*`],
   'states.video-job:start': [`states:StartExecution ${stateMachine('video-job')}`],

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findAsset } from '#domain/assets/asset-store';
-import { getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/media';
+import { discardObjects, getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/media';
 import { clipObjectKey, workObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError, type JobOf } from '#domain/jobs/job';
 import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
@@ -19,7 +19,7 @@ import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analys
 import { assCaptions } from './burnt-in-captions';
 import { clipCaptionCues, webVttCaptions } from './captions';
 import { chooseClips } from './clip-selection';
-import { renderClip } from './clip-rendering';
+import { renderClip, type RenderedClip } from './clip-rendering';
 import {
   failUnfinishedClips,
   findClip,
@@ -28,6 +28,9 @@ import {
   markClipFailed,
   markClipProcessing,
   putChosenClips,
+  type Clip,
+  type ClipFiles,
+  type ClipStatus,
 } from './clip-store';
 import { probedSource } from './split-source';
 import {
@@ -430,28 +433,56 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
           ? { assDocument: assCaptions(cues, job.input.aspect_ratio), fonts: captionFontFiles() }
           : undefined,
     });
-    const captions = cues && webVttCaptions(cues);
-    const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
-      clipObjectKey(task.organization_id, task.job_id, clip.clipId, file);
-    const captionsPath = join(directory, 'captions.vtt');
-    if (captions !== null) await writeFile(captionsPath, captions, 'utf8');
-    await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, () =>
-      Promise.all([
-        putFile(keyOf('video'), rendered.videoPath, 'video/mp4'),
-        putFile(keyOf('thumbnail'), rendered.thumbnailPath, 'image/jpeg'),
-        captions === null ? undefined : putFile(keyOf('captions'), captionsPath, 'text/vtt'),
-      ]),
-    );
-    await markClipCompleted(
-      clip,
-      { video: keyOf('video'), thumbnail: keyOf('thumbnail'), captions: captions === null ? null : keyOf('captions') },
-      { seconds: rendered.durationSeconds, framing: rendered.framing, captionsBurnedIn: rendered.captionsBurnedIn },
-    );
-    await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / task.clip_count);
-    return { clip_id: clip.clipId, status: 'completed' };
+    const status = await storeRenderedClip(clip, rendered, cues && webVttCaptions(cues), directory);
+    if (status === 'completed') {
+      await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / task.clip_count);
+    }
+    return { clip_id: clip.clipId, status };
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * A rendered clip's files uploaded under clips/, then the clip marked completed; answers its
+ * status after. A clip that can no longer complete (failed as its job ended meanwhile: a cancel,
+ * a deadline, the job's finish) keeps no files: nothing points at them, and no lifecycle rule
+ * expires clips/. A clip another render of it completed keeps them: they are its own, at the same
+ * keys.
+ */
+export async function storeRenderedClip(
+  clip: Clip,
+  rendered: RenderedClip,
+  captions: string | null,
+  directory: string,
+): Promise<ClipStatus> {
+  const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
+    clipObjectKey(clip.organizationId, clip.jobId, clip.clipId, file);
+  const files: ClipFiles = {
+    video: keyOf('video'),
+    thumbnail: keyOf('thumbnail'),
+    captions: captions === null ? null : keyOf('captions'),
+  };
+  const captionsPath = join(directory, 'captions.vtt');
+  if (captions !== null) await writeFile(captionsPath, captions, 'utf8');
+  await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, () =>
+    Promise.all([
+      putFile(files.video, rendered.videoPath, 'video/mp4'),
+      putFile(files.thumbnail, rendered.thumbnailPath, 'image/jpeg'),
+      files.captions === null ? undefined : putFile(files.captions, captionsPath, 'text/vtt'),
+    ]),
+  );
+  const look = {
+    seconds: rendered.durationSeconds,
+    framing: rendered.framing,
+    captionsBurnedIn: rendered.captionsBurnedIn,
+  };
+  if (await markClipCompleted(clip, files, look)) return 'completed';
+  const ended = await findClip(clip.organizationId, clip.jobId, clip.clipId);
+  if (ended?.status !== 'completed') {
+    await discardObjects([files.video, files.thumbnail, ...(files.captions === null ? [] : [files.captions])]);
+  }
+  return ended?.status ?? 'failed';
 }
 
 /**
