@@ -50,6 +50,8 @@ export type Grant =
   | 'media.assets:put'
   // AbortMultipartUpload under assets/: a confirmation's copy in parts that fails is aborted.
   | 'media.assets:abort-upload'
+  // DeleteObject under assets/: a finished video copied for a job that ended otherwise meanwhile.
+  | 'media.assets:delete'
   // GetObject under renders/: a start image, a render read by ffmpeg, and the source of a copy.
   | 'media.renders:get'
   // ListBucket of keys under renders/: finding the video a provider wrote into a render's folder.
@@ -60,6 +62,8 @@ export type Grant =
   | 'media.clips:get'
   // PutObject under clips/: a rendered clip's files.
   | 'media.clips:put'
+  // DeleteObject under clips/: a rendered clip's files when the clip was failed meanwhile.
+  | 'media.clips:delete'
   // GetObject under work/: a job's intermediate files (analyses, transcripts).
   | 'media.work:get'
   // PutObject under work/: the same, and a transcription's output written with the caller's rights.

@@ -58,7 +58,7 @@ export const TASKS: readonly Task[] = [
     name: 'reconcile-jobs',
     handler: 'reconcile-jobs',
     trigger: { kind: 'schedule', everyMinutes: RECONCILE_SCHEDULE.everyMinutes },
-    // Reads each active job for its deadline, and an expiring split job's clips.
+    // Reads each active job for its deadline, and the clips of a split job it expires or ends.
     table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableIndexes: ['active-jobs'],
     // Starts the execution of any job type again; stops the execution of a job past its deadline.
@@ -71,9 +71,10 @@ export const TASKS: readonly Task[] = [
     name: 'execution-ended',
     handler: 'execution-ended',
     trigger: { kind: 'execution-ended', statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
-    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    // Reads the job, and the clips of a split job, which it fails before it ends the job.
+    table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
     grants: [],
-    // One read and one transaction.
+    // One read, a query of at most ten clips, their updates and one transaction.
     memoryMb: 256,
     timeoutSeconds: 30,
   },

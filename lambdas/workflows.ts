@@ -143,7 +143,8 @@ export const WORKFLOWS: readonly Workflow[] = [
       FinishJobFunction: {
         handler: 'video-jobs/finish-job',
         table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
-        grants: ['media.renders:get', 'media.assets:put'],
+        // Copies the finished video under assets/, and deletes the copy when the job ended otherwise meanwhile.
+        grants: ['media.renders:get', 'media.assets:put', 'media.assets:delete'],
         // A server-side CopyObject of the finished video (tens of MB) and one transaction.
         memoryMb: 512,
         timeoutSeconds: 60,
@@ -219,7 +220,8 @@ export const WORKFLOWS: readonly Workflow[] = [
       RenderClipFunction: {
         handler: 'split-jobs/render-clip',
         table: ['GetItem', 'UpdateItem'],
-        grants: ['media.assets:get', 'media.work:get', 'media.clips:put'],
+        // Uploads the clip's files, and deletes them when the clip was failed meanwhile.
+        grants: ['media.assets:get', 'media.work:get', 'media.clips:put', 'media.clips:delete'],
         // One clip of at most 90 s encoded with x264 at up to 1280 px: two vCPUs, and /tmp for the
         // MP4 (tens of MB) and its thumbnail.
         memoryMb: 3008,

@@ -258,6 +258,9 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   // CreateMultipartUpload, UploadPartCopy and CompleteMultipartUpload are all s3:PutObject; only
   // the abort of a failed copy in parts is an action of its own.
   'media.assets:abort-upload': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:AbortMultipartUpload']),
+  // The prefix holds every asset, uploads included; no narrower resource names the one finished
+  // video a refused finish deletes, whose key is an asset id minted when its job's render starts.
+  'media.assets:delete': ({ fn, media }) => media.grantObjects(fn, 'assets', ['s3:DeleteObject']),
   'media.renders:get': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:GetObject']),
   // Bedrock names the video it writes under the folder it was given; the poll lists that folder.
   'media.renders:list': ({ fn, media }) => media.grantListingUnder(fn, 'renders'),
@@ -266,6 +269,7 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'media.renders:put': ({ fn, media }) => media.grantObjects(fn, 'renders', ['s3:PutObject']),
   'media.clips:get': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:GetObject']),
   'media.clips:put': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:PutObject']),
+  'media.clips:delete': ({ fn, media }) => media.grantObjects(fn, 'clips', ['s3:DeleteObject']),
   'media.work:get': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:GetObject']),
   // Amazon Transcribe writes its output with the caller's permissions, as Bedrock does under renders/.
   'media.work:put': ({ fn, media }) => media.grantObjects(fn, 'work', ['s3:PutObject']),

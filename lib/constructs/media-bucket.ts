@@ -171,7 +171,7 @@ export class MediaBucket extends Construct {
     acknowledgeControl(
       this.bucket,
       'CT.S3.PR.9',
-      "Object Lock would keep objects that must go: unconfirmed uploads, render outputs and jobs' work files expire by lifecycle rules, a confirmed upload leaves incoming/ once copied, and the product keeps nothing it does not need. What protects the objects instead: only confirmation may delete, and only under incoming/ (the functions' grants name a prefix and actions each), versioning keeps a deleted object a day, and a production stage retains the bucket when the stack is deleted.",
+      "Object Lock would keep objects that must go: unconfirmed uploads, render outputs and jobs' work files expire by lifecycle rules, a confirmed upload leaves incoming/ once copied, and the product keeps nothing it does not need. What protects the objects instead: only three functions may delete, each under one prefix (the functions' grants name a prefix and actions each): confirmation under incoming/, and the steps that remove a finished video or a clip's files whose job or clip ended otherwise meanwhile under assets/ and clips/; versioning keeps a deleted object a day, and a production stage retains the bucket when the stack is deleted.",
     );
     if (lifecycle.autoDeleteObjects) acknowledgeAutoDeleteProvider(Stack.of(this));
   }

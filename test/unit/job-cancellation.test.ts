@@ -8,7 +8,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import fc from 'fast-check';
 import type { VideoJobInput } from '#contract/types';
 import type { Caller } from '#domain/access/authentication';
 import type { Scope } from '#domain/access/scopes';
@@ -19,7 +18,6 @@ import { LUMA_RAY2 } from '#domain/models/model-registry';
 import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
 import { startRender } from '#domain/video-jobs/render-steps';
 import { deadlineOf } from '#domain/jobs/deadlines';
-import { stoppedJobRefund } from '#domain/jobs/refunds';
 import { reconcileJobs } from '#domain/jobs/reconciler';
 import { sortableId } from '#platform/ids';
 import type { TransactionItem } from '#platform/transactions';
@@ -322,52 +320,5 @@ describe('deadlines', () => {
     expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(0);
-  });
-});
-
-describe('the refund of a stopped job', () => {
-  const splitCase = fc
-    .record({ charged: fc.integer({ min: 0, max: 100_000 }), total: fc.integer({ min: 1, max: 10 }) })
-    .chain(({ charged, total }) =>
-      fc.record({
-        charged: fc.constant(charged),
-        total: fc.constant(total),
-        completed: fc.integer({ min: 0, max: total }),
-      }),
-    );
-
-  test('is all of the charge when nothing was delivered (a video job, a split job before its clips)', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 100_000 }), (charged) => {
-        expect(stoppedJobRefund(charged, { completed: 0, total: 0 })).toBe(charged);
-      }),
-    );
-  });
-
-  test('is the share of the clips not completed, rounded up: never less than that share, less than one credit more', () => {
-    fc.assert(
-      fc.property(splitCase, ({ charged, total, completed }) => {
-        const refund = stoppedJobRefund(charged, { completed, total });
-        const share = (charged * (total - completed)) / total;
-        expect(Number.isInteger(refund)).toBe(true);
-        expect(refund).toBeGreaterThanOrEqual(share);
-        expect(refund - share).toBeLessThan(1);
-        expect(refund).toBeGreaterThanOrEqual(0);
-        expect(refund).toBeLessThanOrEqual(charged);
-      }),
-    );
-  });
-
-  test('gives back less for every further clip completed, nothing once all are', () => {
-    fc.assert(
-      fc.property(splitCase, ({ charged, total, completed }) => {
-        expect(stoppedJobRefund(charged, { completed: total, total })).toBe(0);
-        expect(stoppedJobRefund(charged, { completed: 0, total })).toBe(charged);
-        const oneMore = Math.min(completed + 1, total);
-        expect(stoppedJobRefund(charged, { completed: oneMore, total })).toBeLessThanOrEqual(
-          stoppedJobRefund(charged, { completed, total }),
-        );
-      }),
-    );
   });
 });

@@ -90,11 +90,11 @@ beforeEach(() => {
 });
 
 describe('finishing a job', () => {
-  it('writes the terminal state, the released slot, the event and every output in one transaction', async () => {
+  it('writes the terminal state, the released slot, the event and every output in one transaction, and says it ended the job', async () => {
     dynamo.on(GetCommand).resolves({ Item: jobItem('video') });
     dynamo.on(TransactWriteCommand).resolves({});
 
-    await finishJob(
+    const ended = await finishJob(
       7,
       'video_job_1',
       {
@@ -105,6 +105,7 @@ describe('finishing a job', () => {
       NOW,
     );
 
+    expect(ended).toBe(true);
     const [job, organization, event, video, thumbnail, ...rest] = withoutTracking(writtenItems());
     expect(rest).toEqual([]);
     expect(job!.Update).toMatchObject({
@@ -208,10 +209,12 @@ describe('finishing a job', () => {
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('leaves a job that has already ended as it is, whoever ended it', async () => {
+  it('leaves a job that has already ended as it is, whoever ended it, and says it did not end it', async () => {
     dynamo.on(GetCommand).resolves({ Item: jobItem('video', { status: 'failed' }) });
 
-    await finishJob(7, 'video_job_1', { status: 'completed', outputAssetId: null, outputs: [] });
+    await expect(finishJob(7, 'video_job_1', { status: 'completed', outputAssetId: null, outputs: [] })).resolves.toBe(
+      false,
+    );
 
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
@@ -229,7 +232,7 @@ describe('finishing a job', () => {
         outputAssetId: 'asset_a',
         outputs: [output('video', 'asset_a'), output('thumbnail', 'asset_b')],
       }),
-    ).resolves.toBeUndefined();
+    ).resolves.toBe(false);
     expect(dynamo.commandCalls(GetCommand)).toHaveLength(2);
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });

@@ -1,5 +1,11 @@
 import { ExecutionAlreadyExists, SFNClient, SFNServiceException, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { endJobOfExecution } from '#domain/jobs/execution-endings';
 import { submitJob } from '#domain/jobs/submit-job';
@@ -12,6 +18,7 @@ import { workflowOfJobType } from '#workflows';
 import { captureMetrics, publishedValues } from './support/metrics';
 import { refusedAt } from './support/transactions';
 import { newVideoJob } from './support/new-job';
+import { clipItem, splitJobItem } from './support/split-job-item';
 
 process.env.TABLE_NAME = 'table';
 process.env.AWS_REGION = 'us-east-1';
@@ -44,7 +51,9 @@ function jobItem(overrides: Record<string, unknown> = {}) {
 }
 
 /** The index entry of a job item, in the shard the test puts it in. */
-const indexed = (item: ReturnType<typeof jobItem>) => ({
+const indexed = (
+  item: Pick<ReturnType<typeof jobItem>, 'organization_id' | 'job_id' | 'type' | 'status' | 'created_at'>,
+) => ({
   organization_id: item.organization_id,
   job_id: item.job_id,
   type: item.type,
@@ -72,6 +81,38 @@ function endingWritten() {
   expect(calls).toHaveLength(1);
   const [job, organization] = calls[0]!.args[0].input.TransactItems!;
   return { job: job!.Update!, organization: organization!.Update! };
+}
+
+/**
+ * A processing split job charged 25 whose four clips are completed, completed, processing and
+ * pending: the table answers it, and its clips to their query; clip updates succeed.
+ */
+const SPLIT_JOB_ID = 'split_job_01J0000000000000000000000A';
+function splitJobWithHalfItsClipsCompleted(overrides: Record<string, unknown> = {}) {
+  const job = splitJobItem(7, SPLIT_JOB_ID, { credits: { estimated: 25, charged: 25, refunded: 0 }, ...overrides });
+  const clips = (['completed', 'completed', 'processing', 'pending'] as const).map((status, index) =>
+    clipItem({ organizationId: 7, jobId: SPLIT_JOB_ID, rank: index + 1, status, startSeconds: index * 10 }),
+  );
+  dynamo.on(GetCommand).resolves({ Item: job });
+  dynamo
+    .on(QueryCommand, { ExpressionAttributeValues: { ':prefix': `CLIP#${SPLIT_JOB_ID}#` } })
+    .resolves({ Items: clips });
+  dynamo.on(UpdateCommand).resolves({});
+  return job;
+}
+
+/** The keys of the clips failed with `code`, each before the transaction that ended the job. */
+function clipsFailedBeforeTheEnding(code: string) {
+  const commands = dynamo.calls().map((call) => call.args[0]);
+  const ending = commands.findIndex((command) => command instanceof TransactWriteCommand);
+  const updates = commands.flatMap((command, index) =>
+    command instanceof UpdateCommand ? [{ index, input: command.input }] : [],
+  );
+  for (const { index, input } of updates) {
+    expect(index).toBeLessThan(ending);
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':status': 'failed', ':error': { code } });
+  }
+  return updates.map(({ input }) => input.Key);
 }
 
 beforeEach(() => {
@@ -142,6 +183,33 @@ describe('the reconciler', () => {
       expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(0);
     },
   );
+
+  test('ends a split job past its bound keeping the price of its completed clips, its unfinished clips failed first', async () => {
+    const job = splitJobWithHalfItsClipsCompleted({
+      created_at: secondsBefore(
+        workflowOfJobType('split').executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds + 1,
+      ),
+    });
+    dynamo
+      .on(QueryCommand, { IndexName: TABLE_DESIGN.activeJobs.indexName })
+      .callsFake((input: { ExpressionAttributeValues: Record<string, string> }) => ({
+        Items: input.ExpressionAttributeValues[':shard'] === 'ACTIVE#0' ? [indexed(job)] : [],
+      }));
+
+    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
+
+    const { job: ending, organization } = endingWritten();
+    expect(ending.ExpressionAttributeValues).toMatchObject({
+      ':status': 'expired',
+      ':refund': 13,
+      ':error': { code: 'JOB_TIMED_OUT' },
+    });
+    expect(organization.ExpressionAttributeValues).toMatchObject({ ':refund': 13 });
+    expect(clipsFailedBeforeTheEnding('JOB_TIMED_OUT')).toEqual([
+      { pk: 'ORG#7', sk: `CLIP#${SPLIT_JOB_ID}#03` },
+      { pk: 'ORG#7', sk: `CLIP#${SPLIT_JOB_ID}#04` },
+    ]);
+  });
 
   test('leaves alone a stale index entry whose job has already ended', async () => {
     const item = jobItem({ status: 'queued', created_at: secondsBefore(TIMEOUT_SECONDS * 2) });
@@ -275,6 +343,43 @@ describe('an execution that ended without finishing its job', () => {
   test('a job that already ended is left as it is', async () => {
     dynamo.on(GetCommand).resolves({ Item: jobItem({ status: 'completed' }) });
     await endJobOfExecution(ended('FAILED'));
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  test.each([
+    ['TIMED_OUT', 'expired', 'JOB_TIMED_OUT'],
+    ['FAILED', 'failed', 'INTERNAL_ERROR'],
+  ] as const)(
+    'a split job whose execution ended %s keeps the price of 2 clips of 4 completed: 13 of 25 credits back, its unfinished clips failed first',
+    async (status, ending, code) => {
+      splitJobWithHalfItsClipsCompleted();
+      await endJobOfExecution({
+        executionArn: `arn:aws:states:us-east-1:1:execution:split-job:${SPLIT_JOB_ID}`,
+        status,
+        input: JSON.stringify({ organization_id: 7, job_id: SPLIT_JOB_ID }),
+      });
+      const { job, organization } = endingWritten();
+      expect(job.ExpressionAttributeValues).toMatchObject({ ':status': ending, ':refund': 13, ':error': { code } });
+      expect(organization.ExpressionAttributeValues).toMatchObject({ ':refund': 13 });
+      expect(clipsFailedBeforeTheEnding(code)).toEqual([
+        { pk: 'ORG#7', sk: `CLIP#${SPLIT_JOB_ID}#03` },
+        { pk: 'ORG#7', sk: `CLIP#${SPLIT_JOB_ID}#04` },
+      ]);
+      // The job is read once: that read decides the transaction.
+      expect(dynamo.commandCalls(GetCommand)).toHaveLength(1);
+    },
+  );
+
+  test('a split job whose clips cannot be failed stays active, for the retry of the status change to end it', async () => {
+    splitJobWithHalfItsClipsCompleted();
+    dynamo.on(UpdateCommand).rejects(new Error('table unavailable'));
+    await expect(
+      endJobOfExecution({
+        executionArn: `arn:aws:states:us-east-1:1:execution:split-job:${SPLIT_JOB_ID}`,
+        status: 'FAILED',
+        input: JSON.stringify({ organization_id: 7, job_id: SPLIT_JOB_ID }),
+      }),
+    ).rejects.toThrow('table unavailable');
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });

@@ -5,14 +5,20 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clip } from '#domain/split-jobs/clip-store';
 import {
   chooseSplitClips,
   failSplitClip,
   finishSplitJob,
   SPLIT_ERRORS,
   startSplitTranscription,
+  storeRenderedClip,
   TRANSCRIPTION_DEADLINE_SECONDS,
   type SplitChosen,
   type SplitReady,
@@ -176,13 +182,27 @@ describe('the finish of a split job', () => {
     });
   });
 
-  it('fails with an internal error after a crash, even when some clips completed', async () => {
-    givenJobAndClips(jobItem(), [clipItem(1, 'completed'), clipItem(2, 'pending')]);
+  it('fails with an internal error after a crash, keeping the price of the clips completed: 2 of 4 of 25 credits refunds 13', async () => {
+    givenJobAndClips(jobItem({ credits: { estimated: 25, charged: 25, refunded: 0 } }), [
+      clipItem(1, 'completed'),
+      clipItem(2, 'completed'),
+      clipItem(3, 'processing'),
+      clipItem(4, 'failed'),
+    ]);
 
     const state = await finishSplitJob({ organization_id: 7, job_id: JOB_ID, outcome: 'crashed' });
 
     expect(state.outcome).toBe('failed');
-    expect(itemAt(finishTransaction(), JOB_KEY).Update!.ExpressionAttributeValues).toMatchObject({
+    const items = finishTransaction();
+    expect(itemAt(items, JOB_KEY).Update!.ExpressionAttributeValues).toMatchObject({
+      ':status': 'failed',
+      ':refund': 13,
+      ':error': expect.objectContaining({ code: 'INTERNAL_ERROR' }),
+    });
+    expect(itemAt(items, ORGANIZATION_KEY).Update!.ExpressionAttributeValues).toMatchObject({ ':refund': 13 });
+    const clipUpdates = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(clipUpdates.map((update) => update.Key)).toEqual([{ pk: 'ORG#7', sk: `CLIP#${JOB_ID}#03` }]);
+    expect(clipUpdates[0]!.ExpressionAttributeValues).toMatchObject({
       ':status': 'failed',
       ':error': expect.objectContaining({ code: 'INTERNAL_ERROR' }),
     });
@@ -196,6 +216,102 @@ describe('the finish of a split job', () => {
     expect(state.outcome).toBe('finished');
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+});
+
+describe('storing a rendered clip', () => {
+  const CLIP: Clip = {
+    clipId: 'clip_01J0000000000000000000000A_01',
+    organizationId: 7,
+    jobId: JOB_ID,
+    rank: 1,
+    status: 'processing',
+    title: null,
+    startSeconds: 30,
+    endSeconds: 50,
+    score: 0.5,
+    breakdown: null,
+    reasons: [],
+    sceneCuts: [],
+    files: null,
+    renderedSeconds: null,
+    look: null,
+    error: null,
+  };
+  let directory: string;
+  /** The files the render left in the clip's directory. */
+  let rendered: Parameters<typeof storeRenderedClip>[1];
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'stored-clip-'));
+    rendered = {
+      videoPath: join(directory, 'clip.mp4'),
+      thumbnailPath: join(directory, 'thumbnail.jpg'),
+      durationSeconds: 20,
+      framing: 'fit',
+      captionsBurnedIn: false,
+    };
+    await writeFile(rendered.videoPath, 'video');
+    await writeFile(rendered.thumbnailPath, 'thumbnail');
+    s3.on(PutObjectCommand).resolves({});
+    s3.on(DeleteObjectCommand).resolves({});
+  });
+
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  /** The clip's completion refused, the clip read afterwards in `status`. */
+  function completionRefused(status: 'failed' | 'completed') {
+    dynamo
+      .on(UpdateCommand)
+      .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    dynamo.on(GetCommand).resolves({ Item: clipItem(1, status) });
+  }
+
+  const uploadedKeys = () => s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input.Key!);
+  const deletedKeys = () => s3.commandCalls(DeleteObjectCommand).map((call) => call.args[0].input.Key!);
+
+  it('uploads its files under clips/, marks it completed with them, and deletes nothing', async () => {
+    dynamo.on(UpdateCommand).resolves({});
+
+    await expect(storeRenderedClip(CLIP, rendered, 'WEBVTT\n', directory)).resolves.toBe('completed');
+
+    const prefix = `clips/7/${JOB_ID}/${CLIP.clipId}/`;
+    expect(uploadedKeys().sort()).toEqual([`${prefix}captions.vtt`, `${prefix}clip.mp4`, `${prefix}thumbnail.jpg`]);
+    expect(dynamo.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues).toMatchObject({
+      ':status': 'completed',
+      ':files': {
+        video: `${prefix}clip.mp4`,
+        thumbnail: `${prefix}thumbnail.jpg`,
+        captions: `${prefix}captions.vtt`,
+      },
+    });
+    expect(deletedKeys()).toEqual([]);
+  });
+
+  it.each([
+    ['with captions', 'WEBVTT\n'],
+    ['without captions', null],
+  ])(
+    'deletes exactly the files it uploaded (%s) when the clip was failed meanwhile, and answers it failed',
+    async (_, captions) => {
+      completionRefused('failed');
+
+      await expect(storeRenderedClip(CLIP, rendered, captions, directory)).resolves.toBe('failed');
+
+      expect(uploadedKeys()).toHaveLength(captions === null ? 2 : 3);
+      expect(deletedKeys().sort()).toEqual(uploadedKeys().sort());
+    },
+  );
+
+  it('keeps the files when another render of the clip completed it: they are that clip’s, at the same keys', async () => {
+    completionRefused('completed');
+
+    await expect(storeRenderedClip(CLIP, rendered, null, directory)).resolves.toBe('completed');
+
+    expect(uploadedKeys()).toHaveLength(2);
+    expect(deletedKeys()).toEqual([]);
   });
 });
 

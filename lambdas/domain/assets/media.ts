@@ -329,6 +329,23 @@ export async function deleteObject(objectKey: string) {
   await s3().send(new DeleteObjectCommand({ Bucket: mediaBucket(), Key: objectKey }));
 }
 
+/**
+ * Deletes the objects a step wrote for a result that was then refused (its job or clip ended
+ * otherwise meanwhile), under prefixes no lifecycle rule expires. Best effort: the step's outcome
+ * does not depend on it, so an object that cannot be deleted is logged, with its key, and left.
+ */
+export async function discardObjects(objectKeys: readonly string[]): Promise<void> {
+  const deletions = await Promise.allSettled(objectKeys.map((objectKey) => deleteObject(objectKey)));
+  deletions.forEach((deletion, index) => {
+    if (deletion.status === 'rejected') {
+      log('warn', 'An object written for a refused result could not be deleted; it stays', {
+        key: objectKeys[index],
+        error: deletion.reason,
+      });
+    }
+  });
+}
+
 /** Uploads a file the service made (a rendered clip) from disk, streamed; answers its size. */
 export async function putFile(objectKey: string, path: string, contentType: string): Promise<number> {
   const { size } = await stat(path);

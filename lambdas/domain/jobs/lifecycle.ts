@@ -20,6 +20,7 @@ import {
 import { jobListStatusChange, listedJob, newJobListEntries } from './job-list-entries';
 import { findJob, JobAlreadyFinished, jobEndingUpdate, jobProcessingUpdate, newJobPut } from './job-store';
 import { JOB_TYPES } from './job-types';
+import { NOTHING_DELIVERED, unfinishedJobRefund, type DeliveredClips } from './refunds';
 import { jobUsageUpdates, type UsageChange } from '#domain/usage/usage-store';
 
 /**
@@ -154,10 +155,10 @@ export type JobOutcome =
       status: 'failed' | 'expired' | 'cancelled';
       error: JobError;
       /**
-       * Credits given back when not all of the charge is: a split job stopped with some clips
-       * completed keeps the price of those (refunds.ts). Absent: all of it.
+       * What a split job delivered before it ended: it keeps the price of those clips and gets the
+       * rest back (refunds.ts). Absent: nothing, so all of the charge comes back.
        */
-      refund?: number;
+      delivered?: DeliveredClips;
     };
 
 function endingEvent(job: Job, outcome: JobOutcome): EventBody {
@@ -284,10 +285,10 @@ function jobEnding(
   outcome: JobOutcome,
   now: Date,
 ): { write: Record<string, TransactionItem>; answer: EndedJob } {
-  const refund = Math.min(
-    job.credits.charged,
-    outcome.refund ?? (outcome.status === 'completed' ? 0 : job.credits.charged),
-  );
+  const refund =
+    outcome.status === 'completed'
+      ? Math.min(job.credits.charged, outcome.refund ?? 0)
+      : unfinishedJobRefund(job.credits.charged, outcome.delivered ?? NOTHING_DELIVERED);
   const items: Record<string, TransactionItem> = {
     job: jobEndingUpdate(job, outcome, refund, now),
     organization: slotReleaseUpdate(job.organizationId, job.type, refund),
@@ -310,28 +311,37 @@ function publishEnding(ended: EndedJob): void {
 
 /**
  * The way a job's own work ends it (its steps, the execution-ended task, the reconciler): in one
- * transaction (jobEnding), a failed or expired job refunded in full unless the outcome says
- * otherwise. A job that has already ended, a cancelled one included, is left as it is. The call
- * that ends it, and only that one, counts the job's end and its refund in the metrics.
+ * transaction (jobEnding), a failed or expired job refunded for what it did not deliver
+ * (refunds.ts). A job that has already ended, a cancelled one included, is left as it is. Answers
+ * whether this call ended the job: the call that does, and only that one, counts the job's end and
+ * its refund in the metrics. A caller that has just read the job passes it as `read`.
  */
 export async function finishJob(
   organizationId: number,
   jobId: string,
   outcome: JobOutcome,
   now = new Date(),
-): Promise<void> {
-  const ended = await changeJobStatus(organizationId, jobId, (read): StatusStep<EndedJob | undefined> => {
-    const job = existing(read, organizationId, jobId);
-    return isActive(job) ? jobEnding(job, outcome, now) : { answer: undefined };
-  });
-  if (ended) publishEnding(ended);
+  read?: Job,
+): Promise<boolean> {
+  const ended = await changeJobStatus(
+    organizationId,
+    jobId,
+    (job): StatusStep<EndedJob | undefined> => {
+      const found = existing(job, organizationId, jobId);
+      return isActive(found) ? jobEnding(found, outcome, now) : { answer: undefined };
+    },
+    read,
+  );
+  if (!ended) return false;
+  publishEnding(ended);
+  return true;
 }
 
-/** How a job stopped from outside its work ends, and what it gets back (refunds.ts). */
+/** How a job stopped from outside its work ends, and what it delivered before (refunds.ts). */
 export interface StoppedOutcome {
   status: 'cancelled' | 'expired';
   error: JobError;
-  refund: number;
+  delivered: DeliveredClips;
 }
 
 /** What stopping a job answers: the job as it is after the call, and whether this call stopped it. */
@@ -341,14 +351,14 @@ export interface StoppedJob {
 }
 
 /**
- * Ends a job from outside its work (a cancel, a passed deadline) with `outcome`, whose refund
- * `refundOf` works out from the job as read. Unlike finishJob it answers the job: as this call
- * ended it, or as it already was when something else (its own end, an earlier stop) came first.
+ * Ends a job from outside its work (a cancel, a passed deadline) with `outcome`. Unlike finishJob
+ * it answers the job: as this call ended it, or as it already was when something else (its own
+ * end, an earlier stop) came first.
  */
 export async function stopJob(
   organizationId: number,
   jobId: string,
-  outcome: (job: Job) => StoppedOutcome,
+  outcome: StoppedOutcome,
   now = new Date(),
   read?: Job,
 ): Promise<StoppedJob | undefined> {
@@ -358,14 +368,13 @@ export async function stopJob(
     (job): StatusStep<{ ended?: EndedJob; job: Job } | undefined> => {
       if (!job) return { answer: undefined };
       if (!isActive(job)) return { answer: { job } };
-      const ending = outcome(job);
-      const { write, answer: ended } = jobEnding(job, ending, now);
+      const { write, answer: ended } = jobEnding(job, outcome, now);
       const credits = { ...job.credits, refunded: ended.refund };
       return {
         write,
         answer: {
           ended,
-          job: { ...job, status: ending.status, updatedAt: now.toISOString(), error: ending.error, credits },
+          job: { ...job, status: outcome.status, updatedAt: now.toISOString(), error: outcome.error, credits },
         },
       };
     },

@@ -2,12 +2,12 @@ import { log } from '#platform/log';
 import { putMetric } from '#platform/metrics';
 import { workflowOfJobType } from '#workflows';
 import { expireJobPastDeadline } from './deadlines';
+import { endUnfinishedJob, type UnfinishedOutcome } from './execution-endings';
 import { startJobExecution } from './executions';
 import type { JobType } from './job';
 import { JOB_ERRORS } from './job-errors';
 import { activeJobsCreatedBefore, type ActiveJobEntry } from './job-store';
 import { JOB_TYPE_NAMES } from './job-types';
-import { finishJob, type JobOutcome } from './lifecycle';
 import { RECONCILE_SCHEDULE } from './reconcile-schedule';
 
 /**
@@ -35,7 +35,7 @@ export interface ReconcileOptions {
   restartAfterSeconds?: number;
 }
 
-function overdueOutcome(entry: ActiveJobEntry): JobOutcome {
+function overdueOutcome(entry: ActiveJobEntry): UnfinishedOutcome {
   return entry.status === 'queued'
     ? { status: 'failed', error: JOB_ERRORS.startFailed }
     : { status: 'expired', error: JOB_ERRORS.timedOut };
@@ -66,9 +66,10 @@ function publishRun(pastBound: Readonly<Record<JobType, number>>, errors: number
 
 /**
  * Every active job old enough: past its bound (its workflow's execution timeout and a grace) it
- * ends, refunded, through finishJob, whose condition makes that happen once whoever else finishes
- * it; past its own deadline it expires the same way; otherwise its execution is started again,
- * which revives one that never started or was lost.
+ * ends, refunded for what it did not deliver, through endUnfinishedJob, whose finish is
+ * conditional, so that happens once whoever else finishes it; past its own deadline it expires
+ * the same way; otherwise its execution is started again, which revives one that never started
+ * or was lost.
  */
 export async function reconcileJobs({
   now = new Date(),
@@ -80,7 +81,7 @@ export async function reconcileJobs({
     try {
       if (isPastBound(entry, now)) {
         pastBound[entry.type] += 1;
-        await finishJob(entry.organizationId, entry.jobId, overdueOutcome(entry), now);
+        await endUnfinishedJob(entry.organizationId, entry.jobId, overdueOutcome(entry), now);
         report.ended += 1;
       } else if (await expireJobPastDeadline(entry.organizationId, entry.jobId, now)) {
         report.expired += 1;

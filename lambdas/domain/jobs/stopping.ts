@@ -1,20 +1,15 @@
-import { findClips, markClipFailed, type Clip } from '#domain/split-jobs/clip-store';
+import { failUnfinishedClips, findClipsOfJob, type Clip } from '#domain/split-jobs/clip-store';
 import { log } from '#platform/log';
 import { stopJobExecution } from './executions';
 import { asJob, type AnyJob, type JobError } from './job';
 import { stopJob, type StoppedJob } from './lifecycle';
-import { stoppedJobRefund } from './refunds';
+import { deliveredBy } from './refunds';
 
 /**
  * Ending a job from outside its work, for a cancel (cancellation.ts) or a passed deadline
  * (deadlines.ts): the job ends in one conditional transaction, refunded for what it did not
  * deliver (refunds.ts); then its unfinished clips are failed and its execution stopped.
  */
-
-/** A split job's clips as they are before the stop; a video job has none. */
-async function clipsOf(job: AnyJob): Promise<Clip[]> {
-  return job.type === 'split' ? findClips(job.organizationId, job.jobId) : [];
-}
 
 /**
  * Ends the active job `cancelled` or `expired` with `error`, and answers it as it is afterwards
@@ -27,12 +22,11 @@ export async function endJobFromOutside(
   error: JobError,
   now = new Date(),
 ): Promise<StoppedJob> {
-  const clips = await clipsOf(job);
-  const delivered = { completed: clips.filter((clip) => clip.status === 'completed').length, total: clips.length };
+  const clips = await findClipsOfJob(job);
   const stopped = await stopJob(
     job.organizationId,
     job.jobId,
-    (read) => ({ status, error, refund: stoppedJobRefund(read.credits.charged, delivered) }),
+    { status, error, delivered: deliveredBy(clips) },
     now,
     asJob(job),
   );
@@ -49,9 +43,7 @@ export async function endJobFromOutside(
  */
 async function stopWork(job: AnyJob, clips: readonly Clip[], error: JobError): Promise<void> {
   try {
-    for (const clip of clips) {
-      if (clip.status === 'pending' || clip.status === 'processing') await markClipFailed(clip, error);
-    }
+    await failUnfinishedClips(clips, error);
     await stopJobExecution(job);
   } catch (cause) {
     log('warn', "A stopped job's work could not be stopped; it ends at its next step", {

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { JobError } from '#domain/jobs/job';
+import type { AnyJob, JobError } from '#domain/jobs/job';
 import type { ScoreBreakdown } from './clip-selection';
 import { jobKey } from '#domain/jobs/job-store';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
@@ -201,6 +201,11 @@ export async function findClips(organizationId: number, jobId: string): Promise<
   return clips;
 }
 
+/** A job's clips as findClips reads them; a video job has none. */
+export async function findClipsOfJob(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<Clip[]> {
+  return job.type === 'split' ? findClips(job.organizationId, job.jobId) : [];
+}
+
 export async function findClip(organizationId: number, jobId: string, clipId: string): Promise<Clip | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({
@@ -278,4 +283,14 @@ export function markClipFailed(
   now = new Date(),
 ) {
   return updateClip(clip, ['pending', 'processing'], { status: 'failed', error }, now);
+}
+
+/**
+ * Fails each of the clips that was not ended when read, as their job ends: a render finishing
+ * later then cannot complete a clip whose price was refunded (markClipCompleted refuses it).
+ */
+export async function failUnfinishedClips(clips: readonly Clip[], error: JobError, now = new Date()): Promise<void> {
+  for (const clip of clips) {
+    if (clip.status === 'pending' || clip.status === 'processing') await markClipFailed(clip, error, now);
+  }
 }

@@ -2,13 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findAsset } from '#domain/assets/asset-store';
-import { getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/media';
+import { discardObjects, getJson, presignMediaToolRead, putFile, putJson } from '#domain/assets/media';
 import { clipObjectKey, workObjectKey } from '#domain/assets/media-layout';
 import { isActive, type JobError, type JobOf } from '#domain/jobs/job';
 import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { advanceProgress, enterWorkStage, findJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
+import { deliveredBy } from '#domain/jobs/refunds';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
 import {
@@ -23,14 +24,18 @@ import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analys
 import { assCaptions } from './burnt-in-captions';
 import { clipCaptionCues, webVttCaptions } from './captions';
 import { chooseClips } from './clip-selection';
-import { renderClip } from './clip-rendering';
+import { renderClip, type RenderedClip } from './clip-rendering';
 import {
+  failUnfinishedClips,
   findClip,
   findClips,
   markClipCompleted,
   markClipFailed,
   markClipProcessing,
   putChosenClips,
+  type Clip,
+  type ClipFiles,
+  type ClipStatus,
 } from './clip-store';
 import { probedSource } from './split-source';
 import {
@@ -456,28 +461,56 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
           ? { assDocument: assCaptions(cues, job.input.aspect_ratio), fonts: captionFontFiles() }
           : undefined,
     });
-    const captions = cues && webVttCaptions(cues);
-    const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
-      clipObjectKey(task.organization_id, task.job_id, clip.clipId, file);
-    const captionsPath = join(directory, 'captions.vtt');
-    if (captions !== null) await writeFile(captionsPath, captions, 'utf8');
-    await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, () =>
-      Promise.all([
-        putFile(keyOf('video'), rendered.videoPath, 'video/mp4'),
-        putFile(keyOf('thumbnail'), rendered.thumbnailPath, 'image/jpeg'),
-        captions === null ? undefined : putFile(keyOf('captions'), captionsPath, 'text/vtt'),
-      ]),
-    );
-    await markClipCompleted(
-      clip,
-      { video: keyOf('video'), thumbnail: keyOf('thumbnail'), captions: captions === null ? null : keyOf('captions') },
-      { seconds: rendered.durationSeconds, framing: rendered.framing, captionsBurnedIn: rendered.captionsBurnedIn },
-    );
-    await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / task.clip_count);
-    return { clip_id: clip.clipId, status: 'completed' };
+    const status = await storeRenderedClip(clip, rendered, cues && webVttCaptions(cues), directory);
+    if (status === 'completed') {
+      await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / task.clip_count);
+    }
+    return { clip_id: clip.clipId, status };
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * A rendered clip's files uploaded under clips/, then the clip marked completed; answers its
+ * status after. A clip that can no longer complete (failed as its job ended meanwhile: a cancel,
+ * a deadline, the job's finish) keeps no files: nothing points at them, and no lifecycle rule
+ * expires clips/. A clip another render of it completed keeps them: they are its own, at the same
+ * keys.
+ */
+export async function storeRenderedClip(
+  clip: Clip,
+  rendered: RenderedClip,
+  captions: string | null,
+  directory: string,
+): Promise<ClipStatus> {
+  const keyOf = (file: 'video' | 'thumbnail' | 'captions') =>
+    clipObjectKey(clip.organizationId, clip.jobId, clip.clipId, file);
+  const files: ClipFiles = {
+    video: keyOf('video'),
+    thumbnail: keyOf('thumbnail'),
+    captions: captions === null ? null : keyOf('captions'),
+  };
+  const captionsPath = join(directory, 'captions.vtt');
+  if (captions !== null) await writeFile(captionsPath, captions, 'utf8');
+  await retryableOnTransientFailure(`Storing clip ${clip.clipId}`, () =>
+    Promise.all([
+      putFile(files.video, rendered.videoPath, 'video/mp4'),
+      putFile(files.thumbnail, rendered.thumbnailPath, 'image/jpeg'),
+      files.captions === null ? undefined : putFile(files.captions, captionsPath, 'text/vtt'),
+    ]),
+  );
+  const look = {
+    seconds: rendered.durationSeconds,
+    framing: rendered.framing,
+    captionsBurnedIn: rendered.captionsBurnedIn,
+  };
+  if (await markClipCompleted(clip, files, look)) return 'completed';
+  const ended = await findClip(clip.organizationId, clip.jobId, clip.clipId);
+  if (ended?.status !== 'completed') {
+    await discardObjects([files.video, files.thumbnail, ...(files.captions === null ? [] : [files.captions])]);
+  }
+  return ended?.status ?? 'failed';
 }
 
 /**
@@ -500,18 +533,15 @@ export async function failSplitClip(task: ClipTask & { failure?: CaughtFailure }
 /**
  * Finish (and FinishCrashed): ends the job. After rendering: completed when at least one clip
  * completed, the failed clips' share refunded; failed and refunded in full when none did. On a
- * failure before that, failed with its error. Clips left unfinished are failed first. Safe to run
- * again for the same job.
+ * failure before that, or a crash, failed with its error, keeping the price of the clips completed
+ * by then (refunds.ts). Clips left unfinished are failed first. Safe to run again for the same job.
  */
 export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | SplitFinished> {
   const { organization_id: organizationId, job_id: jobId } = state;
   const job = await splitJob(state);
   if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const clips = await findClips(organizationId, jobId);
-  const unfinishedError = state.outcome === 'chosen' ? SPLIT_ERRORS.clipRenderFailed : JOB_ERRORS.internal;
-  for (const clip of clips) {
-    if (clip.status === 'pending' || clip.status === 'processing') await markClipFailed(clip, unfinishedError);
-  }
+  await failUnfinishedClips(clips, state.outcome === 'chosen' ? SPLIT_ERRORS.clipRenderFailed : JOB_ERRORS.internal);
   const completed = clips.filter((clip) => clip.status === 'completed').length;
   if (state.outcome === 'chosen' && completed > 0) {
     await finishJob(organizationId, jobId, {
@@ -523,7 +553,7 @@ export async function finishSplitJob(state: SplitEnding): Promise<SplitEnded | S
     });
     return { ...executionInputOf(state), outcome: 'completed' };
   }
-  await finishJob(organizationId, jobId, { status: 'failed', error: failureOf(state) });
+  await finishJob(organizationId, jobId, { status: 'failed', error: failureOf(state), delivered: deliveredBy(clips) });
   return { ...executionInputOf(state), outcome: 'failed' };
 }
 

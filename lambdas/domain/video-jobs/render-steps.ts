@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findAsset, generatedAssetPut } from '#domain/assets/asset-store';
-import { copyObject, presignMediaToolRead, putFile } from '#domain/assets/media';
+import { copyObject, discardObjects, presignMediaToolRead, putFile } from '#domain/assets/media';
 import { finishedRenderObjectKey, renderObjectKey, storedObjectKey } from '#domain/assets/media-layout';
 import { isActive, jobOfType, type JobError, type JobOf } from '#domain/jobs/job';
 import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execution';
@@ -365,7 +365,11 @@ export async function finishRenderedVideo(
 
 /**
  * FinishJob (and FinishCrashed): ends the job whichever way the render went, the finished video
- * copied under assets/ and recorded as the job's output asset. Safe to run again for the same job.
+ * copied under assets/ and recorded as the job's output asset. The copy comes first, so that the
+ * job never completes with an asset whose bytes are not there; when the job ended otherwise
+ * meanwhile (a cancel, its deadline, the reconciler), the copy is deleted, as no asset points at
+ * it and no lifecycle rule expires assets/. Safe to run again for the same job: a copy whose asset
+ * an earlier run of it recorded is kept.
  */
 export async function finishVideoJob(state: RenderEnding, now = new Date()): Promise<RenderEnded> {
   const { organization_id: organizationId, job_id: jobId } = state;
@@ -373,7 +377,7 @@ export async function finishVideoJob(state: RenderEnding, now = new Date()): Pro
     const assetId = state.output_asset_id;
     const objectKey = storedObjectKey(organizationId, assetId);
     await copyObject(state.output, objectKey, 'video/mp4');
-    await finishJob(organizationId, jobId, {
+    const ended = await finishJob(organizationId, jobId, {
       status: 'completed',
       outputAssetId: assetId,
       outputs: [
@@ -398,6 +402,7 @@ export async function finishVideoJob(state: RenderEnding, now = new Date()): Pro
         },
       ],
     });
+    if (!ended && !(await findAsset(organizationId, assetId))) await discardObjects([objectKey]);
     return { organization_id: organizationId, job_id: jobId, outcome: 'completed' };
   }
   const status = state.outcome === 'expired' ? 'expired' : 'failed';
