@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { operationResponses } from './support/api-document';
 import { inStageOrder, waitForJob } from './support/jobs';
-import { makeMedia, makeSplitSource, probeMedia, SHORT_SPLIT_SOURCE, type SplitSourcePlan } from './support/media';
+import {
+  makeMedia,
+  makePodcastSource,
+  makeSplitSource,
+  probeMedia,
+  SHORT_SPLIT_SOURCE,
+  type SplitSourcePlan,
+} from './support/media';
 import {
   call,
   createOrganization,
@@ -605,4 +612,30 @@ describe('a source that holds less than its header claims', () => {
     expect(job.credits.refunded).toBe(job.credits.charged);
     expect((await getOrganization(org.organizationId))!.creditsBalance).toBe(100);
   }, 150_000);
+});
+
+describe('a podcast of one still picture a second', () => {
+  it('is split from its whole length and priced whole, nothing refunded', async () => {
+    const podcast = makePodcastSource({ durationSeconds: 610, width: 1280, height: 720 });
+    const org = await createOrganization({ credits: 100 });
+    const sourceId = await uploadAsset(org, podcast, { filename: 'episode-12.mp4' });
+    // German: the local recognizer hears English only, so the job spends no time on a transcript
+    // of a tone; what is measured here is the analysis of the picture and the sound.
+    const created = await call<SplitJob>('POST', '/split-jobs', {
+      key: org.key,
+      body: { source_asset_id: sourceId, language: 'de-DE' },
+    });
+    expect(created.body.credits).toMatchObject({ charged: 55 });
+
+    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 240_000);
+    const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
+
+    expect(job.status).toBe('completed');
+    expect(job.credits).toEqual({ estimated: 55, charged: 55, refunded: 0 });
+    const completed = body.clips.filter((clip) => clip.status === 'completed');
+    expect(completed.length).toBeGreaterThan(0);
+    // Before a sparse picture counted as decoded, the source ended at its first segment (5 minutes).
+    expect(Math.max(...completed.map((clip) => clip.end_time_seconds))).toBeGreaterThan(305);
+    for (const clip of completed) expect(clip.end_time_seconds).toBeLessThanOrEqual(610);
+  }, 300_000);
 });

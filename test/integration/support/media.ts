@@ -151,6 +151,30 @@ export function makeSplitSource(plan: SplitSourcePlan): Buffer {
   }
 }
 
+/**
+ * An audio podcast as it is posted as a video: one still picture (the show's artwork) at one frame a
+ * second, with sound throughout: phrases of a few seconds between short pauses, quieter in the first
+ * half (an introduction) than in the second (the discussion).
+ */
+export function makePodcastSource(plan: { durationSeconds: number; width: number; height: number }): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'podcast-source-'));
+  try {
+    const file = join(dir, 'podcast.mp4');
+    const half = plan.durationSeconds / 2;
+    const voice = `(0.08+0.3*gte(t,${half}))*(0.6+0.4*sin(2*PI*3*t))*sin(2*PI*(180+40*sin(2*PI*0.5*t))*t)`;
+    execFileSync(ffmpeg.path, [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', `smptehdbars=size=${plan.width}x${plan.height}:rate=1:duration=${plan.durationSeconds}`],
+      ...['-f', 'lavfi', '-i', `aevalsrc='if(lt(mod(t,7),0.6),0,${voice})':s=44100:d=${plan.durationSeconds}`],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', '-pix_fmt', 'yuv420p'],
+      ...['-c:a', 'aac', '-movflags', '+faststart', file],
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export interface ProbedMedia {
   streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
   format: { duration?: string; format_name: string };
