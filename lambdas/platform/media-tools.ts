@@ -82,6 +82,8 @@ export interface MediaToolOptions {
   maxStdoutBytes?: number;
   /** Variables added to the tool's environment (the function's own are passed on). */
   environment?: Readonly<Record<string, string>>;
+  /** Kills the tool when aborted; the run then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 const STDERR_TAIL_CHARS = 4000;
@@ -146,9 +148,13 @@ const RECONNECT_WARNING = /Will reconnect at/;
  */
 export function runMediaTool(path: string, args: readonly string[], options: MediaToolOptions): Promise<MediaToolRun> {
   const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
   return new Promise((resolve, reject) => {
     const env = options.environment ? { ...process.env, ...options.environment } : process.env;
     const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const abort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', abort, { once: true });
     let stdoutRest = '';
     let stdout = '';
     let stderrTail = '';
@@ -181,10 +187,16 @@ export function runMediaTool(path: string, args: readonly string[], options: Med
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       reject(new MediaToolUnavailable(`${basename(path)} could not be started (${error.code ?? error.message})`));
     });
     child.on('close', (exitCode) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
       if (stdoutRest && options.onStdoutLine) options.onStdoutLine(stdoutRest);
       if (overflow) {
         reject(new MediaToolError(path, `${path} wrote more than ${maxStdout} bytes to stdout`));

@@ -100,3 +100,23 @@ describe('reading an input over the network', () => {
     );
   });
 });
+
+describe('a media tool whose work is no longer wanted', () => {
+  it('is killed when its signal is aborted, and the run rejects with the reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('its job ended');
+    const started = Date.now();
+    const running = runMediaTool('/bin/sleep', ['30'], { timeoutMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 100);
+
+    await expect(running).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('is not started when its signal was aborted before', async () => {
+    const reason = new Error('its job ended');
+    await expect(
+      runMediaTool('/no/such/tool', [], { timeoutMs: 1_000, signal: AbortSignal.abort(reason) }),
+    ).rejects.toBe(reason);
+  });
+});

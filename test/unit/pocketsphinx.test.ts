@@ -600,3 +600,61 @@ describe('Pocketsphinx: after a restart of the local stack', () => {
     expect(tools.recognitions()).toBe(2);
   });
 });
+
+describe('Pocketsphinx: when its job ends', () => {
+  it('does not start a transcription whose job ended while it waited its turn, and fails it', async () => {
+    const recognizerMayEnd = deferred();
+    const tools = fakeTools({ recognizerMayEnd: recognizerMayEnd.promise });
+    const adapter = provider(tools.run, 1);
+    let secondWanted = true;
+    const first = await startedId(adapter);
+    const second = await startedId(adapter, {
+      jobId: 'split_job_02',
+      output: { bucket: 'media', key: 'work/7/split_job_02/transcribe-output.json' },
+      stillWanted: async () => secondWanted,
+    });
+
+    secondWanted = false;
+    recognizerMayEnd.resolve();
+
+    await expect(outcomeOf(adapter, first)).resolves.toMatchObject({ state: 'completed' });
+    await expect(outcomeOf(adapter, second)).resolves.toEqual({
+      state: 'failed',
+      message: TRANSCRIPTION_FAILED_MESSAGE,
+    });
+    expect(tools.calls.filter((call) => call.path === FFMPEG_PATH)).toHaveLength(1);
+    expect(tools.recognitions()).toBe(1);
+  });
+
+  it('stops the recognizer of a transcription whose job ended while it ran, and fails it', async () => {
+    const calls: ToolCall[] = [];
+    let stopped = 0;
+    const run: ToolRunner = async (path, args, toolOptions: MediaToolOptions) => {
+      calls.push({ path, args });
+      if (path === FFMPEG_PATH) {
+        await writeFile(args.at(-1)!, wavHeader(8 * 16_000));
+        await truncate(args.at(-1)!, 44 + 2 * 8 * 16_000);
+        return { exitCode: 0, stdout: '', stderrTail: '', timedOut: false, readInterrupted: false };
+      }
+      // A recognizer that would run for ever: only its signal ends it, as runMediaTool kills the process.
+      return new Promise((_, reject) =>
+        toolOptions.signal?.addEventListener('abort', () => {
+          stopped += 1;
+          reject(toolOptions.signal!.reason as Error);
+        }),
+      );
+    };
+    let wanted = true;
+    const adapter = provider(run, 1);
+    const transcriptionId = await startedId(adapter, { stillWanted: async () => wanted });
+    while (!calls.some((call) => call.path === RECOGNIZER_PATH)) await sleep(5);
+
+    wanted = false;
+
+    await expect(outcomeOf(adapter, transcriptionId)).resolves.toEqual({
+      state: 'failed',
+      message: TRANSCRIPTION_FAILED_MESSAGE,
+    });
+    expect(stopped).toBe(1);
+  });
+});

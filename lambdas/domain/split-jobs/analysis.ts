@@ -87,6 +87,8 @@ export interface AnalyseSegmentOptions {
   subjectFrames?: { path: string; width: number; height: number };
   /** The threads its decoder and filters may use (see coreShare); ffmpeg's own choice when omitted. */
   threads?: number;
+  /** Stops the analysis (ffmpeg killed, the reason thrown) when aborted: its job ended. */
+  signal?: AbortSignal;
 }
 
 /** One value a metadata filter printed for one frame, at the frame's time (seconds from the range start). */
@@ -343,6 +345,7 @@ export async function analyseSegment(options: AnalyseSegmentOptions): Promise<Se
     const run = await runMediaTool(options.ffmpegPath, analysisArguments(options, sceneFile, loudnessFile), {
       timeoutMs: options.timeoutMs,
       onStdoutLine: options.onProgress ? progressListener(lengthSeconds, options.onProgress) : undefined,
+      signal: options.signal,
     });
     assertRanToEnd(run, label, options.input, options.timeoutMs);
     const [sceneText, loudnessText] = await Promise.all([

@@ -59,6 +59,8 @@ export interface ClipRenderRequest {
   burntInCaptions?: { assDocument: string; fonts: CaptionFontFiles };
   /** The threads each ffmpeg run may use (see coreShare); ffmpeg's own choice when omitted. */
   threads?: number;
+  /** Stops the render (ffmpeg killed, the reason thrown) when aborted: its job ended. */
+  signal?: AbortSignal;
 }
 
 export interface RenderedClip extends ClipLook {
@@ -115,7 +117,7 @@ const seconds = (value: number) => value.toFixed(3);
 
 /** The arguments of the run that cuts, frames and encodes the clip into `clip.mp4`. */
 export function clipEncodingArgs(
-  request: Omit<ClipRenderRequest, 'ffmpegPath' | 'timeoutMs' | 'onProgress'>,
+  request: Omit<ClipRenderRequest, 'ffmpegPath' | 'timeoutMs' | 'onProgress' | 'signal'>,
 ): string[] {
   const { range, source } = request;
   const threads = ffmpegThreadOptions(request.threads);
@@ -192,6 +194,7 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   }
   const encoding = await runMediaTool(request.ffmpegPath, clipEncodingArgs(request), {
     timeoutMs: request.timeoutMs,
+    signal: request.signal,
     environment: captions ? captionFontEnvironment(captions.fonts) : undefined,
     onStdoutLine: (line) => {
       const position = progressSeconds(line);
@@ -209,6 +212,7 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   const thumbnailCommand = thumbnailArgs(videoPath, thumbnailPath, durationSeconds, request.threads);
   const thumbnail = await runMediaTool(request.ffmpegPath, thumbnailCommand, {
     timeoutMs: Math.max(1, deadline - Date.now()),
+    signal: request.signal,
   });
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
   const framing = request.subjectCrop ? 'subject' : 'fit';

@@ -9,6 +9,7 @@ import { executionInputOf, type JobExecutionInput } from '#domain/jobs/job-execu
 import { JOB_ERRORS } from '#domain/jobs/job-errors';
 import { advanceProgress, enterWorkStage, findJob } from '#domain/jobs/job-store';
 import { finishJob, startJobWork } from '#domain/jobs/lifecycle';
+import { isJobStillActive, whileJobActive } from '#domain/jobs/job-watch';
 import { deliveredBy } from '#domain/jobs/refunds';
 import { mediaBucket } from '#platform/clients/s3';
 import { log } from '#platform/log';
@@ -275,6 +276,7 @@ export async function startSplitTranscription(
     source: { bucket: mediaBucket(), key: asset.objectKey, contentType: asset.contentType },
     language: job.input.language,
     output: { bucket: mediaBucket(), key: transcriptOutputKey(state) },
+    stillWanted: () => isJobStillActive(job.organizationId, job.jobId),
   });
   if (started.state !== 'started') return { ...state, transcription: { state: 'none' } };
   return {
@@ -306,23 +308,26 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
     frameSize && directory ? { path: join(directory, SUBJECT_FRAMES_FILE_NAME), ...frameSize } : undefined;
   try {
     const input = await presignMediaToolRead(task.source.object_key);
-    const analysis = await analyseSegment({
-      ffmpegPath: mediaToolPath('ffmpeg'),
-      input,
-      // Taken now: by the time a step gets here, the Map has started the steps beside it.
-      threads: coreShare(),
-      range,
-      hasAudio: task.source.has_audio,
-      timeoutMs: ANALYSIS_TIMEOUT_MS,
-      subjectFrames,
-      onProgress: (analysedSeconds) => {
-        if (Date.now() - reportedAt < PROGRESS_INTERVAL_MS) return;
-        const points = (analysedSeconds - reportedSeconds) * pointsPerSecond;
-        reportedSeconds = analysedSeconds;
-        reportedAt = Date.now();
-        pending = pending.then(() => advanceProgress(task.organization_id, task.job_id, points)).catch(() => {});
-      },
-    });
+    const analysis = await whileJobActive(task.organization_id, task.job_id, (signal) =>
+      analyseSegment({
+        signal,
+        ffmpegPath: mediaToolPath('ffmpeg'),
+        input,
+        // Taken now: by the time a step gets here, the Map has started the steps beside it.
+        threads: coreShare(),
+        range,
+        hasAudio: task.source.has_audio,
+        timeoutMs: ANALYSIS_TIMEOUT_MS,
+        subjectFrames,
+        onProgress: (analysedSeconds) => {
+          if (Date.now() - reportedAt < PROGRESS_INTERVAL_MS) return;
+          const points = (analysedSeconds - reportedSeconds) * pointsPerSecond;
+          reportedSeconds = analysedSeconds;
+          reportedAt = Date.now();
+          pending = pending.then(() => advanceProgress(task.organization_id, task.job_id, points)).catch(() => {});
+        },
+      }),
+    );
     await pending;
     await advanceProgress(
       task.organization_id,
@@ -446,21 +451,24 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
     ]);
     const cues = clipCaptionCues(transcript, range, job.input.caption_style);
     const input = await presignMediaToolRead(task.source.object_key);
-    const rendered = await renderClip({
-      ffmpegPath: mediaToolPath('ffmpeg'),
-      input,
-      threads: coreShare(),
-      range,
-      aspectRatio: job.input.aspect_ratio,
-      source: { width: task.source.width, height: task.source.height, hasAudio: task.source.has_audio },
-      subjectCrop,
-      outputDirectory: directory,
-      timeoutMs: RENDER_TIMEOUT_MS,
-      burntInCaptions:
-        cues && job.input.burn_captions
-          ? { assDocument: assCaptions(cues, job.input.aspect_ratio), fonts: captionFontFiles() }
-          : undefined,
-    });
+    const rendered = await whileJobActive(task.organization_id, task.job_id, (signal) =>
+      renderClip({
+        signal,
+        ffmpegPath: mediaToolPath('ffmpeg'),
+        input,
+        threads: coreShare(),
+        range,
+        aspectRatio: job.input.aspect_ratio,
+        source: { width: task.source.width, height: task.source.height, hasAudio: task.source.has_audio },
+        subjectCrop,
+        outputDirectory: directory,
+        timeoutMs: RENDER_TIMEOUT_MS,
+        burntInCaptions:
+          cues && job.input.burn_captions
+            ? { assDocument: assCaptions(cues, job.input.aspect_ratio), fonts: captionFontFiles() }
+            : undefined,
+      }),
+    );
     const status = await storeRenderedClip(clip, rendered, cues && webVttCaptions(cues), directory);
     if (status === 'completed') {
       await advanceProgress(task.organization_id, task.job_id, PROGRESS.rendering / task.clip_count);

@@ -7,6 +7,7 @@ import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client }
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { log } from '#platform/log';
 import { assertRanToEnd, mediaToolPath, runMediaTool } from '#platform/media-tools';
+import { whileWanted } from '#platform/while-wanted';
 import { parseWordLine, sentencesOf, type RecognizedWord } from './pocketsphinx-output';
 import {
   TRANSCRIPTION_FAILED_MESSAGE,
@@ -98,6 +99,8 @@ const SOURCE_URL_TTL_SECONDS = EXTRACTION_TIMEOUT_MS / 1000 + 60;
 const POLL_SECONDS = 2;
 
 const TRANSCRIPTION_ID_PREFIX = 'pocketsphinx:';
+/** How often a running transcription asks whether it is still wanted: a cancel frees the cores within this. */
+const WANTED_CHECK_MS = 2000;
 
 /** What a transcription needs besides the job: the request's locations, carried in its id. */
 interface Recognition {
@@ -168,7 +171,7 @@ export class Pocketsphinx implements TranscriptionProvider {
       output: { bucket: request.output.bucket, key: request.output.key },
     };
     const transcriptionId = transcriptionIdOf(recognition);
-    if (!this.unfinished.has(transcriptionId)) this.begin(transcriptionId, recognition);
+    if (!this.unfinished.has(transcriptionId)) this.begin(transcriptionId, recognition, request.stillWanted);
     return { state: 'started', transcriptionId };
   }
 
@@ -194,16 +197,20 @@ export class Pocketsphinx implements TranscriptionProvider {
     return outcome;
   }
 
-  /** The transcription in the background, in its turn: it never throws, and ends with its outcome stored (or logged). */
-  private begin(transcriptionId: string, recognition: Recognition): void {
+  /**
+   * The transcription in the background, in its turn: it never throws, and ends with its outcome
+   * stored (or logged). One no longer wanted when its turn comes does not start, and one that
+   * stops being wanted while it runs is stopped (its ffmpeg and recognizers killed); either ends
+   * failed, so that a late poll does not take it for one a restart lost and start it again.
+   */
+  private begin(transcriptionId: string, recognition: Recognition, stillWanted?: () => Promise<boolean>): void {
     this.unfinished.add(transcriptionId);
     void (async () => {
       try {
         await this.turn();
-        const outcome = await this.recognize(recognition).catch((error: unknown): RecognitionOutcome => ({
-          state: 'failed',
-          reason: describeFailure(error),
-        }));
+        const outcome = await this.recognizeWhileWanted(recognition, stillWanted).catch(
+          (error: unknown): RecognitionOutcome => ({ state: 'failed', reason: describeFailure(error) }),
+        );
         await this.s3.send(
           new PutObjectCommand({
             Bucket: recognition.output.bucket,
@@ -231,7 +238,17 @@ export class Pocketsphinx implements TranscriptionProvider {
     this.running += 1;
   }
 
-  private async recognize(recognition: Recognition): Promise<RecognitionOutcome> {
+  private async recognizeWhileWanted(
+    recognition: Recognition,
+    stillWanted?: () => Promise<boolean>,
+  ): Promise<RecognitionOutcome> {
+    if (!stillWanted) return this.recognize(recognition);
+    const unwanted = () => new Error('Its job ended; the transcription was stopped');
+    if (!(await stillWanted())) throw unwanted();
+    return whileWanted(stillWanted, unwanted, (signal) => this.recognize(recognition, signal), WANTED_CHECK_MS);
+  }
+
+  private async recognize(recognition: Recognition, signal?: AbortSignal): Promise<RecognitionOutcome> {
     const directory = await mkdtemp(join(this.workDirectory ?? tmpdir(), 'transcription-'));
     try {
       const audioPath = join(directory, 'audio.wav');
@@ -246,7 +263,7 @@ export class Pocketsphinx implements TranscriptionProvider {
           ...['-nostdin', '-v', 'error', '-i', input, '-vn', '-sn', '-dn'],
           ...['-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', audioPath],
         ],
-        { timeoutMs: EXTRACTION_TIMEOUT_MS },
+        { timeoutMs: EXTRACTION_TIMEOUT_MS, signal },
       );
       assertRanToEnd(extraction, 'Taking the audio out of the source', input, EXTRACTION_TIMEOUT_MS);
       const audio = await wavLayout(audioPath);
@@ -256,7 +273,7 @@ export class Pocketsphinx implements TranscriptionProvider {
       const heard = await Promise.all(
         parts.map(async (part) => {
           const offsetSeconds = part.startSample / SAMPLE_RATE;
-          return (await this.recognizePart(part.path, timeoutMs)).map((word) => ({
+          return (await this.recognizePart(part.path, timeoutMs, signal)).map((word) => ({
             text: word.text,
             startSeconds: Math.round((word.startSeconds + offsetSeconds) * 1000) / 1000,
             endSeconds: Math.round((word.endSeconds + offsetSeconds) * 1000) / 1000,
@@ -269,7 +286,7 @@ export class Pocketsphinx implements TranscriptionProvider {
     }
   }
 
-  private async recognizePart(audioPath: string, timeoutMs: number): Promise<RecognizedWord[]> {
+  private async recognizePart(audioPath: string, timeoutMs: number, signal?: AbortSignal): Promise<RecognizedWord[]> {
     const words: RecognizedWord[] = [];
     const recognized = await this.runTool(
       this.recognizerPath,
@@ -280,6 +297,7 @@ export class Pocketsphinx implements TranscriptionProvider {
       ],
       {
         timeoutMs,
+        signal,
         onStdoutLine: (line) => {
           const word = parseWordLine(line);
           if (word) words.push(word);

@@ -31,6 +31,13 @@ export interface TranscriptionRequest {
   language?: string;
   /** Where the provider may write its output (a scratch object of the job). */
   output: { bucket: string; key: string };
+  /**
+   * Whether the transcription is still wanted (its job has not ended). A provider whose work runs
+   * on the caller's machine asks it before starting and while running, and stops when it answers
+   * false; a managed service cannot stop a job once started (Amazon Transcribe refuses to delete
+   * one in progress), so its adapter does not ask.
+   */
+  stillWanted?: () => Promise<boolean>;
 }
 
 export type TranscriptionStart = { state: 'started'; transcriptionId: string } | { state: 'unavailable' };
