@@ -1,0 +1,53 @@
+// What the tests need from the system besides npm: PocketSphinx with its English model and flite
+// (the speech tests make speech with flite and hear it back), and the NSS libraries the browser of
+// the console tests links to (the browser itself comes through npm). On Debian or Ubuntu the
+// missing packages are installed, as root or through sudo; anywhere else, or without the rights,
+// the test run stops at once with the line to run. Plain CommonJS, like ensure-dependencies.cjs.
+const { execFileSync, spawnSync } = require('node:child_process');
+
+const PACKAGES = ['pocketsphinx', 'pocketsphinx-en-us', 'flite', 'libnss3'];
+
+const succeeds = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+const installed = (pkg) => {
+  const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return result.status === 0 && result.stdout.includes('ok installed');
+};
+
+function stop(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+function onDebian() {
+  const missing = PACKAGES.filter((pkg) => !installed(pkg));
+  if (missing.length === 0) return;
+  const asRoot = process.getuid?.() === 0 ? [] : succeeds('sudo', ['-n', 'true']) ? ['sudo', '-n'] : undefined;
+  const line = `sudo apt-get install -y ${missing.join(' ')}`;
+  if (asRoot === undefined) stop(`npm test needs Debian packages that are not installed. Run:\n  ${line}`);
+  console.error(`Installing what the tests need from Debian: ${missing.join(' ')}...`);
+  const apt = (args) => {
+    const [command, ...rest] = [...asRoot, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args];
+    execFileSync(command, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
+  };
+  try {
+    try {
+      apt(['install', '-y', '-q', ...missing]);
+    } catch {
+      // The package lists may be missing (a fresh image) or stale: fetched only when the install needs them.
+      apt(['update', '-q']);
+      apt(['install', '-y', '-q', ...missing]);
+    }
+  } catch (error) {
+    stop(`Installing ${missing.join(' ')} failed (${String(error.stderr ?? error.message).trim()}). Run:\n  ${line}`);
+  }
+}
+
+function elsewhere() {
+  const missing = ['pocketsphinx_continuous', 'flite'].filter((tool) => !succeeds('sh', ['-c', `command -v ${tool}`]));
+  if (missing.length > 0) {
+    stop(`npm test needs ${missing.join(' and ')} on PATH (PocketSphinx with its English model, and flite).`);
+  }
+}
+
+if (succeeds('dpkg-query', ['--version'])) onDebian();
+else elsewhere();
