@@ -263,6 +263,19 @@ describe('webhook endpoints', () => {
     expect(denied.status).toBe(403);
     expect((await call('GET', `/webhooks/${endpoint.id}`, { key: reader.key })).status).toBe(200);
   });
+
+  it("answers 404 to a DELETE from an organization that never made an endpoint, at another organization's endpoint or an id of none", async () => {
+    const owner = await createOrganization();
+    const endpoint = await createEndpoint(owner, { url: 'https://hooks.example.com/kept', events: ['job.failed'] });
+    const newcomer = await createOrganization();
+    for (const id of [endpoint.id, 'webhook_00000000000000000000000000']) {
+      const response = await call<ErrorBody>('DELETE', `/webhooks/${id}`, { key: newcomer.key });
+      expect([id, response.status, response.body.error.code]).toEqual([id, 404, 'WEBHOOK_NOT_FOUND']);
+      expectDocumented('deleteWebhook', response);
+    }
+    const kept = await call<Endpoint>('GET', `/webhooks/${endpoint.id}`, { key: owner.key });
+    expect([kept.status, kept.body.status]).toEqual([200, 'active']);
+  });
 });
 
 describe('webhook deliveries to a real receiver', () => {
