@@ -631,6 +631,37 @@ describe('webhook deliveries to a real receiver', () => {
     expect(recorded.map((delivery) => delivery.webhook_id)).not.toContain(unsubscribed.id);
     expect(receiver.received.filter(mentions).map((delivery) => delivery.path)).toEqual(['/hooks/listening']);
   });
+
+  it('ends every test answered before its endpoint is deleted: sent, or failed endpoint_deleted, none lost', async () => {
+    const tester = await createOrganization();
+    const deleting = await createEndpoint(tester, { url: `${receiver.url}/deleted-soon`, events: ['job.completed'] });
+    const tests = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call<{ delivery: { status: string } }>('POST', `/webhooks/${deleting.id}/test`, { key: tester.key }),
+      ),
+    );
+    expect(tests.map((test) => [test.status, test.body.delivery.status])).toEqual(Array(10).fill([200, 'pending']));
+    expect((await call('DELETE', `/webhooks/${deleting.id}`, { key: tester.key })).status).toBe(204);
+
+    const events = await call<{ data: { id: string }[] }>('GET', '/events?type=webhook.test', { key: tester.key });
+    expect(events.body.data).toHaveLength(10);
+    const usage = await eventually(
+      () => call<{ deliveries: Record<string, number> }>('GET', '/usage/webhooks', { key: tester.key }),
+      (response) => response.body.deliveries?.total === 10 && response.body.deliveries.pending === 0,
+      { everyMs: 500 },
+    );
+    expect(usage.body.deliveries).toMatchObject({ total: 10, pending: 0 });
+    const deliveries = await listDeliveries(tester.organizationId);
+    expect(deliveries.map((delivery) => delivery.event_id).sort()).toEqual(
+      events.body.data.map((event) => event.id).sort(),
+    );
+    for (const delivery of deliveries) {
+      const received = receiver.of(delivery.event_id).length;
+      expect([delivery.status, delivery.failure_reason, received]).toEqual(
+        delivery.status === 'succeeded' ? ['succeeded', undefined, 1] : ['failed', 'endpoint_deleted', 0],
+      );
+    }
+  });
 });
 
 describe('a local stack stopped between a job ending and its delivery', () => {
