@@ -268,7 +268,8 @@ export const ROUTES: readonly Route[] = [
     scope: 'webhooks:write',
     handler: 'webhooks/test',
     table: [...AUTHENTICATION, 'PutItem'],
-    // Writes the test event; the relay records and queues its delivery like any other event's.
+    // Writes the test event, its delivery and the day's delivery count in one transaction; the relay
+    // queues the delivery like any other event's.
     grants: [],
   },
   {

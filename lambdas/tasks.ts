@@ -82,7 +82,7 @@ export const TASKS: readonly Task[] = [
     name: 'relay-events',
     handler: 'relay-events',
     trigger: { kind: 'table-stream', filter: EVENT_STREAM_FILTER, batchSize: 25 },
-    table: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    table: ['Query', 'UpdateItem', 'PutItem'],
     // Records each event's deliveries and queues them.
     grants: [webhookDeliveries.sendGrant],
     // A Query of the organization's endpoints and a transaction per delivery, for each event.

@@ -540,7 +540,11 @@ export interface paths {
         put?: never;
         /**
          * Send a `webhook.test` event to the endpoint
-         * @description No request body. The delivery is recorded and sent asynchronously; `delivery.status` is its state when the response was written.
+         * @description No request body. The test event and its delivery are recorded together and the delivery is
+         *     sent asynchronously; `delivery.status` is its state when the response was written.
+         *     `delivery.id` is the delivery's own id, as GET /webhooks/{id}/deliveries lists it and
+         *     .../deliveries/{delivery_id}/resend takes it; `delivery.event_id` is the event it carries
+         *     (its `Service-Webhook-Id`, and GET /events/{id}).
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -1507,8 +1511,10 @@ export interface components {
         };
         WebhookTestResponse: {
             delivery: {
-                /** @description The event id (`evt_*`) the delivery carries in Service-Webhook-Id. */
+                /** @description The delivery, as the delivery log lists it. */
                 id: string;
+                /** @description The event it carries, in Service-Webhook-Id; GET /events/{id} shows its body. */
+                event_id: string;
                 /** @constant */
                 event_type: "webhook.test";
                 /**

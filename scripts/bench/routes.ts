@@ -402,7 +402,7 @@ export async function measureRoutes({
           operations: ['testWebhook'],
           task: async () => {
             const tested = await send('testWebhook', { id: endpointId });
-            testEvents.add((JSON.parse(tested.reply.body) as { delivery: { id: string } }).delivery.id);
+            testEvents.add((JSON.parse(tested.reply.body) as { delivery: { event_id: string } }).delivery.event_id);
             return [tested];
           },
         },

@@ -372,7 +372,8 @@ export async function measureSoak({
         next: () => ({
           route: routeOf('POST', '/webhooks/{id}/test'),
           url: `${apiUrl}/webhooks/${endpoint.id}/test`,
-          succeeded: (reply) => testEventIds.add((JSON.parse(reply.body) as { delivery: { id: string } }).delivery.id),
+          succeeded: (reply) =>
+            testEventIds.add((JSON.parse(reply.body) as { delivery: { event_id: string } }).delivery.event_id),
         }),
       },
       createUploadUrl: {

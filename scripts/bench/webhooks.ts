@@ -170,7 +170,7 @@ export async function measureWebhooks(apiUrl: string, progress: (message: string
           200,
           'POST /webhooks/{id}/test',
         );
-        return (JSON.parse(reply.body) as { delivery: { id: string } }).delivery.id;
+        return (JSON.parse(reply.body) as { delivery: { event_id: string } }).delivery.event_id;
       }),
     );
     const requestsEndedAtMs = Date.now();

@@ -70,6 +70,7 @@ describe('the client on the local stack', () => {
   let webhookId: string;
   let webhookSecret: string;
   let testEventId: string;
+  let testDeliveryId: string;
 
   beforeAll(async () => {
     await receiver.start();
@@ -335,8 +336,14 @@ describe('the client on the local stack', () => {
 
     it('testWebhook: a webhook.test delivery that verifyWebhook accepts; 404 for an id of no endpoint', async () => {
       const { data } = await api.POST('/webhooks/{id}/test', idOf(webhookId));
-      expect(data.delivery).toMatchObject({ id: expect.stringMatching(/^evt_/), event_type: 'webhook.test' });
-      testEventId = data.delivery.id;
+      expect(data.delivery).toEqual({
+        id: expect.stringMatching(/^dlv_/),
+        event_id: expect.stringMatching(/^evt_/),
+        event_type: 'webhook.test',
+        status: 'pending',
+      });
+      testEventId = data.delivery.event_id;
+      testDeliveryId = data.delivery.id;
       await receiver.waitFor(() => receiver.of(testEventId).length > 0);
       const [delivery] = receiver.of(testEventId);
       expect(verifyWebhook({ headers: delivery!.headers, rawBody: delivery!.rawBody, secrets: webhookSecret })).toEqual(
@@ -355,8 +362,8 @@ describe('the client on the local stack', () => {
       const { data } = await api.POST('/webhooks/{id}/rotate-secret', { ...idOf(webhookId), body: {} });
       expect(data.secret).not.toBe(webhookSecret);
       const { data: tested } = await api.POST('/webhooks/{id}/test', idOf(webhookId));
-      await receiver.waitFor(() => receiver.of(tested.delivery.id).length > 0);
-      const [delivery] = receiver.of(tested.delivery.id);
+      await receiver.waitFor(() => receiver.of(tested.delivery.event_id).length > 0);
+      const [delivery] = receiver.of(tested.delivery.event_id);
       for (const secrets of [data.secret, webhookSecret]) {
         expect(verifyWebhook({ headers: delivery!.headers, rawBody: delivery!.rawBody, secrets }).ok).toBe(true);
       }
@@ -375,6 +382,7 @@ describe('the client on the local stack', () => {
         (log) => log.some((delivery) => delivery.event_id === testEventId && delivery.status === 'succeeded'),
       );
       expect(deliveries.find((delivery) => delivery.event_id === testEventId)).toMatchObject({
+        id: testDeliveryId,
         status: 'succeeded',
         attempts: [expect.objectContaining({ status_code: 204 })],
       });
@@ -410,7 +418,7 @@ describe('the client on the local stack', () => {
       const failed = await eventually(
         async () =>
           (await api.GET('/webhooks/{id}/deliveries', idOf(webhookId))).data.data.find(
-            (delivery) => delivery.event_id === tested.delivery.id,
+            (delivery) => delivery.id === tested.delivery.id,
           ),
         (delivery) => delivery?.status === 'failed',
         { timeoutMs: 30_000, everyMs: 1000 },
@@ -420,8 +428,8 @@ describe('the client on the local stack', () => {
 
       const { data } = await api.POST('/webhooks/{id}/recover', { ...idOf(webhookId), body: { since } });
       expect(data.queued).toBeGreaterThanOrEqual(1);
-      await receiver.waitFor(() => receiver.of(tested.delivery.id).some((delivery) => delivery.status === 204));
-      expect(receiver.of(tested.delivery.id).at(-1)!.status).toBe(204);
+      await receiver.waitFor(() => receiver.of(tested.delivery.event_id).some((delivery) => delivery.status === 204));
+      expect(receiver.of(tested.delivery.event_id).at(-1)!.status).toBe(204);
 
       const longAgo = new Date(Date.now() - 40 * 86_400_000).toISOString();
       await expectApiError(

@@ -71,8 +71,10 @@ describe('video-api-listen', () => {
 
   /** A new event of the organization: a webhook test. */
   async function newEvent(): Promise<string> {
-    const tested = await call<{ delivery: { id: string } }>('POST', `/webhooks/${endpointId}/test`, { key: org.key });
-    return tested.body.delivery.id;
+    const tested = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${endpointId}/test`, {
+      key: org.key,
+    });
+    return tested.body.delivery.event_id;
   }
 
   const start = () =>

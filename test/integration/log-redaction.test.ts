@@ -95,7 +95,7 @@ test('no key, signing secret or URL signature reaches the logs of a stack that h
   forbidden.push(secret, secret.slice('whsec_'.length));
   const test = await request('POST', `/webhooks/${endpoint.body.id as string}/test`, { authorization: bearer });
   expect(test.status).toBe(200);
-  const eventId = (test.body.delivery as { id: string }).id;
+  const eventId = (test.body.delivery as { event_id: string }).event_id;
   expect((await receiver.waitFor(() => receiver.of(eventId).length > 0)).length).toBeGreaterThan(0);
 
   const job = await request('POST', '/video-jobs', {

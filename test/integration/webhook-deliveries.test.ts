@@ -70,11 +70,11 @@ async function createEndpoint(name: string): Promise<Endpoint> {
 }
 
 async function sendTestEvent(webhookId: string): Promise<string> {
-  const response = await call<{ delivery: { id: string } }>('POST', `/webhooks/${webhookId}/test`, {
+  const response = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${webhookId}/test`, {
     key: organization.key,
   });
   if (response.status !== 200) throw new Error(`POST /webhooks/{id}/test answered ${response.status}`);
-  return response.body.delivery.id;
+  return response.body.delivery.event_id;
 }
 
 const listDeliveries = (webhookId: string, query = '', key = organization.key) =>

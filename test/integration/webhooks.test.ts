@@ -263,6 +263,19 @@ describe('webhook endpoints', () => {
     expect(denied.status).toBe(403);
     expect((await call('GET', `/webhooks/${endpoint.id}`, { key: reader.key })).status).toBe(200);
   });
+
+  it("answers 404 to a DELETE from an organization that never made an endpoint, at another organization's endpoint or an id of none", async () => {
+    const owner = await createOrganization();
+    const endpoint = await createEndpoint(owner, { url: 'https://hooks.example.com/kept', events: ['job.failed'] });
+    const newcomer = await createOrganization();
+    for (const id of [endpoint.id, 'webhook_00000000000000000000000000']) {
+      const response = await call<ErrorBody>('DELETE', `/webhooks/${id}`, { key: newcomer.key });
+      expect([id, response.status, response.body.error.code]).toEqual([id, 404, 'WEBHOOK_NOT_FOUND']);
+      expectDocumented('deleteWebhook', response);
+    }
+    const kept = await call<Endpoint>('GET', `/webhooks/${endpoint.id}`, { key: owner.key });
+    expect([kept.status, kept.body.status]).toEqual([200, 'active']);
+  });
 });
 
 describe('webhook deliveries to a real receiver', () => {
@@ -275,15 +288,16 @@ describe('webhook deliveries to a real receiver', () => {
   });
 
   it('sends a signed webhook.test event that verifies with the secret, and fails verification when tampered with or late', async () => {
-    const response = await call<{ delivery: { id: string; event_type: string; status: string } }>(
+    const response = await call<{ delivery: { id: string; event_id: string; event_type: string; status: string } }>(
       'POST',
       `/webhooks/${endpoint.id}/test`,
       { key: organization.key },
     );
     expectDocumented('testWebhook', response);
-    const eventId = response.body.delivery.id;
+    const eventId = response.body.delivery.event_id;
     expect(response.body.delivery).toEqual({
-      id: expect.stringMatching(/^evt_/),
+      id: expect.stringMatching(/^dlv_/),
+      event_id: expect.stringMatching(/^evt_/),
       event_type: 'webhook.test',
       status: 'pending',
     });
@@ -310,6 +324,22 @@ describe('webhook deliveries to a real receiver', () => {
       status: 'succeeded',
       attempts: 1,
     });
+    const deliveryId = response.body.delivery.id;
+    const logged = await call<{ data: { id: string; event_id: string }[] }>(
+      'GET',
+      `/webhooks/${endpoint.id}/deliveries`,
+      { key: organization.key },
+    );
+    expect(logged.body.data.filter((listed) => listed.event_id === eventId).map((listed) => listed.id)).toEqual([
+      deliveryId,
+    ]);
+    const resent = await call<{ resend_of: string; event_id: string }>(
+      'POST',
+      `/webhooks/${endpoint.id}/deliveries/${deliveryId}/resend`,
+      { key: organization.key },
+    );
+    expect([resent.status, resent.body.resend_of, resent.body.event_id]).toEqual([202, deliveryId, eventId]);
+    await receiver.waitFor(() => receiver.of(eventId).length > 1);
     const read = await eventually(
       () => call<Endpoint>('GET', `/webhooks/${endpoint.id}`, { key: organization.key }),
       (response) => response.body.last_success_at !== null,
@@ -320,10 +350,10 @@ describe('webhook deliveries to a real receiver', () => {
   it('signs with both secrets during a rotation overlap, and with the new one alone after it', async () => {
     const rotating = await createEndpoint(organization, { url: receiver.url, events: ['job.completed'] });
     const testDelivery = async () => {
-      const tested = await call<{ delivery: { id: string } }>('POST', `/webhooks/${rotating.id}/test`, {
+      const tested = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${rotating.id}/test`, {
         key: organization.key,
       });
-      const eventId = tested.body.delivery.id;
+      const eventId = tested.body.delivery.event_id;
       await receiver.waitFor(() => receiver.of(eventId).length > 0);
       return receiver.of(eventId)[0]!;
     };
@@ -371,11 +401,11 @@ describe('webhook deliveries to a real receiver', () => {
       { key: organization.key, body: { overlap_seconds: 0 } },
     );
     expect(atOnce.body.previous_secret_expires_at).toBeNull();
-    const tested = await call<{ delivery: { id: string } }>('POST', `/webhooks/${rotating.id}/test`, {
+    const tested = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${rotating.id}/test`, {
       key: organization.key,
     });
-    await receiver.waitFor(() => receiver.of(tested.body.delivery.id).length > 0);
-    const delivery = receiver.of(tested.body.delivery.id)[0]!;
+    await receiver.waitFor(() => receiver.of(tested.body.delivery.event_id).length > 0);
+    const delivery = receiver.of(tested.body.delivery.event_id)[0]!;
     expect(delivery.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(verified(delivery, atOnce.body.secret)).toMatchObject({ ok: true });
     expect(verified(delivery, byDefault.body.secret)).toEqual({ ok: false, reason: 'no_matching_signature' });
@@ -462,10 +492,10 @@ describe('webhook deliveries to a real receiver', () => {
     const flakyEndpoint = await createEndpoint(flaky, { url: receiver.url, events: ['job.completed'] });
     receiver.answerWith((attempt) => ({ status: attempt <= 2 ? 500 : 200 }));
     try {
-      const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${flakyEndpoint.id}/test`, {
+      const test = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${flakyEndpoint.id}/test`, {
         key: flaky.key,
       });
-      const eventId = test.body.delivery.id;
+      const eventId = test.body.delivery.event_id;
       await receiver.waitFor(() => receiver.of(eventId).some((delivery) => delivery.status === 200));
       const attempts = receiver.of(eventId);
       expect(attempts.map((delivery) => delivery.status)).toEqual([500, 500, 200]);
@@ -497,10 +527,10 @@ describe('webhook deliveries to a real receiver', () => {
       attempt === 1 ? { status: 429, headers: { 'Retry-After': '3' } } : { status: 204 },
     );
     try {
-      const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${busyEndpoint.id}/test`, {
+      const test = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${busyEndpoint.id}/test`, {
         key: busy.key,
       });
-      const eventId = test.body.delivery.id;
+      const eventId = test.body.delivery.event_id;
       await receiver.waitFor(() => receiver.of(eventId).length >= 2);
       const [first, second] = receiver.of(eventId);
       expect(second!.receivedAtMs - first!.receivedAtMs).toBeGreaterThanOrEqual(2900);
@@ -516,10 +546,10 @@ describe('webhook deliveries to a real receiver', () => {
       attempt === 1 ? { status: 503, headers: { 'Retry-After': '3600' } } : { status: 204 },
     );
     try {
-      const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${waitingEndpoint.id}/test`, {
+      const test = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${waitingEndpoint.id}/test`, {
         key: waiting.key,
       });
-      const eventId = test.body.delivery.id;
+      const eventId = test.body.delivery.event_id;
       await receiver.waitFor(() => receiver.of(eventId).length >= 1);
       const [pending] = await eventually(
         () => listDeliveries(waiting.organizationId),
@@ -541,10 +571,10 @@ describe('webhook deliveries to a real receiver', () => {
   it('ends a delivery that never gets a 2xx as failed after 6 attempts, all recorded and counted', async () => {
     const broken = await createOrganization();
     const brokenEndpoint = await createEndpoint(broken, { url: receiver.url, events: ['job.completed'] });
-    const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${brokenEndpoint.id}/test`, {
+    const test = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${brokenEndpoint.id}/test`, {
       key: broken.key,
     });
-    const eventId = test.body.delivery.id;
+    const eventId = test.body.delivery.event_id;
     receiver.answerWith((attempt, id) => ({ status: id === eventId ? 503 : 204 }));
     try {
       await receiver.waitFor(() => receiver.of(eventId).length >= 6, 60_000);
@@ -570,10 +600,10 @@ describe('webhook deliveries to a real receiver', () => {
   it('disables an endpoint whose receiver answers 410 Gone', async () => {
     const gone = await createOrganization();
     const goneEndpoint = await createEndpoint(gone, { url: receiver.url, events: ['job.completed'] });
-    const test = await call<{ delivery: { id: string } }>('POST', `/webhooks/${goneEndpoint.id}/test`, {
+    const test = await call<{ delivery: { event_id: string } }>('POST', `/webhooks/${goneEndpoint.id}/test`, {
       key: gone.key,
     });
-    const eventId = test.body.delivery.id;
+    const eventId = test.body.delivery.event_id;
     receiver.answerWith((_, id) => ({ status: id === eventId ? 410 : 204 }));
     try {
       await receiver.waitFor(() => receiver.of(eventId).length >= 1);
@@ -617,6 +647,37 @@ describe('webhook deliveries to a real receiver', () => {
     expect(recorded.map((delivery) => [delivery.webhook_id, delivery.status])).toEqual([[listening.id, 'succeeded']]);
     expect(recorded.map((delivery) => delivery.webhook_id)).not.toContain(unsubscribed.id);
     expect(receiver.received.filter(mentions).map((delivery) => delivery.path)).toEqual(['/hooks/listening']);
+  });
+
+  it('ends every test answered before its endpoint is deleted: sent, or failed endpoint_deleted, none lost', async () => {
+    const tester = await createOrganization();
+    const deleting = await createEndpoint(tester, { url: `${receiver.url}/deleted-soon`, events: ['job.completed'] });
+    const tests = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call<{ delivery: { status: string } }>('POST', `/webhooks/${deleting.id}/test`, { key: tester.key }),
+      ),
+    );
+    expect(tests.map((test) => [test.status, test.body.delivery.status])).toEqual(Array(10).fill([200, 'pending']));
+    expect((await call('DELETE', `/webhooks/${deleting.id}`, { key: tester.key })).status).toBe(204);
+
+    const events = await call<{ data: { id: string }[] }>('GET', '/events?type=webhook.test', { key: tester.key });
+    expect(events.body.data).toHaveLength(10);
+    const usage = await eventually(
+      () => call<{ deliveries: Record<string, number> }>('GET', '/usage/webhooks', { key: tester.key }),
+      (response) => response.body.deliveries?.total === 10 && response.body.deliveries.pending === 0,
+      { everyMs: 500 },
+    );
+    expect(usage.body.deliveries).toMatchObject({ total: 10, pending: 0 });
+    const deliveries = await listDeliveries(tester.organizationId);
+    expect(deliveries.map((delivery) => delivery.event_id).sort()).toEqual(
+      events.body.data.map((event) => event.id).sort(),
+    );
+    for (const delivery of deliveries) {
+      const received = receiver.of(delivery.event_id).length;
+      expect([delivery.status, delivery.failure_reason, received]).toEqual(
+        delivery.status === 'succeeded' ? ['succeeded', undefined, 1] : ['failed', 'endpoint_deleted', 0],
+      );
+    }
   });
 });
 

@@ -120,7 +120,7 @@ describe('finishing a job', () => {
     });
     expect(organization!.Update).toMatchObject({
       Key: ORGANIZATION_KEY,
-      UpdateExpression: 'SET active_video_jobs = active_video_jobs - :one',
+      UpdateExpression: 'SET active_video_jobs = if_not_exists(active_video_jobs, :one) - :one',
     });
     expect(event!.Put!.Item).toMatchObject({
       type: 'job.completed',
@@ -161,7 +161,9 @@ describe('finishing a job', () => {
     );
 
     const [, organization, event, ...outputs] = withoutTracking(writtenItems());
-    expect(organization!.Update!.UpdateExpression).toBe('SET active_split_jobs = active_split_jobs - :one');
+    expect(organization!.Update!.UpdateExpression).toBe(
+      'SET active_split_jobs = if_not_exists(active_split_jobs, :one) - :one',
+    );
     expect(event!.Put!.Item!.payload.data.job).toEqual({
       id: 'split_job_1',
       type: 'split',
@@ -187,7 +189,8 @@ describe('finishing a job', () => {
       ':error': error,
     });
     expect(organization!.Update).toMatchObject({
-      UpdateExpression: 'SET active_video_jobs = active_video_jobs - :one, credits_balance = credits_balance + :refund',
+      UpdateExpression:
+        'SET active_video_jobs = if_not_exists(active_video_jobs, :one) - :one, credits_balance = credits_balance + :refund',
       ExpressionAttributeValues: { ':one': 1, ':refund': 10 },
     });
     expect(event!.Put!.Item!.payload).toMatchObject({

@@ -177,7 +177,7 @@ describe('the reconciler', () => {
       );
       expect(organization).toMatchObject({
         UpdateExpression:
-          'SET active_video_jobs = active_video_jobs - :one, credits_balance = credits_balance + :refund',
+          'SET active_video_jobs = if_not_exists(active_video_jobs, :one) - :one, credits_balance = credits_balance + :refund',
         ExpressionAttributeValues: { ':one': 1, ':refund': 10 },
       });
       expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(0);

@@ -78,7 +78,9 @@ beforeEach(() => {
   dynamo.reset();
   sqs.reset();
   dynamo.on(QueryCommand).resolves({ Items: ENDPOINTS });
-  dynamo.on(GetCommand).resolves({ Item: ENDPOINTS[1] });
+  dynamo.on(GetCommand).callsFake(({ Key }: { Key: { sk: string } }) => ({
+    Item: ENDPOINTS.find((item) => Key.sk === `WEBHOOK#${item.webhook_id}`),
+  }));
   dynamo.on(TransactWriteCommand).resolves({});
   dynamo.on(UpdateCommand).resolves({});
   sqs.on(SendMessageBatchCommand).resolves({});
@@ -110,6 +112,18 @@ describe('the outbox relay', () => {
     expect(await relayStreamRecords([streamRecord(event, '1')])).toEqual({ batchItemFailures: [] });
     expect(deliveredTo()).toEqual([idOf('disabled')]);
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+
+  it('records and queues a test delivery to an endpoint deleted since the test, for the worker to end failed', async () => {
+    const event = newEvent(
+      7,
+      { type: 'webhook.test', data: { webhook_id: idOf('deleted') } },
+      new Date(),
+      idOf('deleted'),
+    );
+    expect(await relayStreamRecords([streamRecord(event, '1')])).toEqual({ batchItemFailures: [] });
+    expect(deliveredTo()).toEqual([idOf('deleted')]);
+    expect(queued().map((message) => message.webhook_id)).toEqual([idOf('deleted')]);
   });
 
   it('records nothing new for a replayed record, and queues the delivery again for the worker to settle', async () => {

@@ -322,18 +322,21 @@ export function refusedCharge(
 
 /**
  * For the transaction that ends what the slot was for: gives it back, and with it `refund`
- * credits (what a job that ended gives back).
+ * credits (what a job that ended gives back). The count is read through if_not_exists: an
+ * update whose arithmetic names an attribute the item has not got fails the whole transaction as
+ * a validation error (DynamoDB Local throws ValidationException), not as the failed condition of
+ * another item that the caller answers for. An organization that never took a slot of the kind
+ * has no count: one that never made an endpoint, deleting an id that is not its own, must get the
+ * 404 of the endpoint's condition.
  */
 export function slotReleaseUpdate(organizationId: number, slot: Slot, refund = 0): TransactionItem {
   const { counter } = SLOT_COUNTERS[slot];
+  const release = `${counter} = if_not_exists(${counter}, :one) - :one`;
   return {
     Update: {
       TableName: tableName(),
       Key: organizationKey(organizationId),
-      UpdateExpression:
-        refund > 0
-          ? `SET ${counter} = ${counter} - :one, credits_balance = credits_balance + :refund`
-          : `SET ${counter} = ${counter} - :one`,
+      UpdateExpression: refund > 0 ? `SET ${release}, credits_balance = credits_balance + :refund` : `SET ${release}`,
       ExpressionAttributeValues: refund > 0 ? { ':one': 1, ':refund': refund } : { ':one': 1 },
     },
   };

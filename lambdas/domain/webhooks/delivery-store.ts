@@ -5,7 +5,7 @@ import { deliveryUsageUpdate, type DeliveryStatus } from '#domain/usage/usage-st
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { isSortableId, SORTABLE_ID_LAST_MS, sortableId, sortableIdsAt, timeOfSortableId } from '#platform/ids';
 import { DAY_MS } from '#platform/instants';
-import { TransactionRefused, writeTransaction } from '#platform/transactions';
+import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
 import { OUTBOX_ATTRIBUTES, outboxEntry } from '#domain/events/outbox-index';
 import { indexPage, type IndexRef } from '#platform/sharded-index';
 import { organizationPartition, TABLE_DESIGN } from '#platform/table-design';
@@ -180,16 +180,20 @@ function pendingDeliveryItem(
   };
 }
 
-/** Records a pending delivery, due now; false when it was already recorded. */
-export async function recordDelivery(
+/**
+ * A new pending delivery, due now, for a transaction: its id, and the items that write it (named
+ * `delivery`, refused when it was already recorded) and count it in its day (`usage`).
+ */
+export function deliveryRecording(
   ref: DeliveryRef,
   event: { type: EventType; body: string },
   now: Date,
-): Promise<boolean> {
-  const item = pendingDeliveryItem(ref, sortableId(DELIVERY_ID_PREFIX, now.getTime()), event, now);
-  const createdAt = item.created_at;
-  try {
-    await writeTransaction({
+): { deliveryId: string; items: { delivery: TransactionItem; usage: TransactionItem } } {
+  const deliveryId = sortableId(DELIVERY_ID_PREFIX, now.getTime());
+  const item = pendingDeliveryItem(ref, deliveryId, event, now);
+  return {
+    deliveryId,
+    items: {
       delivery: {
         Put: {
           TableName: tableName(),
@@ -197,8 +201,19 @@ export async function recordDelivery(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      usage: deliveryUsageUpdate(ref.organizationId, createdAt, { created: true, to: 'pending' }),
-    });
+      usage: deliveryUsageUpdate(ref.organizationId, item.created_at, { created: true, to: 'pending' }),
+    },
+  };
+}
+
+/** Records a pending delivery, due now; false when it was already recorded. */
+export async function recordDelivery(
+  ref: DeliveryRef,
+  event: { type: EventType; body: string },
+  now: Date,
+): Promise<boolean> {
+  try {
+    await writeTransaction(deliveryRecording(ref, event, now).items);
     return true;
   } catch (error) {
     if (error instanceof TransactionRefused && error.failed('delivery')) return false;

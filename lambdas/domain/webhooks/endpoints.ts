@@ -6,6 +6,7 @@ import { ApiError } from '#platform/errors';
 import { flagSetting, WEBHOOK_LOOPBACK_ALLOWED } from '#platform/settings';
 import { TransactionRefused, writeTransaction } from '#platform/transactions';
 import { webhookUrlProblem } from './address-policy';
+import { deliveryRecording } from './delivery-store';
 import {
   endpointDeletion,
   endpointsOf,
@@ -86,8 +87,11 @@ export async function deleteWebhookEndpoint(caller: Caller, webhookId: string, n
 }
 
 /**
- * Writes a `webhook.test` event for the endpoint; the relay records and queues its delivery like
- * any event's, so the test goes through the very path job events take.
+ * Writes a `webhook.test` event for the endpoint and, in the same transaction, its delivery, so
+ * that the answer names the delivery the log lists and resend takes. The relay then finds the
+ * delivery recorded and queues it like any event's: the test goes out by the very path job events
+ * take. An endpoint deleted between the read and the write still gets its delivery, which the
+ * worker ends failed (`endpoint_deleted`), as for a delete that comes after.
  */
 export async function testWebhookEndpoint(
   caller: Caller,
@@ -97,6 +101,11 @@ export async function testWebhookEndpoint(
   const organizationId = caller.organization.organizationId;
   await liveEndpoint(organizationId, webhookId);
   const event = newEvent(organizationId, { type: 'webhook.test', data: { webhook_id: webhookId } }, now, webhookId);
-  await writeTransaction({ event: eventPut(event) });
-  return { delivery: { id: event.eventId, event_type: 'webhook.test', status: 'pending' } };
+  const { deliveryId, items } = deliveryRecording(
+    { organizationId, eventId: event.eventId, webhookId },
+    { type: event.type, body: JSON.stringify(event.payload) },
+    now,
+  );
+  await writeTransaction({ event: eventPut(event), ...items });
+  return { delivery: { id: deliveryId, event_id: event.eventId, event_type: 'webhook.test', status: 'pending' } };
 }

@@ -4,26 +4,23 @@ import { eventOfStreamImage, markEventRelayed, type EventRecord } from '#domain/
 import { log } from '#platform/log';
 import { enqueueDeliveries } from './delivery-queue';
 import { recordDelivery, type DeliveryRef } from './delivery-store';
-import { endpointsOf, findEndpoint, type Endpoint } from './endpoint-store';
+import { endpointsOf, type Endpoint } from './endpoint-store';
 
 /**
  * The relay of the transactional outbox: for each new event, one delivery per endpoint that
- * should receive it (active and subscribed to its type; for a test event, the endpoint tested),
- * each recorded by a conditional put and then queued. Recording first means a delivery exists
- * before any message names it; a crash between the two leaves a pending delivery that the
- * sweeper queues. Relaying an event again records nothing new and queues its deliveries again,
- * which the worker's claim makes harmless. Last, the event leaves the outbox index.
+ * should receive it (active and subscribed to its type; for a test event, the endpoint tested,
+ * whatever became of it since), each recorded by a conditional put and then queued. Recording
+ * first means a delivery exists before any message names it; a crash between the two leaves a
+ * pending delivery that the sweeper queues. Relaying an event again records nothing new and
+ * queues its deliveries again, which the worker's claim makes harmless. Last, the event leaves
+ * the outbox index.
  */
 
-function recipients(event: EventRecord, endpoints: readonly Endpoint[]): Endpoint[] {
-  if (event.targetWebhookId) {
-    return endpoints.filter(
-      (endpoint) => endpoint.webhookId === event.targetWebhookId && endpoint.status !== 'deleted',
-    );
-  }
-  return endpoints.filter(
-    (endpoint) => endpoint.status === 'active' && (endpoint.events as readonly string[]).includes(event.type),
-  );
+/** The ids of the endpoints a job event goes to: the active ones subscribed to its type. */
+function subscribers(event: EventRecord, endpoints: readonly Endpoint[]): string[] {
+  return endpoints
+    .filter((endpoint) => endpoint.status === 'active' && (endpoint.events as readonly string[]).includes(event.type))
+    .map((endpoint) => endpoint.webhookId);
 }
 
 /** Reads an organization's endpoints; a batch of events reads each organization's once. */
@@ -35,15 +32,14 @@ export async function relayEvent(
   readEndpoints: EndpointsReader = endpointsOf,
 ): Promise<DeliveryRef[]> {
   const { organizationId } = event;
-  const endpoints = event.targetWebhookId
-    ? [await findEndpoint(organizationId, event.targetWebhookId)].filter((found) => found !== undefined)
-    : await readEndpoints(organizationId);
+  // A test event goes to the endpoint tested, unread: the test was answered `pending` while the
+  // endpoint was live, so a delivery to one deleted since is recorded all the same, for the
+  // worker to end failed (`endpoint_deleted`) rather than let it vanish.
+  const webhookIds = event.targetWebhookId
+    ? [event.targetWebhookId]
+    : subscribers(event, await readEndpoints(organizationId));
   const body = JSON.stringify(event.payload);
-  const refs: DeliveryRef[] = recipients(event, endpoints).map((endpoint) => ({
-    organizationId,
-    eventId: event.eventId,
-    webhookId: endpoint.webhookId,
-  }));
+  const refs: DeliveryRef[] = webhookIds.map((webhookId) => ({ organizationId, eventId: event.eventId, webhookId }));
   await Promise.all(refs.map((ref) => recordDelivery(ref, { type: event.type, body }, now)));
   await enqueueDeliveries(refs);
   await markEventRelayed(event);
