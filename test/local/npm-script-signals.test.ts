@@ -135,6 +135,13 @@ describe('npm start, stopped through the pid npm start gave', () => {
     expect(script!.output()).toContain('SIGTERM: stopping the local stack');
   }, 60_000);
 
+  it('SIGKILL to npm: the stack notices that npm is gone and stops, leaving no process behind', async () => {
+    const npm = script!.child.pid!;
+    process.kill(npm, 'SIGKILL');
+    await expectAllGone(npm);
+    expect(script!.output()).toContain(`Its parent process ${npm} ended: stopping the local stack`);
+  }, 60_000);
+
   it("SIGKILL to the stack's own process: DynamoDB Local and fauxqs end with it", async () => {
     const group = script!.child.pid!;
     process.kill(await memberRunning(group, STACK_PROCESS), 'SIGKILL');
