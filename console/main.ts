@@ -12,7 +12,8 @@ Serves the console on http://127.0.0.1:<port> and prints the link to open (it ca
 token: only a browser that opened it gets in). The API key stays in this process.
 
   --api-key <key>            an API key (default: API_KEY)
-  --api-url <url>            the API (default: API_URL, or the local stack on 127.0.0.1:3000)
+  --api-url <url>            the API (default: API_URL, or the local stack on 127.0.0.1 at the
+                             PORT npm start reads, 3000 when unset)
   --port <port>              on 127.0.0.1 (default 4100; 0 picks a free port)
   --reads-per-minute <n>     the most API reads a minute the live views make, 1 to 50 (default 30;
                              a key may make 60, shared by everything that uses it)`;
@@ -79,10 +80,11 @@ async function main() {
     return;
   }
   const apiKey = values['api-key'] ?? process.env.API_KEY ?? usageError('Give an API key: --api-key or API_KEY.');
-  const apiUrl = (values['api-url'] ?? process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer').replace(
-    /\/$/,
-    '',
-  );
+  const apiUrl = (
+    values['api-url'] ??
+    process.env.API_URL ??
+    `http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/developer`
+  ).replace(/\/$/, '');
   if (!URL.canParse(apiUrl)) usageError(`--api-url ${apiUrl} is not a URL.`);
   const port = wholeNumber(values.port ?? '4100', '--port', 0, 65535);
   const readsPerMinute = wholeNumber(values['reads-per-minute'] ?? '30', '--reads-per-minute', 1, 50);

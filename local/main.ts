@@ -4,6 +4,24 @@ import { SCOPES } from '#domain/access/scopes';
 
 const DEMO_CREDITS = 1000;
 
+/** How often the stack checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 500;
+
+/**
+ * Calls `onGone` once the process that started this one has ended. `npm start` execs this process,
+ * so npm's forwarded SIGINT and SIGTERM reach it; npm killed outright (SIGKILL) forwards nothing,
+ * and the stack, handed to another parent, would go on serving with its emulators beside it.
+ */
+function whenParentGone(onGone: (parent: number) => void) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone(parent);
+  }, PARENT_CHECK_MS);
+  timer.unref();
+}
+
 async function seedDemoOrganization() {
   // Imported only now: their AWS clients read the emulator endpoints from the environment.
   const { createOrganization } = await import('#domain/access/organizations');
@@ -32,15 +50,16 @@ async function main() {
   console.log(`Local stack ready: ${stack.apiUrl} (health: http://127.0.0.1:${stack.port}/healthz, data: ${dataDir})`);
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping the local stack`);
+    console.log(`${reason}: stopping the local stack`);
     await stack.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  whenParentGone((parent) => void shutdown(`Its parent process ${parent} ended`));
 }
 
 main().catch((error) => {

@@ -50,21 +50,64 @@ async function versionOf(path: string): Promise<string> {
   return stdout.split('\n')[0]?.trim() ?? '';
 }
 
+/** Why a binary did not run, in one line: the last it printed on stderr (the loader's complaint), else the error's first. */
+function failure(error: unknown): string {
+  const { stderr, message } = error as { stderr?: string; message: string };
+  const said = stderr
+    ?.split('\n')
+    .filter((line) => line.trim())
+    .pop();
+  return (said ?? message.split('\n')[0] ?? '').trim();
+}
+
+/** Where to look, and where a tool on PATH that does not run is reported: this process's own unless a test says. */
+export interface MediaToolLookup {
+  environment?: NodeJS.ProcessEnv;
+  warn?: (line: string) => void;
+}
+
+/**
+ * Every candidate is run with `-version` before it is chosen: a distribution's ffprobe whose shared
+ * library is missing (a partial upgrade, a copied binary) is found on PATH all the same. One on
+ * PATH that does not run is passed over, said in one line, for the npm build; one the variable
+ * names stops the start, since the operator asked for that one.
+ */
+export async function findMediaTool(
+  tool: MediaTool,
+  { environment = process.env, warn = console.warn }: MediaToolLookup = {},
+): Promise<ResolvedMediaTool> {
+  const { variable } = MEDIA_TOOL_SETTINGS[tool];
+  const named = environment[variable];
+  if (named) {
+    try {
+      return { path: named, source: 'environment', version: await versionOf(named) };
+    } catch (error) {
+      throw new Error(
+        `${variable} names ${named}, which does not run (${failure(error)}): set ${variable} to a working ${tool}, or unset it to use the one on PATH or the npm package's`,
+      );
+    }
+  }
+  const onThisPath = await onPath(tool, environment.PATH ?? '');
+  if (onThisPath) {
+    try {
+      return { path: onThisPath, source: 'PATH', version: await versionOf(onThisPath) };
+    } catch (error) {
+      warn(
+        `The ${tool} on PATH, ${onThisPath}, does not run (${failure(error)}): using the npm package's; set ${variable} to choose another`,
+      );
+    }
+  }
+  const path = await fromNpm(tool);
+  return { path, source: 'npm', version: await versionOf(path) };
+}
+
 const resolved = new Map<MediaTool, Promise<ResolvedMediaTool>>();
 
+/** findMediaTool in this process's environment, once per tool. */
 export function resolveMediaTool(tool: MediaTool): Promise<ResolvedMediaTool> {
   let result = resolved.get(tool);
   if (!result) {
-    result = (async () => {
-      const named = process.env[MEDIA_TOOL_SETTINGS[tool].variable];
-      const onThisPath = named ? undefined : await onPath(tool);
-      const found: Omit<ResolvedMediaTool, 'version'> = named
-        ? { path: named, source: 'environment' }
-        : onThisPath
-          ? { path: onThisPath, source: 'PATH' }
-          : { path: await fromNpm(tool), source: 'npm' };
-      return { ...found, version: await versionOf(found.path) };
-    })();
+    result = findMediaTool(tool);
     resolved.set(tool, result);
   }
   return result;

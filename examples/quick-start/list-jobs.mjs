@@ -6,11 +6,13 @@ import process from 'node:process';
  *
  *   API_KEY=svc_test_... node examples/quick-start/list-jobs.mjs
  *
+ * API_URL defaults to the local stack on PORT (3000 when unset), as split-video.mjs says.
+ *
  * A cursor is tied to the exact filters it was issued for: send the same `status`, `type`,
  * `created_after`... with every page (only `limit` may change), or the API answers 400.
  */
 
-const API_URL = process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer';
+const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/developer`;
 const API_KEY = process.env.API_KEY;
 
 const filters = {

@@ -22,7 +22,8 @@ if (!process.env.API_KEY || !file) {
 await mkdir(outDir, { recursive: true });
 const client = createClient({
   apiKey: process.env.API_KEY,
-  baseUrl: process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer',
+  // The local stack on PORT (3000 when unset), as split-video.mjs says.
+  baseUrl: process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/developer`,
 });
 
 // 1. Upload: the upload URL, the PUT of the file and the confirmation, in one call.

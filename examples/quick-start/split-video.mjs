@@ -13,10 +13,11 @@ import { fileURLToPath } from 'node:url';
  *
  *   API_KEY=svc_test_... node examples/quick-start/split-video.mjs talk.mp4 [out-dir]
  *
- * API_URL defaults to the local stack (http://127.0.0.1:3000/api/v1/developer).
+ * API_URL defaults to the local stack on PORT, as `npm start` reads it:
+ * http://127.0.0.1:$PORT/api/v1/developer, port 3000 when PORT is unset too.
  */
 
-const API_URL = process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer';
+const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/developer`;
 const API_KEY = process.env.API_KEY;
 
 /** One API call; any answer but 2xx throws the error envelope's code and message. */

@@ -17,7 +17,8 @@ signed like a webhook delivery with the secret printed at start. Ctrl-C stops; t
 on after the last event forwarded.
 
   --forward-to <url>    where to POST each event (required)
-  --api-url <url>       the API (default: API_URL, or the local stack on 127.0.0.1:3000)
+  --api-url <url>       the API (default: API_URL, or the local stack on 127.0.0.1 at the
+                        PORT npm start reads, 3000 when unset)
   --api-key <key>       a key with webhooks:read (default: API_KEY)
   --events <a,b>        only these event types (default: all)
   --interval <seconds>  between polls, 1 to 60 (default 2; a key may make 60 requests a minute)
@@ -66,7 +67,8 @@ async function main() {
   process.once('SIGTERM', () => stopping.abort());
   await listen({
     client: createClient({
-      baseUrl: values['api-url'] ?? process.env.API_URL ?? 'http://127.0.0.1:3000/api/v1/developer',
+      baseUrl:
+        values['api-url'] ?? process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/developer`,
       apiKey,
     }),
     forwardTo,
