@@ -292,6 +292,10 @@ describe('upload URL validation', () => {
     ['filename is missing', { ...valid, filename: undefined }, 'filename'],
     ['filename is empty', { ...valid, filename: '' }, 'filename'],
     ['filename has a path separator', { ...valid, filename: '../etc/passwd' }, 'filename'],
+    // Sent as the JSON escapes \ud800 and \udc00, which parse to surrogates without their pair.
+    ['filename has a lone high surrogate', { ...valid, filename: 'a\ud800.mp4' }, 'filename must be Unicode text'],
+    ['filename has a lone low surrogate', { ...valid, filename: 'a\udc00.mp4' }, 'filename must be Unicode text'],
+    ['metadata has a lone surrogate', { ...valid, metadata: { note: '\udc00' } }, 'metadata.note'],
     ['content_type is not allowed', { ...valid, content_type: 'application/pdf' }, 'content_type'],
     ['split_source gets an image', { ...valid, content_type: 'image/png' }, 'content_type'],
     ['video_source gets an image', { ...valid, purpose: 'video_source', content_type: 'image/jpeg' }, 'content_type'],
