@@ -53,7 +53,7 @@ describe('asset upload, confirmation and download', () => {
   it('round-trips real bytes: upload-url, PUT, confirm, get, download-url, GET the same bytes', async () => {
     const before = Date.now();
     const created = await requestUpload(org, {
-      filename: 'launch teaser.mp4',
+      filename: 'launch "teaser" 100% 🎬.mp4',
       content_type: 'video/mp4',
       size_bytes: video.length,
       purpose: 'split_source',
@@ -83,7 +83,7 @@ describe('asset upload, confirmation and download', () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({
       id: created.body.asset_id,
-      filename: 'launch teaser.mp4',
+      filename: 'launch "teaser" 100% 🎬.mp4',
       content_type: 'video/mp4',
       size_bytes: video.length,
       purpose: 'split_source',
@@ -106,8 +106,9 @@ describe('asset upload, confirmation and download', () => {
     const file = await fetch(download.body.download_url);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(video)).toBe(true);
-    expect(new URL(download.body.download_url).searchParams.get('response-content-disposition')).toContain(
-      'launch%20teaser.mp4',
+    // RFC 6266: the exact name as UTF-8, and an ASCII fallback with nothing a quoted string cannot hold.
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="launch _teaser_ 100_ _.mp4"; filename*=UTF-8''launch%20%22teaser%22%20100%25%20%F0%9F%8E%AC.mp4`,
     );
   });
 
