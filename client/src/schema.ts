@@ -1418,7 +1418,8 @@ export interface components {
         WebhookEventType: "job.completed" | "job.failed" | "job.cancelled";
         /**
          * Format: uri
-         * @description HTTPS only. Deployed, a URL whose host is `localhost`, or an IP address that is loopback,
+         * @description HTTPS only. Deployed, a URL whose host is `localhost` or a name under it (with or without
+         *     a trailing dot: `localhost.`, `hooks.localhost.`), or an IP address that is loopback,
          *     private, link-local, CGNAT, multicast or otherwise not public, is refused (400); so is a
          *     URL with a user name or password. Only the local stack also accepts
          *     `http://127.0.0.1[:port]` and `http://localhost[:port]`, for a receiver on the developer's
