@@ -231,7 +231,7 @@ describe('asset upload, confirmation and download', () => {
     const text = Buffer.from('this is a plain text file pretending to be a video, and it is long enough');
     const { assetId, confirm } = await uploadAndConfirm<ErrorBody>(
       org,
-      { filename: 'fake.mp4', content_type: 'video/mp4', purpose: 'video_source' },
+      { filename: 'fake.mp4', content_type: 'video/mp4', purpose: 'split_source' },
       text,
     );
     expect(confirm.status).toBe(422);
@@ -245,6 +245,13 @@ describe('asset upload, confirmation and download', () => {
     expect(again.status).toBe(422);
     const download = await call<ErrorBody>('GET', `/assets/${assetId}/download-url`, { key: org.key });
     expect(download.status).toBe(409);
+    // A job on it is told why, and that only a new upload helps: confirming again answers the same 422.
+    const split = await call<ErrorBody>('POST', '/split-jobs', { key: org.key, body: { source_asset_id: assetId } });
+    expect([split.status, split.body.error.code]).toEqual([409, 'ASSET_NOT_READY']);
+    expect(split.body.error.message).toBe(
+      `source_asset_id ${assetId} is failed: ${confirm.body.error.message} ` +
+        'Upload the file again as a new asset (POST /assets/upload-url) and use that one.',
+    );
   });
 
   it('confirms a file shorter than the bytes its format check reads, with its exact size', async () => {
