@@ -2320,7 +2320,8 @@ export interface components {
          * @description Makes the create safe to retry. Scoped to the organization and the operation, retained
          *     for 24 hours. Same key and same body → the original job (201); same key and a different
          *     body → 409 `IDEMPOTENCY_CONFLICT`. A request that fails validation stores nothing under
-         *     the key.
+         *     the key. 1 to 120 characters: a key sent as UTF-8 is read as the text it spells (120
+         *     "€" are 120 characters); bytes that are not UTF-8 are read one character each.
          */
         IdempotencyKey: string;
         /**
@@ -2620,7 +2621,8 @@ export interface operations {
                  * @description Makes the create safe to retry. Scoped to the organization and the operation, retained
                  *     for 24 hours. Same key and same body → the original job (201); same key and a different
                  *     body → 409 `IDEMPOTENCY_CONFLICT`. A request that fails validation stores nothing under
-                 *     the key.
+                 *     the key. 1 to 120 characters: a key sent as UTF-8 is read as the text it spells (120
+                 *     "€" are 120 characters); bytes that are not UTF-8 are read one character each.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2777,7 +2779,8 @@ export interface operations {
                  * @description Makes the create safe to retry. Scoped to the organization and the operation, retained
                  *     for 24 hours. Same key and same body → the original job (201); same key and a different
                  *     body → 409 `IDEMPOTENCY_CONFLICT`. A request that fails validation stores nothing under
-                 *     the key.
+                 *     the key. 1 to 120 characters: a key sent as UTF-8 is read as the text it spells (120
+                 *     "€" are 120 characters); bytes that are not UTF-8 are read one character each.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
