@@ -1422,7 +1422,8 @@ export interface components {
         WebhookEventType: "job.completed" | "job.failed" | "job.cancelled";
         /**
          * Format: uri
-         * @description HTTPS only. Deployed, a URL whose host is `localhost`, or an IP address that is loopback,
+         * @description HTTPS only. Deployed, a URL whose host is `localhost` or a name under it (with or without
+         *     a trailing dot: `localhost.`, `hooks.localhost.`), or an IP address that is loopback,
          *     private, link-local, CGNAT, multicast or otherwise not public, is refused (400); so is a
          *     URL with a user name or password. Only the local stack also accepts
          *     `http://127.0.0.1[:port]` and `http://localhost[:port]`, for a receiver on the developer's
@@ -2325,7 +2326,8 @@ export interface components {
          * @description Makes the create safe to retry. Scoped to the organization and the operation, retained
          *     for 24 hours. Same key and same body → the original job (201); same key and a different
          *     body → 409 `IDEMPOTENCY_CONFLICT`. A request that fails validation stores nothing under
-         *     the key.
+         *     the key. 1 to 120 characters: a key sent as UTF-8 is read as the text it spells (120
+         *     "€" are 120 characters); bytes that are not UTF-8 are read one character each.
          */
         IdempotencyKey: string;
         /**
@@ -2625,7 +2627,8 @@ export interface operations {
                  * @description Makes the create safe to retry. Scoped to the organization and the operation, retained
                  *     for 24 hours. Same key and same body → the original job (201); same key and a different
                  *     body → 409 `IDEMPOTENCY_CONFLICT`. A request that fails validation stores nothing under
-                 *     the key.
+                 *     the key. 1 to 120 characters: a key sent as UTF-8 is read as the text it spells (120
+                 *     "€" are 120 characters); bytes that are not UTF-8 are read one character each.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2782,7 +2785,8 @@ export interface operations {
                  * @description Makes the create safe to retry. Scoped to the organization and the operation, retained
                  *     for 24 hours. Same key and same body → the original job (201); same key and a different
                  *     body → 409 `IDEMPOTENCY_CONFLICT`. A request that fails validation stores nothing under
-                 *     the key.
+                 *     the key. 1 to 120 characters: a key sent as UTF-8 is read as the text it spells (120
+                 *     "€" are 120 characters); bytes that are not UTF-8 are read one character each.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -59,7 +59,7 @@ export interface UnroutedRequest {
 interface RequestState {
   requestId: string;
   startedAt: number;
-  /** The request's headers, names lower-cased. */
+  /** The request's headers, names lower-cased, values read as text (headerText). */
   headers: Record<string, string>;
   /** Set once the request is counted, so that every later response carries the rate-limit headers, errors included. */
   rateLimit?: RateLimitState;
@@ -87,10 +87,26 @@ function keyHolder(scope: Scope | null): Identify<Caller> {
 
 const nobody: Identify<undefined> = async () => undefined;
 
+/**
+ * A header value as the text its bytes spell. HTTP carries header values as bytes, and Node's
+ * HTTP parser (the local gateway's) hands them over one character a byte, as ISO-8859-1; clients
+ * send text beyond ASCII as UTF-8 (curl as typed; fetch takes single bytes only). So a value
+ * whose bytes are valid UTF-8 is read as that text: an `Idempotency-Key` of 120 "€" is the 120
+ * characters the contract allows, not 360. A value holding a character beyond U+00FF was decoded
+ * on the way already, and one whose bytes are not UTF-8 is ISO-8859-1: both stay as they came.
+ */
+function headerText(value: string): string {
+  if (!/[\x80-\xff]/.test(value) || /[\u0100-\uffff]/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  const text = bytes.toString('utf8');
+  // Invalid UTF-8 decodes to U+FFFD, whose bytes are not the ones sent.
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
+}
+
 function newRequestState(event: ApiEvent): RequestState {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (value !== undefined) headers[name.toLowerCase()] = value;
+    if (value !== undefined) headers[name.toLowerCase()] = headerText(value);
   }
   return { requestId: newRequestId(), startedAt: Date.now(), headers };
 }

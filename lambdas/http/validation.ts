@@ -12,7 +12,9 @@ import { ApiError } from '#platform/errors';
 /**
  * Request validation against docs/openapi.yaml, through the validators compiled ahead of time by
  * scripts/build-contract.ts into each operation's module. Path parameters are not validated
- * here: an id that misses its pattern is the resource's 404, which the handler answers.
+ * against their schemas here: an id that misses its pattern is the resource's 404, which the
+ * handler answers. Every string of every part must be Unicode text, path parameters included
+ * (refuseUnpairedSurrogates).
  */
 
 export interface RequestInput {
@@ -56,17 +58,73 @@ function checkIntegerSyntax(schema: JsonSchema | undefined, query: Record<string
 }
 
 /**
+ * JSON can write a UTF-16 surrogate without its pair (`"\ud800"`) and JavaScript keeps it, but it
+ * is no character: it has no UTF-8 form, so it cannot be stored or sent back as written, and
+ * `encodeURIComponent` throws on it. A string holding one is refused wherever it is: a value or
+ * a member name, at any depth. (With the `u` flag a class of surrogates matches only unpaired
+ * ones: a pair is one code point.)
+ */
+const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u;
+
+interface UnpairedSurrogate {
+  /** The segments of the value that holds it, or of the object whose member name holds it. */
+  segments: string[];
+  inName: boolean;
+  codeUnit: number;
+}
+
+/** The first string of `value`, in document order, a member name or a value at any depth, that holds an unpaired surrogate. */
+function unpairedSurrogateIn(value: unknown): UnpairedSurrogate | undefined {
+  // Iterative: validateRequest may be given deeper data than a parsed body holds.
+  const pending: [node: unknown, segments: string[], inName: boolean][] = [[value, [], false]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, segments, inName] = next;
+    if (typeof node === 'string') {
+      const found = UNPAIRED_SURROGATE.exec(node);
+      if (found) return { segments, inName, codeUnit: found[0].charCodeAt(0) };
+    } else if (typeof node === 'object' && node !== null) {
+      for (const [name, member] of Object.entries(node).reverse()) {
+        pending.push([member, [...segments, name], false], [name, segments, true]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The refusal of a string that is not Unicode text; `subject` names where it is. */
+function notUnicodeText(subject: string, codeUnit: number): ApiError {
+  const code = `U+${codeUnit.toString(16).toUpperCase()}`;
+  return new ApiError('VALIDATION_FAILED', `${subject} must be Unicode text: it holds an unpaired surrogate (${code})`);
+}
+
+/** Refuses the part when one of its strings holds an unpaired surrogate, naming where. */
+function refuseUnpairedSurrogates(schemas: OperationContract['schemas'], part: RequestPart, data: unknown) {
+  const found = unpairedSurrogateIn(data);
+  if (!found) return;
+  const { segments, inName, codeUnit } = found;
+  const schema = schemas[part] ?? true;
+  if (!inName) throw notUnicodeText(subjectOf(part, schema, segments), codeUnit);
+  const within = segments.length > 0 ? ` in ${nameIn(part, schema, segments)}` : '';
+  throw notUnicodeText(`A ${NOUNS[part]} name${within}`, codeUnit);
+}
+
+/**
  * Validates one request of the operation; throws `ApiError('VALIDATION_FAILED')` whose message
- * names the first offending field. Ajv stops at the first error (allErrors false) so a request
- * costs one pass.
+ * names the first offending field. Strings that are not Unicode text are refused first, in any
+ * part; then Ajv stops at the first error (allErrors false) so a request costs one pass.
  */
 export function validateRequest<Id extends OperationId>(
   operation: OperationContract<Id>,
   input: RequestInput,
 ): ValidatedRequest<Id> {
   const { validators, schemas } = operation;
-  const headers = check(schemas, 'headers', validators.headers, definedValues(input.headers, true));
+  const rawHeaders = definedValues(input.headers, true);
   const rawQuery = definedValues(input.query);
+  refuseUnpairedSurrogates(schemas, 'headers', rawHeaders);
+  refuseUnpairedSurrogates(schemas, 'query', rawQuery);
+  // An operation that takes no body ignores one, whatever it holds.
+  if (operation.hasBody) refuseUnpairedSurrogates(schemas, 'body', input.body);
+  const headers = check(schemas, 'headers', validators.headers, rawHeaders);
   checkIntegerSyntax(schemas.query, rawQuery);
   const query = check(schemas, 'query', validators.query, rawQuery);
   // Ajv writes defaults into the data; work on a copy so the caller's value stays as sent.
@@ -78,13 +136,17 @@ export function validateRequest<Id extends OperationId>(
 /**
  * The route's path parameters, which API Gateway always sends for the route template it matched:
  * one missing is a fault of the deployment, not of the client. Their values are the handler's to
- * judge (an id of the wrong shape is that resource's 404).
+ * judge (an id of the wrong shape is that resource's 404), once they are Unicode text.
  */
 export function pathParametersOf<Id extends OperationId>(
   operation: OperationContract<Id>,
   parameters: Record<string, string | undefined> | undefined,
 ): Operations[Id]['path'] {
   const defined = definedValues(parameters);
+  for (const [name, value] of Object.entries(defined)) {
+    const found = UNPAIRED_SURROGATE.exec(value);
+    if (found) throw notUnicodeText(`Path parameter ${name}`, found[0].charCodeAt(0));
+  }
   if (operation.validators.path(defined)) return defined;
   throw new Error(`The route of ${operation.operationId} gave the path parameters ${JSON.stringify(defined)}`);
 }
@@ -198,6 +260,22 @@ function conditionText(branch: Branch): string {
 
 const NOUNS: Record<RequestPart, string> = { body: 'field', query: 'query parameter', headers: 'header' };
 
+/** How a field of the part is named: a header by its documented title (`Idempotency-Key`), as sent otherwise. */
+function nameIn(part: RequestPart, schema: JsonSchema, segments: readonly string[]): string {
+  if (part === 'headers') {
+    const title = schemaObject(at(schema, ['properties', segments[0] ?? '']))?.title;
+    return typeof title === 'string' ? title : fieldName(segments);
+  }
+  return fieldName(segments);
+}
+
+/** What a message says is wrong: `prompt`, `Query parameter limit`, `Header Idempotency-Key`, `Request body`. */
+function subjectOf(part: RequestPart, schema: JsonSchema, segments: readonly string[]): string {
+  if (segments.length === 0) return part === 'body' ? 'Request body' : `Request ${part}`;
+  const name = nameIn(part, schema, segments);
+  return part === 'body' ? name : `${part === 'query' ? 'Query parameter' : 'Header'} ${name}`;
+}
+
 /** Turns the first Ajv error into a sentence that names the field, e.g. `prompt must be at most 1000 characters`. */
 function describe(error: ErrorObject, part: RequestPart, schema: JsonSchema, data: unknown): string {
   const instance = pointerSegments(`#${error.instancePath}`);
@@ -205,22 +283,9 @@ function describe(error: ErrorObject, part: RequestPart, schema: JsonSchema, dat
   const branch = conditionalBranch(error, schema, data);
   const params = error.params as Record<string, unknown>;
 
-  const nameOf = (segments: readonly string[]): string => {
-    if (part === 'headers') {
-      const title = schemaObject(at(schema, ['properties', segments[0] ?? '']))?.title;
-      return typeof title === 'string' ? title : fieldName(segments);
-    }
-    return fieldName(segments);
-  };
+  const nameOf = (segments: readonly string[]) => nameIn(part, schema, segments);
   const noun = NOUNS[part];
-  const subject =
-    instance.length === 0
-      ? part === 'body'
-        ? 'Request body'
-        : `Request ${part}`
-      : part === 'body'
-        ? nameOf(instance)
-        : `${part === 'query' ? 'Query parameter' : 'Header'} ${nameOf(instance)}`;
+  const subject = subjectOf(part, schema, instance);
   const when = branch ? ` when ${conditionText(branch)}` : '';
 
   switch (error.keyword) {

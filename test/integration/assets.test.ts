@@ -53,7 +53,7 @@ describe('asset upload, confirmation and download', () => {
   it('round-trips real bytes: upload-url, PUT, confirm, get, download-url, GET the same bytes', async () => {
     const before = Date.now();
     const created = await requestUpload(org, {
-      filename: 'launch teaser.mp4',
+      filename: 'launch "teaser" 100% 🎬.mp4',
       content_type: 'video/mp4',
       size_bytes: video.length,
       purpose: 'split_source',
@@ -83,7 +83,7 @@ describe('asset upload, confirmation and download', () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({
       id: created.body.asset_id,
-      filename: 'launch teaser.mp4',
+      filename: 'launch "teaser" 100% 🎬.mp4',
       content_type: 'video/mp4',
       size_bytes: video.length,
       purpose: 'split_source',
@@ -106,8 +106,9 @@ describe('asset upload, confirmation and download', () => {
     const file = await fetch(download.body.download_url);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(video)).toBe(true);
-    expect(new URL(download.body.download_url).searchParams.get('response-content-disposition')).toContain(
-      'launch%20teaser.mp4',
+    // RFC 6266: the exact name as UTF-8, and an ASCII fallback with nothing a quoted string cannot hold.
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="launch _teaser_ 100_ _.mp4"; filename*=UTF-8''launch%20%22teaser%22%20100%25%20%F0%9F%8E%AC.mp4`,
     );
   });
 
@@ -230,7 +231,7 @@ describe('asset upload, confirmation and download', () => {
     const text = Buffer.from('this is a plain text file pretending to be a video, and it is long enough');
     const { assetId, confirm } = await uploadAndConfirm<ErrorBody>(
       org,
-      { filename: 'fake.mp4', content_type: 'video/mp4', purpose: 'video_source' },
+      { filename: 'fake.mp4', content_type: 'video/mp4', purpose: 'split_source' },
       text,
     );
     expect(confirm.status).toBe(422);
@@ -244,6 +245,13 @@ describe('asset upload, confirmation and download', () => {
     expect(again.status).toBe(422);
     const download = await call<ErrorBody>('GET', `/assets/${assetId}/download-url`, { key: org.key });
     expect(download.status).toBe(409);
+    // A job on it is told why, and that only a new upload helps: confirming again answers the same 422.
+    const split = await call<ErrorBody>('POST', '/split-jobs', { key: org.key, body: { source_asset_id: assetId } });
+    expect([split.status, split.body.error.code]).toEqual([409, 'ASSET_NOT_READY']);
+    expect(split.body.error.message).toBe(
+      `source_asset_id ${assetId} is failed: ${confirm.body.error.message} ` +
+        'Upload the file again as a new asset (POST /assets/upload-url) and use that one.',
+    );
   });
 
   it('confirms a file shorter than the bytes its format check reads, with its exact size', async () => {
@@ -292,6 +300,10 @@ describe('upload URL validation', () => {
     ['filename is missing', { ...valid, filename: undefined }, 'filename'],
     ['filename is empty', { ...valid, filename: '' }, 'filename'],
     ['filename has a path separator', { ...valid, filename: '../etc/passwd' }, 'filename'],
+    // Sent as the JSON escapes \ud800 and \udc00, which parse to surrogates without their pair.
+    ['filename has a lone high surrogate', { ...valid, filename: 'a\ud800.mp4' }, 'filename must be Unicode text'],
+    ['filename has a lone low surrogate', { ...valid, filename: 'a\udc00.mp4' }, 'filename must be Unicode text'],
+    ['metadata has a lone surrogate', { ...valid, metadata: { note: '\udc00' } }, 'metadata.note'],
     ['content_type is not allowed', { ...valid, content_type: 'application/pdf' }, 'content_type'],
     ['split_source gets an image', { ...valid, content_type: 'image/png' }, 'content_type'],
     ['video_source gets an image', { ...valid, purpose: 'video_source', content_type: 'image/jpeg' }, 'content_type'],

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { operations } from '#contract/operations/index';
 import { ROUTES, type Route } from '#routes';
 import { operationResponses, UNROUTED_RESPONSES, type ResponseRules } from './support/api-document';
 import {
@@ -33,7 +34,9 @@ import {
  * docs/openapi.yaml: every route gets requests with broken and near-valid bodies, odd path ids,
  * queries and headers, under every kind of key; requests no route serves get theirs too. Each
  * response must be one the document describes for that operation: never a 5xx, the error
- * envelope on every error, the rate-limit headers whenever the key was identified.
+ * envelope on every error, the rate-limit headers whenever the key was identified, 400 for a
+ * body holding a string that is not Unicode text (strings with an unpaired surrogate are
+ * generated among the valid ones as well as the broken ones).
  *
  * Replay a run with FUZZ_SEED (printed at the start); a failure prints FUZZ_OPERATION and
  * FUZZ_PATH too, which replay just its counterexample. FUZZ_RUNS sets the number of requests.
@@ -127,6 +130,40 @@ function keyRules(route: Route | undefined, credential: Credential, response: Fu
   return problems;
 }
 
+/** A string, a value or a member name at any depth, with a UTF-16 surrogate that has no pair. */
+function holdsUnpairedSurrogate(value: unknown): boolean {
+  // Iterative: fuzzed bodies nest far deeper than a stack of calls would.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === 'string' && /[\uD800-\uDFFF]/u.test(node)) return true;
+    if (typeof node === 'object' && node !== null) {
+      for (const [name, member] of Object.entries(node)) pending.push(name, member);
+    }
+  }
+  return false;
+}
+
+/**
+ * The body as the operation reads it, when it takes one: the bytes sent, decoded as UTF-8 (a lone
+ * surrogate written as such goes out as U+FFFD; only JSON's `\ud800` escape brings one in), parsed.
+ */
+function bodyRead(route: Route, body: FuzzRequest['body']): unknown {
+  if (!operations[route.operationId].hasBody || body === undefined) return undefined;
+  return parseJson(Buffer.from(body).toString('utf8'));
+}
+
+/**
+ * docs/openapi.yaml (Text): a request whose body holds a string that is not Unicode text is
+ * refused with 400, unless the key is refused or throttled first.
+ */
+function textRules(route: Route | undefined, request: FuzzRequest, response: FuzzResponse, code: unknown): string[] {
+  if (!route || !holdsUnpairedSurrogate(bodyRead(route, request.body))) return [];
+  if ([401, 403, 429].includes(response.status)) return [];
+  if (response.status === 400 && code === 'VALIDATION_FAILED') return [];
+  return [`a body with an unpaired surrogate got ${response.status}, not 400 VALIDATION_FAILED`];
+}
+
 /** Everything the response does that docs/openapi.yaml does not allow for this request. */
 function problemsOf(request: FuzzRequest, response: FuzzResponse): string[] {
   const { route, allowed } = routeOf(request);
@@ -175,7 +212,11 @@ function problemsOf(request: FuzzRequest, response: FuzzResponse): string[] {
       problems.push(`Allow lists ${listed.join(', ')}; the path has ${allowed.join(', ')}`);
     }
   }
-  return [...problems, ...keyRules(route, request.credential, response, code)];
+  return [
+    ...problems,
+    ...keyRules(route, request.credential, response, code),
+    ...textRules(route, request, response, code),
+  ];
 }
 
 function describeExchange(request: FuzzRequest, response: FuzzResponse, problems: string[]): string {

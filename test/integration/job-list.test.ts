@@ -170,6 +170,11 @@ describe('GET /jobs', () => {
     const empty = await list({ created_after: newest.createdAt, created_before: oldest.createdAt });
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ data: [], pagination: { next_cursor: null } });
+    // Instants past year 9999 (which toISOString writes +010000-…) are after every job.
+    for (const beyond of ['9999-12-31T23:59:59.9991Z', '9999-12-31T23:00:00-01:00']) {
+      expect(await listAll({ created_after: beyond }, 100)).toEqual([]);
+      expect(await listAll({ created_before: beyond }, 100)).toEqual(jobs.map((job) => job.id));
+    }
   });
 
   it('gives each job its creation time, metadata and stage, availability flags and API paths, never signed URLs', async () => {

@@ -358,6 +358,24 @@ describe('video job validation', () => {
     expect(response.body.error.message.toLowerCase()).toContain('idempotency-key');
   });
 
+  it('counts an Idempotency-Key sent as UTF-8 in characters: 120 "€" pass (402, not 400), 121 are refused', async () => {
+    // fetch sends each character of a header value as one byte: these are the key's UTF-8 bytes.
+    const utf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    const send = (key: string) =>
+      call<ErrorBody>('POST', '/video-jobs', {
+        key: org.key,
+        headers: { 'idempotency-key': utf8(key) },
+        body: { prompt: 'p', duration_seconds: 5 },
+      });
+    const within = await send('€'.repeat(120));
+    expect([within.status, within.body.error.code]).toEqual([402, 'INSUFFICIENT_CREDITS']);
+    const over = await send('€'.repeat(121));
+    expect([over.status, over.body.error.message]).toEqual([
+      400,
+      'Header Idempotency-Key must be at most 120 characters',
+    ]);
+  });
+
   it('checks the source asset: unknown, not yet uploaded, not an image', async () => {
     const rich = await createOrganization({ credits: 100 });
     const unknown = await call<ErrorBody>('POST', '/video-jobs', {

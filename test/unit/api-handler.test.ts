@@ -2,6 +2,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ApiError } from '#platform/errors';
+import { operation as createVideoJob } from '#contract/operations/createVideoJob';
 import { operation as getMe } from '#contract/operations/getMe';
 import {
   CALLER_PREFIX,
@@ -128,5 +129,47 @@ describe('the request pipeline', () => {
     expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body as string)).toMatchObject({ error: { code: 'API_KEY_INVALID' } });
     expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+});
+
+describe('header values', () => {
+  /** A text as the gateway passes a header of its UTF-8 bytes: one character a byte. */
+  const sentAsUtf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+  /** The Idempotency-Key a create reads from the header sent, or its 400 message. */
+  async function idempotencyKeyRead(sent: string): Promise<{ key?: string; refusal?: string }> {
+    const { apiHandler } = await import('#http/api-handler');
+    let key: string | undefined;
+    const handler = apiHandler(createVideoJob, async ({ headers }) => {
+      key = headers['idempotency-key'];
+      throw new ApiError('JOB_NOT_READY', 'Read, not created.');
+    });
+    const event = callerEvent('POST', '/video-jobs', {
+      body: JSON.stringify({ prompt: 'A lighthouse', duration_seconds: 5 }),
+      headers: { 'idempotency-key': sent },
+    });
+    const response = (await handler(event, {} as Context)) as APIGatewayProxyStructuredResultV2;
+    if (response.statusCode === 400) {
+      return { refusal: (JSON.parse(response.body as string) as { error: { message: string } }).error.message };
+    }
+    expect(response.statusCode).toBe(409);
+    return { key };
+  }
+
+  beforeEach(() => tableKnowsCaller(dynamo, ['video:create']));
+
+  it('counts an Idempotency-Key sent as UTF-8 in characters: 120 "€" are taken, 121 refused', async () => {
+    expect(await idempotencyKeyRead(sentAsUtf8('€'.repeat(120)))).toEqual({ key: '€'.repeat(120) });
+    expect(await idempotencyKeyRead(sentAsUtf8('😀'.repeat(120)))).toEqual({ key: '😀'.repeat(120) });
+    expect(await idempotencyKeyRead(sentAsUtf8('€'.repeat(121)))).toEqual({
+      refusal: 'Header Idempotency-Key must be at most 120 characters',
+    });
+  });
+
+  it('keeps a value whose bytes are not UTF-8 (ISO-8859-1, as fetch sends é), and one decoded already', async () => {
+    expect(await idempotencyKeyRead('é'.repeat(120))).toEqual({ key: 'é'.repeat(120) });
+    expect(await idempotencyKeyRead('order-42 ü')).toEqual({ key: 'order-42 ü' });
+    expect(await idempotencyKeyRead('€'.repeat(120))).toEqual({ key: '€'.repeat(120) });
+    expect(await idempotencyKeyRead('order-42')).toEqual({ key: 'order-42' });
   });
 });

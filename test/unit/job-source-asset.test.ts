@@ -13,7 +13,15 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 const ORGANIZATION_ID = 7;
 const assetId = sortableId('asset_', Date.parse('2026-03-01T12:00:00.000Z'));
 
-function givenAsset(asset: { content_type: string; purpose: string; size_bytes?: number; status?: string } | null) {
+function givenAsset(
+  asset: {
+    content_type: string;
+    purpose: string;
+    size_bytes?: number;
+    status?: string;
+    failure?: { code: string; message: string };
+  } | null,
+) {
   dynamo.on(GetCommand).resolves({
     Item: asset
       ? {
@@ -53,6 +61,37 @@ describe("a job's source asset, checked by one function for both job types", () 
     await expect(jobSourceAsset(ORGANIZATION_ID, assetId, needs)).rejects.toMatchObject({
       code: 'ASSET_NOT_READY',
       message: `source_asset_id ${assetId} is pending; confirm its upload first.`,
+    });
+  });
+
+  test.each([
+    ['split', SPLIT_SOURCE, { content_type: 'video/mp4', purpose: 'split_source' }],
+    ['video', SOURCE_IMAGE, { content_type: 'image/png', purpose: 'image_source' }],
+  ] as const)(
+    'a %s job refuses a failed asset saying why it failed and to upload the file again, not to confirm it',
+    async (_, needs, asset) => {
+      const failure = {
+        code: 'ASSET_CONTENT_MISMATCH',
+        message: `The uploaded bytes are not a ${asset.content_type} file.`,
+      };
+      givenAsset({ ...asset, status: 'failed', failure });
+      const refusal = jobSourceAsset(ORGANIZATION_ID, assetId, needs);
+      await expect(refusal).rejects.toMatchObject({
+        code: 'ASSET_NOT_READY',
+        message:
+          `source_asset_id ${assetId} is failed: ${failure.message} ` +
+          'Upload the file again as a new asset (POST /assets/upload-url) and use that one.',
+      });
+    },
+  );
+
+  it('says the same of a failed asset whose item records no reason', async () => {
+    givenAsset({ content_type: 'video/mp4', purpose: 'split_source', status: 'failed' });
+    await expect(jobSourceAsset(ORGANIZATION_ID, assetId, SPLIT_SOURCE)).rejects.toMatchObject({
+      code: 'ASSET_NOT_READY',
+      message:
+        `source_asset_id ${assetId} is failed: its upload failed verification. ` +
+        'Upload the file again as a new asset (POST /assets/upload-url) and use that one.',
     });
   });
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { Asset } from '#domain/assets/asset-store';
 import type * as Media from '#domain/assets/media';
 
@@ -65,6 +66,13 @@ describe('presigned download URL', () => {
     expect(parsed.searchParams.get('response-content-type')).toBe('video/mp4');
   });
 
+  it('is made for an asset whose stored name holds an unpaired surrogate (named before names had to be text)', async () => {
+    const { url } = await assets.presignDownload({ ...asset, filename: 'a\udc00.mp4' });
+    expect(new URL(url).searchParams.get('response-content-disposition')).toBe(
+      `attachment; filename="a_.mp4"; filename*=UTF-8''a%EF%BF%BD.mp4`,
+    );
+  });
+
   it('is refused for an asset that is not uploaded', async () => {
     await expect(assets.presignDownload({ ...asset, status: 'pending' })).rejects.toMatchObject({
       code: 'ASSET_NOT_UPLOADED',
@@ -76,6 +84,45 @@ describe('content disposition', () => {
   it('keeps the exact UTF-8 name and an ASCII fallback without quotes', () => {
     expect(assets.contentDisposition('clip ü "final".mp4')).toBe(
       `attachment; filename="clip _ _final_.mp4"; filename*=UTF-8''clip%20%C3%BC%20%22final%22.mp4`,
+    );
+  });
+
+  it('writes one fallback `_` per character beyond ASCII, and none of `"`, `\\` or `%` there', () => {
+    expect(assets.contentDisposition('😀 100% \\ "ok".mp4')).toBe(
+      `attachment; filename="_ 100_ _ _ok_.mp4"; filename*=UTF-8''%F0%9F%98%80%20100%25%20%5C%20%22ok%22.mp4`,
+    );
+  });
+
+  it('names a file whose stored name holds an unpaired surrogate, writing it as U+FFFD', () => {
+    expect(assets.contentDisposition('a\ud800.mp4')).toBe(
+      `attachment; filename="a_.mp4"; filename*=UTF-8''a%EF%BF%BD.mp4`,
+    );
+    expect(assets.contentDisposition('\udc00')).toBe(`attachment; filename="_"; filename*=UTF-8''%EF%BF%BD`);
+  });
+
+  it('is a header value of printable ASCII for any name, whose filename* decodes to the name', () => {
+    const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+    const name = fc.string({
+      unit: fc.oneof(
+        fc.string({ minLength: 1, maxLength: 1 }),
+        fc.constantFrom('"', '\\', '%', "'", 'é', '😀', '\u0000', '\u007f'),
+        loneSurrogate,
+      ),
+      maxLength: 30,
+    });
+    fc.assert(
+      fc.property(name, (filename) => {
+        const disposition = assets.contentDisposition(filename);
+        const parts = /^attachment; filename="([\x20-\x7e]*)"; filename\*=UTF-8''([A-Za-z0-9!\-._~%]*)$/.exec(
+          disposition,
+        );
+        expect(parts).not.toBeNull();
+        const [, fallback, encoded] = parts as unknown as [string, string, string];
+        expect(fallback).not.toMatch(/["\\%]/);
+        expect(fallback).toHaveLength([...filename].length);
+        // What a UTF-8 encoder makes of the name: itself, when it is Unicode text.
+        expect(decodeURIComponent(encoded)).toBe(Buffer.from(filename, 'utf8').toString('utf8'));
+      }),
     );
   });
 });

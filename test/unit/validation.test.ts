@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { parse } from 'yaml';
 import { ApiError } from '#platform/errors';
 import type { OperationContract } from '#contract/types';
 import { operations, sourceSha256, validators } from '#contract/operations/index';
-import { validateRequest as validateOperation, type RequestInput } from '#http/validation';
+import { pathParametersOf, validateRequest as validateOperation, type RequestInput } from '#http/validation';
 
 const operationsById = new Map<string, OperationContract>(Object.entries(operations));
 
@@ -551,5 +552,123 @@ describe('usage query', () => {
     for (const operationId of ['getUsageRateLimits', 'getUsageWebhooks']) {
       expect(rejection(operationId, { query: { job_type: 'video' } })).toBe("Unknown query parameter 'job_type'");
     }
+  });
+});
+
+describe('text: strings with an unpaired surrogate, in any part', () => {
+  const upload = { filename: 'clip.mp4', content_type: 'video/mp4', size_bytes: 1024, purpose: 'general' };
+  const job = { prompt: 'A lighthouse at dusk', duration_seconds: 5 };
+  const webhook = { url: 'https://hooks.example.com/video', events: ['job.completed'] };
+  const notText = (subject: string, code: string) =>
+    `${subject} must be Unicode text: it holds an unpaired surrogate (${code})`;
+
+  it.each<[string, string, Record<string, unknown>, string]>([
+    [
+      'a filename with a lone high surrogate',
+      'createAssetUploadUrl',
+      { ...upload, filename: 'a\ud800.mp4' },
+      notText('filename', 'U+D800'),
+    ],
+    [
+      'a filename with a lone low surrogate',
+      'createAssetUploadUrl',
+      { ...upload, filename: 'a\udc00.mp4' },
+      notText('filename', 'U+DC00'),
+    ],
+    [
+      'a filename with the pair reversed',
+      'createAssetUploadUrl',
+      { ...upload, filename: '\ude00\ud83d' },
+      notText('filename', 'U+DE00'),
+    ],
+    ['a prompt', 'createVideoJob', { ...job, prompt: 'dusk \udbff' }, notText('prompt', 'U+DBFF')],
+    [
+      'a metadata value deep down',
+      'createVideoJob',
+      { ...job, metadata: { notes: ['fine', { text: '\udfff' }] } },
+      notText('metadata.notes[1].text', 'U+DFFF'),
+    ],
+    [
+      'a metadata member name',
+      'createAssetUploadUrl',
+      { ...upload, metadata: { ok: 1, ['k\ud800']: 1 } },
+      notText('A field name in metadata', 'U+D800'),
+    ],
+    ['a field name of the body', 'createVideoJob', { ...job, ['\udc00']: 1 }, notText('A field name', 'U+DC00')],
+    [
+      'a webhook description',
+      'createWebhook',
+      { ...webhook, description: 'prod \ud800' },
+      notText('description', 'U+D800'),
+    ],
+    ['a webhook description on PATCH', 'updateWebhook', { description: '\udc00' }, notText('description', 'U+DC00')],
+    ['an enum value', 'createVideoJob', { ...job, style: 'noir\ud800' }, notText('style', 'U+D800')],
+  ])('refuses %s with 400 naming the field', (_case, operationId, body, message) => {
+    expect(rejection(operationId, { body })).toBe(message);
+  });
+
+  it('names the first such string in document order', () => {
+    const body = { ...job, metadata: { a: 'x\udc01', ['b\ud801']: 1 }, prompt: '\ud802' };
+    expect(rejection('createVideoJob', { body })).toBe(notText('prompt', 'U+D802'));
+    expect(rejection('createVideoJob', { body: { ...job, metadata: { a: 'x\udc01', ['b\ud801']: 1 } } })).toBe(
+      notText('metadata.a', 'U+DC01'),
+    );
+  });
+
+  it('refuses them in query parameters, values and names', () => {
+    expect(rejection('listJobs', { query: { metadata_external_id: 'order-\ud800' } })).toBe(
+      notText('Query parameter metadata_external_id', 'U+D800'),
+    );
+    expect(rejection('listJobs', { query: { ['\udc00']: '1' } })).toBe(notText('A query parameter name', 'U+DC00'));
+  });
+
+  it('refuses them in headers, documented or not, before their own rules', () => {
+    expect(rejection('createVideoJob', { body: job, headers: { 'Idempotency-Key': 'k\ud800' } })).toBe(
+      notText('Header Idempotency-Key', 'U+D800'),
+    );
+    expect(rejection('getMe', { headers: { 'x-trace': '\udc00' } })).toBe(notText('Header x-trace', 'U+DC00'));
+  });
+
+  it('refuses them in path parameters, which are otherwise the handler’s to judge', () => {
+    const refusal = (() => {
+      try {
+        pathParametersOf(operations.getAsset, { id: 'asset_\udc00' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({ code: 'VALIDATION_FAILED', message: notText('Path parameter id', 'U+DC00') });
+    expect(pathParametersOf(operations.getAsset, { id: 'not-an-asset-😀' })).toEqual({ id: 'not-an-asset-😀' });
+  });
+
+  it('ignores the body of an operation that takes none, whatever it holds', () => {
+    expect(validateRequest('getMe', { body: { ['\ud800']: '\udc00' } }).body).toBeUndefined();
+  });
+
+  it('accepts text beyond the BMP, whose surrogates come in pairs', () => {
+    const body = { ...upload, filename: '😀 clip 𝄞.mp4', metadata: { ['🎬']: ['𝒳'] } };
+    expect(bodyOf('createAssetUploadUrl', body)).toEqual(body);
+  });
+
+  it('refuses any text with one unpaired surrogate put between its characters, and no text without', () => {
+    // Characters of one, two and three UTF-8 bytes, and of four, which JavaScript writes as a surrogate pair.
+    const text = fc.string({
+      unit: fc.constantFrom('a', ' ', 'é', '€', '\uFFFD', '😀', '𝄞'),
+      minLength: 1,
+      maxLength: 40,
+    });
+    const surrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+    fc.assert(
+      fc.property(text, surrogate, fc.nat(), (prompt, lone, at) => {
+        const characters = [...prompt];
+        const position = at % (characters.length + 1);
+        const broken = [...characters.slice(0, position), lone, ...characters.slice(position)].join('');
+        expect(bodyOf('createVideoJob', { ...job, prompt })).toMatchObject({ prompt });
+        expect(rejection('createVideoJob', { body: { ...job, prompt: broken } })).toMatch(
+          /^prompt must be Unicode text/,
+        );
+      }),
+    );
   });
 });

@@ -151,6 +151,42 @@ describe('webhook endpoint URLs', () => {
     expect(webhookUrlProblem(url, AWS)).toMatch(/^url must /);
   });
 
+  it.each([
+    'https://localhost./',
+    'https://LOCALHOST./',
+    'https://foo.localhost./',
+    'https://localhost%2e/',
+    'https://localhost%2E%2E/',
+    'https://localhost../',
+    'https://Hooks.LocalHost.:8443/video',
+  ])('refuses %s, a localhost name written with a trailing dot, when loopback is not allowed', (url) => {
+    expect(webhookUrlProblem(url, AWS)).toBe('url must not point at localhost.');
+  });
+
+  it('refuses every spelling of a localhost name, whatever its case, labels, trailing dots, port and path', () => {
+    const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
+    const spelling = fc.record({
+      labels: fc.array(label, { maxLength: 3 }),
+      upper: fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }),
+      dots: fc.array(fc.constantFrom('.', '%2e', '%2E'), { maxLength: 3 }),
+      port: fc.option(fc.integer({ min: 1, max: 65_535 }), { nil: undefined }),
+      path: fc.constantFrom('', '/', '/hooks?x=1'),
+    });
+    fc.assert(
+      fc.property(spelling, ({ labels, upper, dots, port, path }) => {
+        const localhost = [...'localhost'].map((letter, index) => (upper[index] ? letter.toUpperCase() : letter));
+        const host = [...labels, localhost.join('')].join('.') + dots.join('');
+        const url = `https://${host}${port === undefined ? '' : `:${port}`}${path}`;
+        expect(webhookUrlProblem(url, AWS)).toBe('url must not point at localhost.');
+      }),
+    );
+  });
+
+  it('reads a trailing dot on the local stack too: https://localhost./ is localhost, foo.localhost. is not', () => {
+    expect(webhookUrlProblem('https://localhost./', LOCAL)).toBeUndefined();
+    expect(webhookUrlProblem('https://foo.localhost./', LOCAL)).toBe('url must not point at localhost.');
+  });
+
   it('names the reason an AWS endpoint is refused', () => {
     expect(webhookUrlProblem('http://127.0.0.1:8080/x', AWS)).toBe('url must use https.');
     expect(webhookUrlProblem('https://localhost/', AWS)).toBe('url must not point at localhost.');

@@ -49,6 +49,14 @@ export async function jobSourceAsset(organizationId: number, assetId: string, ne
         `a source ${kind ?? 'asset'} may have at most ${maxBytes} bytes (${maxBytes / 1_000_000} MB).`,
     );
   }
+  if (asset.status === 'failed') {
+    // Confirming a failed asset again answers its 422 again: only a new upload gives a source.
+    throw new ApiError(
+      'ASSET_NOT_READY',
+      `source_asset_id ${assetId} is failed: ${asset.failure?.message ?? 'its upload failed verification.'} ` +
+        'Upload the file again as a new asset (POST /assets/upload-url) and use that one.',
+    );
+  }
   if (asset.status !== 'uploaded') {
     throw new ApiError('ASSET_NOT_READY', `source_asset_id ${assetId} is ${asset.status}; confirm its upload first.`);
   }

@@ -45,13 +45,26 @@ export function presignUpload(objectKey: string, contentType: string, sizeBytes:
   );
 }
 
-/** `filename*` carries the exact name; the plain `filename` is an ASCII fallback for old clients. */
+/** Bytes a `filename*` value (RFC 8187 attr-char) may carry as they are: letters, digits and `!-._~`. */
+const PLAIN_FILENAME_BYTE = /^[A-Za-z0-9!\-._~]$/;
+
+/**
+ * The Content-Disposition of a download, as RFC 6266 writes one: `filename*` carries the exact
+ * name, its UTF-8 bytes percent-encoded; the quoted `filename` is an ASCII fallback for clients
+ * that read only that, one `_` for each character a quoted string cannot hold as it is (beyond
+ * printable ASCII, `"` and `\`) and for `%`, which some clients percent-decode there. Every
+ * stored name gets one, even one from before requests had to be Unicode text that holds an
+ * unpaired surrogate (encodeURIComponent throws on it): having no UTF-8 form, it is written as
+ * the bytes of U+FFFD, as Buffer writes it.
+ */
 export function contentDisposition(filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  // With the `u` flag a character beyond the BMP is one match, one `_`.
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/gu, '_');
+  let encoded = '';
+  for (const byte of Buffer.from(filename, 'utf8')) {
+    const character = String.fromCharCode(byte);
+    encoded += PLAIN_FILENAME_BYTE.test(character) ? character : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 

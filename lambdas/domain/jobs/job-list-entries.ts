@@ -115,24 +115,46 @@ export function jobListStatusChange(job: ListedJob, from: JobStatus, to: JobStat
 export interface ListPageQuery {
   organizationId: number;
   filter: JobListFilter;
-  /** Only jobs created at or after this instant (an ISO string as `toISOString` writes it). */
-  createdFrom?: string;
-  /** Only jobs created before this instant (same form). */
-  createdBefore?: string;
+  /** Only jobs created at or after this millisecond. */
+  createdFromMs?: number;
+  /** Only jobs created before this millisecond. */
+  createdBeforeMs?: number;
   /** The position of the previous page's last job: the page starts after it. */
   after?: string;
   limit: number;
 }
 
 /**
+ * The first and last millisecond `toISOString` writes with a four-digit year, as every position
+ * begins. Beyond them it writes `+010000-…` and `-000001-…`, which sort before `2026-…`: a bound
+ * there is no bound at all on one side, and leaves nothing on the other.
+ */
+const FIRST_POSITION_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_POSITION_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * The key range of the creation range `[fromMs, beforeMs)`: a bare instant sorts before every
+ * position of a job created at that instant (`<instant>#<id>`), so it bounds `created_before`
+ * exclusively and `created_after` inclusively. Undefined when no position can be in the range.
+ */
+function positionRange(fromMs = -Infinity, beforeMs = Infinity): { from?: string; before?: string } | undefined {
+  if (fromMs >= beforeMs || fromMs > LAST_POSITION_MS || beforeMs <= FIRST_POSITION_MS) return undefined;
+  return {
+    from: fromMs > FIRST_POSITION_MS ? new Date(fromMs).toISOString() : undefined,
+    before: beforeMs <= LAST_POSITION_MS ? new Date(beforeMs).toISOString() : undefined,
+  };
+}
+
+/**
  * One page of job ids, newest first, and whether older ones follow: one Query for one more
- * entry than the page holds, so the last page is known to be the last. A bare instant sorts
- * before every position of a job created at that instant (`<instant>#<id>`), so it bounds
- * `created_before` exclusively and `created_after` inclusively as the key condition's bounds.
+ * entry than the page holds, so the last page is known to be the last; none for a creation
+ * range that holds nothing.
  */
 export async function queryJobPositions(query: ListPageQuery): Promise<{ positions: string[]; more: boolean }> {
   const partition = listPartition(query.organizationId, query.filter);
-  const { createdFrom: from, createdBefore: before } = query;
+  const range = positionRange(query.createdFromMs, query.createdBeforeMs);
+  if (!range) return { positions: [], more: false };
+  const { from, before } = range;
   const sortCondition =
     from !== undefined && before !== undefined
       ? ' AND sk BETWEEN :from AND :before'

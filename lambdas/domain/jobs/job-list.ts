@@ -14,13 +14,17 @@ export interface JobPage {
   nextCursor: string | null;
 }
 
-/** A bound of the creation range as it sorts among job positions, or 400 naming the parameter. */
-function creationBound(name: 'created_after' | 'created_before', value: string | undefined): string | undefined {
+/** A bound of the creation range, to the millisecond, or 400 naming the parameter. */
+function creationBound(name: 'created_after' | 'created_before', value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const instant = instantRoundedUp(value);
   if (instant === undefined) throw new ApiError('VALIDATION_FAILED', `${name} must be an ISO 8601 date-time`);
-  return new Date(instant).toISOString();
+  return instant;
 }
+
+/** How a bound is written into the cursor's scope: the form cursors issued so far carry. */
+const scopeValue = (instant: number | undefined) =>
+  instant === undefined ? undefined : new Date(instant).toISOString();
 
 function matches(job: Job, filter: JobListFilter): boolean {
   return (
@@ -38,8 +42,8 @@ function matches(job: Job, filter: JobListFilter): boolean {
  */
 export async function listJobs(organizationId: number, query: ListJobsQuery): Promise<JobPage> {
   const filter: JobListFilter = { type: query.type, status: query.status, externalId: query.metadata_external_id };
-  const createdFrom = creationBound('created_after', query.created_after);
-  const createdBefore = creationBound('created_before', query.created_before);
+  const createdFromMs = creationBound('created_after', query.created_after);
+  const createdBeforeMs = creationBound('created_before', query.created_before);
   const scope: CursorScope = {
     operation: 'listJobs',
     organizationId,
@@ -48,21 +52,18 @@ export async function listJobs(organizationId: number, query: ListJobsQuery): Pr
         type: query.type,
         status: query.status,
         metadata_external_id: query.metadata_external_id,
-        created_after: createdFrom,
-        created_before: createdBefore,
+        created_after: scopeValue(createdFromMs),
+        created_before: scopeValue(createdBeforeMs),
       }).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
   };
   const keys = await cursorKeyRing();
   const after = query.cursor === undefined ? undefined : openCursor(keys, scope, query.cursor);
-  if (createdFrom !== undefined && createdBefore !== undefined && createdFrom >= createdBefore) {
-    return { jobs: [], nextCursor: null };
-  }
   const { positions, more } = await queryJobPositions({
     organizationId,
     filter,
-    createdFrom,
-    createdBefore,
+    createdFromMs,
+    createdBeforeMs,
     after,
     limit: query.limit,
   });

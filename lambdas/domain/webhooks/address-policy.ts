@@ -135,7 +135,8 @@ export function webhookUrlProblem(url: string, options: { loopbackAllowed: boole
     return 'url must be an absolute URL.';
   }
   if (parsed.username || parsed.password) return 'url must not contain a username or password.';
-  const host = bareAddress(parsed.hostname);
+  // A trailing dot (`localhost.`, also written `localhost%2e`) names the same host, fully qualified.
+  const host = bareAddress(parsed.hostname).replace(/\.+$/, '');
   const localHttp = options.loopbackAllowed && LOCAL_HTTP_HOSTS.has(host);
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && localHttp)) return 'url must use https.';
   if (isLocalhostName(host) && !(options.loopbackAllowed && host === 'localhost')) {
