@@ -1,11 +1,11 @@
 // What the tests need from the system besides npm: PocketSphinx with its English model and flite
-// (the speech tests make speech with flite and hear it back), and the NSS libraries the browser of
-// the console tests links to (the browser itself comes through npm). On Debian or Ubuntu the
+// (the speech tests make speech with flite and hear it back), and Chromium for the console's
+// browser tests (playwright-core downloads no browser). On Debian or Ubuntu the
 // missing packages are installed, as root or through sudo; anywhere else, or without the rights,
 // the test run stops at once with the line to run. Plain CommonJS, like ensure-dependencies.cjs.
 const { execFileSync, spawnSync } = require('node:child_process');
 
-const PACKAGES = ['pocketsphinx', 'pocketsphinx-en-us', 'flite', 'libnss3'];
+const PACKAGES = ['chromium', 'pocketsphinx', 'pocketsphinx-en-us', 'flite'];
 
 const succeeds = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 const installed = (pkg) => {
@@ -47,6 +47,7 @@ function elsewhere() {
   if (missing.length > 0) {
     stop(`npm test needs ${missing.join(' and ')} on PATH (PocketSphinx with its English model, and flite).`);
   }
+  if (!process.env.CHROMIUM_PATH) stop('npm test needs a Chromium: set CHROMIUM_PATH to its executable.');
 }
 
 if (succeeds('dpkg-query', ['--version'])) onDebian();
