@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from './support/eventually';
 import { makePodcastSource } from './support/media';
-import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
+import { adminJson, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { stackDataDir } from '../support/stack-data-dir';
 import { readStackInfo } from '../../local/stack-info';
 
@@ -25,11 +25,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function admin(...args: string[]): Promise<Record<string, unknown>> {
-  const { code, stdout, stderr } = await runAdmin(dataDir, [...args, '--json']);
-  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}:\n${stderr}`);
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
+const admin = (...args: string[]) => adminJson(dataDir, ...args);
 
 /** The names of the programs running under `pid`, at any depth, read from /proc. */
 async function descendants(pid: number): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eventually } from './support/eventually';
-import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
+import { adminJson, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { stackDataDir } from '../support/stack-data-dir';
 import { readStackInfo } from '../../local/stack-info';
 
@@ -23,11 +23,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function admin(...args: string[]): Promise<Record<string, unknown>> {
-  const { code, stdout, stderr } = await runAdmin(dataDir, [...args, '--json']);
-  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}:\n${stderr}`);
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
+const admin = (...args: string[]) => adminJson(dataDir, ...args);
 
 async function get(path: string, key: string) {
   const response = await fetch(`${stack!.apiUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });

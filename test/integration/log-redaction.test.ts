@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { eventually } from './support/eventually';
 import { makeMedia } from './support/media';
-import { runAdmin, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
+import { adminJson, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { stackDataDir } from '../support/stack-data-dir';
 
@@ -26,11 +26,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function admin(...args: string[]): Promise<Record<string, unknown>> {
-  const { code, stdout, stderr } = await runAdmin(dataDir, [...args, '--json']);
-  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}:\n${stderr}`);
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
+const admin = (...args: string[]) => adminJson(dataDir, ...args);
 
 async function request(
   method: string,

@@ -1,6 +1,4 @@
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { startStepFunctions, type StepFunctionsEmulator } from '../../local/emulators/step-functions';
-import { definitionWithWorkers, WORKFLOWS } from '#workflows';
+import { scriptedWorkflow, type Invocation, type Script } from './support/scripted-workflow';
 
 /**
  * The split job ASL itself, run by the local interpreter with scripted workers: a read of the
@@ -8,62 +6,19 @@ import { definitionWithWorkers, WORKFLOWS } from '#workflows';
  * unreadable, and a transcription that cannot be started or followed costs the clips their
  * captions, not the job.
  */
-const workflow = WORKFLOWS.find((candidate) => candidate.name === 'split-job')!;
-const ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:split-job-test';
+const machine = scriptedWorkflow('split-job');
+beforeAll(() => machine.start());
+afterAll(() => machine.stop());
 
-function definition() {
-  const toThemselves = Object.fromEntries(
-    Object.keys(workflow.workers).map((substitution) => [substitution, substitution]),
-  );
-  return JSON.parse(definitionWithWorkers(workflow, toThemselves)) as object;
-}
-
-type Step = keyof typeof workflow.workers;
-type Respond = (payload: Record<string, unknown>) => unknown;
-type Script = Partial<Record<Step, Respond[]>>;
-
-let emulator: StepFunctionsEmulator;
-let script: Script = {};
-let calls: { step: Step; payload: Record<string, unknown> }[] = [];
-
-beforeAll(async () => {
-  emulator = await startStepFunctions({
-    stateMachines: { [ARN]: { definition: definition() } },
-    waitTimeScale: 0.001,
-    lambdaInvoker: async (name, payload) => {
-      const step = name;
-      const previous = calls.filter((call) => call.step === step).length;
-      calls.push({ step, payload: payload as Record<string, unknown> });
-      const responses = script[step] ?? [];
-      const respond = responses[Math.min(previous, responses.length - 1)];
-      if (!respond) throw new Error(`no scripted response for ${step}`);
-      return respond(payload as Record<string, unknown>);
-    },
-  });
-});
-afterAll(() => emulator.stop());
+let calls: Invocation[] = [];
 
 async function run(scripted: Script) {
-  script = scripted;
-  calls = [];
-  const sfn = new SFNClient({
-    endpoint: emulator.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
-  });
-  const { executionArn } = await sfn.send(
-    new StartExecutionCommand({
-      stateMachineArn: ARN,
-      input: JSON.stringify({ organization_id: 1, job_id: 'split_job_1' }),
-    }),
-  );
-  await emulator.idle();
-  const execution = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-  sfn.destroy();
-  return execution.status;
+  const result = await machine.run(scripted, { organization_id: 1, job_id: 'split_job_1' });
+  calls = result.calls;
+  return result.status;
 }
 
-const callsOf = (step: Step) => calls.filter((call) => call.step === step).map((call) => call.payload);
+const callsOf = (step: string) => calls.filter((call) => call.step === step).map((call) => call.payload);
 
 const failing = (name: string) => () => {
   const error = new Error(`${name} on the way`);

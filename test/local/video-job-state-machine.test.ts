@@ -1,65 +1,21 @@
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { startStepFunctions, type StepFunctionsEmulator } from '../../local/emulators/step-functions';
-import { definitionWithWorkers, WORKFLOWS } from '#workflows';
+import { scriptedWorkflow, type Invocation, type Script } from './support/scripted-workflow';
 
 /**
  * The video job ASL itself, run by the local interpreter with scripted workers: a completed render
  * goes through FinishVideo, and every path must end through FinishJob or FinishCrashed, so no job
  * is left active whatever a worker does.
  */
-const workflow = WORKFLOWS.find((candidate) => candidate.name === 'video-job')!;
-const ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:video-job-test';
+const machine = scriptedWorkflow('video-job');
+beforeAll(() => machine.start());
+afterAll(() => machine.stop());
 
-function definition() {
-  const toThemselves = Object.fromEntries(
-    Object.keys(workflow.workers).map((substitution) => [substitution, substitution]),
-  );
-  return JSON.parse(definitionWithWorkers(workflow, toThemselves)) as object;
-}
-
-type Step = 'StartRenderFunction' | 'PollRenderFunction' | 'FinishVideoFunction' | 'FinishJobFunction';
-type Script = Partial<Record<Step, ((payload: Record<string, unknown>, call: number) => unknown)[]>>;
-
-let emulator: StepFunctionsEmulator;
-let script: Script = {};
-let calls: { step: Step; payload: Record<string, unknown> }[] = [];
-
-beforeAll(async () => {
-  emulator = await startStepFunctions({
-    stateMachines: { [ARN]: { definition: definition() } },
-    waitTimeScale: 0.001,
-    lambdaInvoker: async (name, payload) => {
-      const step = name as Step;
-      const previous = calls.filter((call) => call.step === step).length;
-      calls.push({ step, payload: payload as Record<string, unknown> });
-      const responses = script[step] ?? [];
-      const respond = responses[Math.min(previous, responses.length - 1)];
-      if (!respond) throw new Error(`no scripted response for ${step}`);
-      return respond(payload as Record<string, unknown>, previous);
-    },
-  });
-});
-afterAll(() => emulator.stop());
+let calls: Invocation[] = [];
 
 async function run(scripted: Script) {
-  script = scripted;
-  calls = [];
-  const sfn = new SFNClient({
-    endpoint: emulator.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
-  });
-  const { executionArn } = await sfn.send(
-    new StartExecutionCommand({
-      stateMachineArn: ARN,
-      input: JSON.stringify({ organization_id: 1, job_id: 'video_job_1' }),
-    }),
-  );
-  await emulator.idle();
-  const execution = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-  sfn.destroy();
+  const result = await machine.run(scripted, { organization_id: 1, job_id: 'video_job_1' });
+  calls = result.calls;
   return {
-    status: execution.status,
+    status: result.status,
     finishes: calls.filter((call) => call.step === 'FinishJobFunction').map((call) => call.payload),
   };
 }

@@ -107,3 +107,10 @@ export function runAdmin(
     );
   });
 }
+
+/** The operator CLI's `--json` answer against the local stack of `dataDir`; a non-zero exit throws with its stderr. */
+export async function adminJson(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const { code, stdout, stderr } = await runAdmin(dataDir, [...args, '--json']);
+  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}:\n${stderr}`);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
