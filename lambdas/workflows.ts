@@ -188,7 +188,8 @@ export const WORKFLOWS: readonly Workflow[] = [
       },
       AnalyseSegmentFunction: {
         handler: 'split-jobs/analyse-segment',
-        table: ['UpdateItem'],
+        // Reads its job while ffmpeg runs (a cancel stops it) and advances the job's progress.
+        table: ['GetItem', 'UpdateItem'],
         grants: ['media.assets:get', 'media.work:put'],
         // One ffmpeg decoding pass over up to 20 minutes of source, read through a presigned URL:
         // 3008 MB buys about two vCPUs for the decoder; nothing is written to /tmp but small
