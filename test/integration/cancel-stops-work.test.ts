@@ -1,5 +1,4 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from './support/eventually';
 import { makePodcastSource } from './support/media';
 import { adminJson, startStackProcess, stopStackProcess, type StackProcess } from './support/stack-process';
@@ -10,7 +9,8 @@ import { readStackInfo } from '../../local/stack-info';
  * A cancelled job stops using the machine: on a stack of its own (so that the media processes
  * counted are this test's), two split jobs of a 3:46 talk are cancelled while the first one's
  * speech is being recognized and the second waits its turn. Within seconds no ffmpeg and no
- * recognizer of the stack runs, and none starts after.
+ * recognizer of the stack runs. (That a waiting transcription never starts is the adapter's
+ * test, in test/unit/pocketsphinx.test.ts.)
  */
 
 let dataDir: string;
@@ -76,7 +76,7 @@ async function upload(apiUrl: string, key: string, bytes: Buffer): Promise<strin
   return upload.asset_id;
 }
 
-test('cancelling split jobs stops their ffmpeg and their speech recognizer, and starts no more', async () => {
+test('cancelling split jobs stops their ffmpeg and their speech recognizer within seconds', async () => {
   stack = await startStackProcess(dataDir);
   const stackPid = (await readStackInfo(dataDir))!.pid;
   const organization = await admin('org', 'create', '--plan', 'team', '--credits', '100');
@@ -118,10 +118,4 @@ test('cancelling split jobs stops their ffmpeg and their speech recognizer, and 
     { timeoutMs: 8_000, everyMs: 200 },
   );
   expect(afterCancel).toEqual([]);
-  const seenLater = new Set<string>();
-  for (let sample = 0; sample < 25; sample += 1) {
-    for (const name of media(await descendants(stackPid))) seenLater.add(name);
-    await sleep(200);
-  }
-  expect([...seenLater]).toEqual([]);
 }, 180_000);
