@@ -269,6 +269,16 @@ export function assertRanToEnd(run: MediaToolRun, task: string, input: string, t
 }
 
 /**
+ * Throws TransientFailure when a run that failed could not reach its input, or lost it: for the
+ * tools whose other failures are an answer (ffprobe: not a media file), not an error.
+ */
+export function assertInputReached(run: MediaToolRun, task: string): void {
+  if (run.exitCode !== 0 && !run.timedOut && isNetworkFailure(run)) {
+    throw new TransientFailure(`${task}: the connection to the input failed`);
+  }
+}
+
+/**
  * Throws TransientFailure when a run that ended short of the end it was asked for (`what`, said
  * by the caller) lost its connection on the way: it stopped where the connection gave up, and a
  * second try reads on. A run that ended short without that ended where its input ends.

@@ -13,6 +13,7 @@ import {
   prepareSourceKeyframe,
 } from '#domain/video-jobs/keyframes';
 import { RENDER_FAILURE_MESSAGES } from '#domain/video-jobs/providers/port';
+import { TransientFailure } from '#platform/task-failures';
 
 const run = promisify(execFile);
 // Real ffmpeg runs; set here because a testTimeout inside Jest `projects` is ignored.
@@ -138,6 +139,12 @@ describe('the start image of an image-to-video job', () => {
       code: 'SOURCE_IMAGE_UNSUPPORTED',
       message: RENDER_FAILURE_MESSAGES.SOURCE_IMAGE_UNSUPPORTED,
     });
+  });
+
+  it('fails retryably, not as an unsupported image, when the image cannot be reached', async () => {
+    const unreachable = 'http://127.0.0.1:9/assets/7/asset_01/original?X-Amz-Signature=secret-signature';
+
+    await expect(prepare(unreachable, LUMA_RAY2.renders.frames['9:16'])).rejects.toBeInstanceOf(TransientFailure);
   });
 });
 

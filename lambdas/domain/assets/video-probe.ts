@@ -1,5 +1,4 @@
-import { isNetworkFailure, networkInputOptions, runMediaTool } from '#platform/media-tools';
-import { TransientFailure } from '#platform/task-failures';
+import { assertInputReached, networkInputOptions, runMediaTool } from '#platform/media-tools';
 
 /** What ffprobe says about an uploaded video: enough to price, analyse and frame a split job. */
 export interface VideoProbe {
@@ -74,9 +73,7 @@ export async function probeVideo(ffprobePath: string, input: string, timeoutMs: 
     { timeoutMs, collectStdout: true, maxStdoutBytes: 4 * 1024 * 1024 },
   );
   if (run.timedOut) throw new Error(`ffprobe did not answer within ${timeoutMs} ms`);
-  if (run.exitCode !== 0 && isNetworkFailure(run)) {
-    throw new TransientFailure('ffprobe could not read the file: the connection to it failed');
-  }
+  assertInputReached(run, 'ffprobe could not read the file');
   if (run.exitCode !== 0) return { kind: 'not_video', reason: 'it is not a media file ffprobe can read' };
   return verdictFromFfprobe(JSON.parse(run.stdout) as FfprobeOutput);
 }

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { framingFilterGraph } from '#domain/framing/framing';
 import type { RenderFrame } from '#domain/models/model-registry';
-import { assertRanToEnd, MediaToolError, networkInputOptions, runMediaTool } from '#platform/media-tools';
+import {
+  assertInputReached,
+  assertRanToEnd,
+  FFMPEG_LOG_OPTIONS,
+  MediaToolError,
+  networkInputOptions,
+  runMediaTool,
+} from '#platform/media-tools';
 import { renderFailed, type RenderFailed } from './providers/port';
 
 /**
@@ -62,10 +69,14 @@ export function sourceKeyframeFilter(image: { width: number; height: number }, f
 async function imageSize(tools: MediaTools, input: string): Promise<{ width: number; height: number } | undefined> {
   const run = await runMediaTool(
     tools.ffprobePath,
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', input],
+    [
+      ...['-v', 'warning', ...networkInputOptions(input), '-select_streams', 'v:0'],
+      ...['-show_entries', 'stream=width,height', '-of', 'json', input],
+    ],
     { timeoutMs: tools.timeoutMs, collectStdout: true, maxStdoutBytes: 64 * 1024 },
   );
   if (run.timedOut) throw new Error(`ffprobe did not answer within ${tools.timeoutMs} ms`);
+  assertInputReached(run, 'Reading the size of the source image');
   if (run.exitCode !== 0) return undefined;
   const stream = (JSON.parse(run.stdout) as { streams?: { width?: number; height?: number }[] }).streams?.[0];
   return stream?.width && stream.height ? { width: stream.width, height: stream.height } : undefined;
@@ -89,7 +100,8 @@ export async function prepareSourceKeyframe(
   const run = await runMediaTool(
     request.ffmpegPath,
     [
-      ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-y'],
+      ...FFMPEG_LOG_OPTIONS,
+      ...['-nostdin', '-y'],
       ...networkInputOptions(request.input),
       ...['-i', request.input],
       ...['-filter_complex', sourceKeyframeFilter(size, request.frame), '-map', '[v]'],
@@ -118,7 +130,8 @@ export async function extractLastFrame(
   const run = await runMediaTool(
     request.ffmpegPath,
     [
-      ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-y'],
+      ...FFMPEG_LOG_OPTIONS,
+      ...['-nostdin', '-y'],
       ...['-sseof', '-1', ...networkInputOptions(request.input), '-i', request.input],
       ...['-vf', `scale=${request.frame.width}:${request.frame.height},setsar=1,format=yuvj420p`],
       ...['-an', '-update', '1', ...JPEG_QUALITY, path],
