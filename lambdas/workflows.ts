@@ -35,6 +35,8 @@ export interface Worker extends TableAccess {
   readonly mediaTools?: true;
   /** Draws captions (lambdas/platform/caption-fonts.ts): in AWS, with the caption-fonts layer. */
   readonly captionFonts?: true;
+  /** Finds people in frames (lambdas/platform/people-detector-files.ts): in AWS, with the people-detector layer. */
+  readonly peopleDetector?: true;
   /** Lambda's /tmp, when the default 512 MB is too small. */
   readonly ephemeralStorageMb?: number;
 }
@@ -198,6 +200,7 @@ export const WORKFLOWS: readonly Workflow[] = [
         timeoutSeconds: 900,
         settings: [],
         mediaTools: true,
+        peopleDetector: true,
       },
       PollTranscriptionFunction: {
         handler: 'split-jobs/poll-transcription',

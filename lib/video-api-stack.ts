@@ -26,6 +26,7 @@ import { Governance } from './constructs/governance';
 import { VideoHttpApi } from './constructs/http-api';
 import { MediaBucket } from './constructs/media-bucket';
 import { CaptionFontsLayer } from './constructs/caption-fonts-layer';
+import { PeopleDetectorLayer } from './constructs/people-detector-layer';
 import { MediaToolsLayer } from './constructs/media-tools-layer';
 import { constructIdOf } from './constructs/construct-ids';
 import { Monitoring } from './constructs/monitoring/monitoring';
@@ -93,6 +94,7 @@ export class VideoApiStack extends Stack {
     const queues = this.queues.byName;
     const mediaTools = new MediaToolsLayer(this, 'MediaTools', { source: config.mediaTools });
     const captionFonts = new CaptionFontsLayer(this, 'CaptionFonts');
+    const peopleDetector = new PeopleDetectorLayer(this, 'PeopleDetector');
     this.workflows = WORKFLOWS.map(
       (workflow) =>
         new WorkflowStateMachine(this, `${constructIdOf(workflow.name)}Workflow`, {
@@ -105,6 +107,7 @@ export class VideoApiStack extends Stack {
           executionLogRetention: logRetention.stateMachines,
           mediaTools,
           captionFonts,
+          peopleDetector,
           queues,
           webhookSecretsKey: this.webhookSecretsKey,
           governance,

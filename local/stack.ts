@@ -48,6 +48,7 @@ import { DEFAULT_VIDEO_MODEL_ID } from '#domain/models/model-registry';
 import { TABLE_DESIGN, type IndexDesign } from '#platform/table-design';
 import { startDynamoDb } from './emulators/dynamodb';
 import { captionFontsEnvironment } from './caption-fonts';
+import { peopleDetectorEnvironment } from './people-detector';
 import { mediaToolEnvironment } from './media-tools';
 import { localTranscription } from './transcription';
 import { startS3Server } from './emulators/s3/s3-server';
@@ -534,6 +535,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       ),
       ...(await mediaToolEnvironment()),
       ...captionFontsEnvironment(),
+      ...peopleDetectorEnvironment(),
       ...transcription.environment,
     };
     Object.assign(process.env, environment);

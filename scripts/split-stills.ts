@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { analyseSegment } from '#domain/split-jobs/analysis';
 import { assCaptions } from '#domain/split-jobs/burnt-in-captions';
 import { clipCaptionCues, type VisibleCaptionStyle } from '#domain/split-jobs/captions';
 import { renderClip, type ClipRenderRequest } from '#domain/split-jobs/clip-rendering';
-import { subjectCropOf } from '#domain/split-jobs/subject-frames';
+import { framingOfSampledFrames } from '#domain/split-jobs/subject-frames';
 import type { Transcript } from '#domain/split-jobs/transcription/port';
 import { localCaptionFontFiles } from '../local/caption-fonts';
 import { resolveMediaTool } from '../local/media-tools';
@@ -107,8 +107,8 @@ const PRESENTER_GRAPH = [
   `[dressed][head]overlay=x='290+40*t':y=H-260-170[out0]`,
 ].join(';');
 
-/** The crop a split job would give a clip of the whole source under `framing: subject`. */
-async function subjectCrop(ffmpeg: string, source: string, workDir: string): Promise<ClipRenderRequest['subjectCrop']> {
+/** The framing a split job would give a clip of the whole source under `framing: subject`. */
+async function subjectFraming(ffmpeg: string, source: string, workDir: string): Promise<ClipRenderRequest['framing']> {
   const frameSize = subjectSampleSize(SOURCE);
   const path = join(workDir, 'subject-frames.rgb');
   const { sceneCuts } = await analyseSegment({
@@ -119,11 +119,10 @@ async function subjectCrop(ffmpeg: string, source: string, workDir: string): Pro
     timeoutMs: 60_000,
     subjectFrames: { path, ...frameSize },
   });
-  return subjectCropOf(await readFile(path), {
+  return framingOfSampledFrames(path, frameSize, {
     framing: 'subject',
     aspectRatio: '9:16',
     source: SOURCE,
-    frameSize,
     clip: RANGE,
     sceneCuts,
   });
@@ -152,7 +151,7 @@ async function main() {
       const input = sources[still.source];
       const rendered = await renderClip({
         ...still.render,
-        subjectCrop: still.framing === 'subject' ? await subjectCrop(ffmpeg, input, outputDirectory) : undefined,
+        framing: still.framing === 'subject' ? await subjectFraming(ffmpeg, input, outputDirectory) : undefined,
         ffmpegPath: ffmpeg,
         input,
         source: { width: SOURCE.width, height: SOURCE.height, hasAudio: false },

@@ -1197,12 +1197,18 @@ export interface components {
             burn_captions?: boolean;
             /**
              * @description How a source of another shape is put into the `aspect_ratio` (docs/split-jobs.md,
-             *     Framing): `subject` crops to a window that follows the subject, `fit` shows the whole
-             *     picture over a blurred copy of itself, `auto` (default) follows the subject where one
-             *     holds the frame and fits otherwise, clip by clip.
+             *     Framing), decided from the faces and people found in the picture: `subject` crops to a
+             *     window that follows one person (their head and shoulders whole, eyes near the upper
+             *     third); `stacked` gives each of two people one half of the frame, the left one on top
+             *     (for a 9:16 or 1:1 clip of a landscape source; one person or none is framed as
+             *     `subject` would); `fit` shows the whole picture over a blurred copy of itself; `auto`
+             *     (default) chooses clip by clip: `subject` when one person is in most of the clip (or two
+             *     close enough for one window), `stacked` for two people far apart, `fit` for slides,
+             *     screens, wide shots and crowds. Each clip's `framing` and `framing_reason` say what was
+             *     chosen and why.
              * @enum {string}
              */
-            framing?: "auto" | "subject" | "fit";
+            framing?: "auto" | "subject" | "stacked" | "fit";
             /** @enum {string} */
             clip_style?: "viral_hooks" | "educational" | "podcast" | "highlights" | "balanced";
             /** @description The organization's cap also applies (5 on Team, negotiated on Custom); above it → 400 `VALIDATION_FAILED`. */
@@ -1240,7 +1246,7 @@ export interface components {
              * @description Default `auto`. Jobs created before it existed show `fit`, as they were framed.
              * @enum {string}
              */
-            framing: "auto" | "subject" | "fit";
+            framing: "auto" | "subject" | "stacked" | "fit";
             /**
              * @description Default `balanced`.
              * @enum {string}
@@ -1323,12 +1329,20 @@ export interface components {
              */
             captions_url: string | null;
             /**
-             * @description How the clip was framed: `subject`, cropped to a window following the subject; `fit`, the
-             *     whole picture (over a blurred fill when the source's shape differs). Null until completed,
-             *     and for clips rendered before framing was recorded.
+             * @description How the clip was framed: `subject`, cropped to a window following a person; `stacked`,
+             *     two people, one in each half of the frame; `fit`, the whole picture (over a blurred fill
+             *     when the source's shape differs). Null until completed, and for clips rendered before
+             *     framing was recorded.
              * @enum {string|null}
              */
-            framing: "subject" | "fit" | null;
+            framing: "subject" | "stacked" | "fit" | null;
+            /**
+             * @description Why the clip was framed so, in a sentence naming what was found, such as "One person in
+             *     93% of the clip: the frame follows them." or "No person in the clip (a slide, a screen or
+             *     a wide shot): the whole picture is shown." Null until completed, and for clips rendered
+             *     before reasons were recorded.
+             */
+            framing_reason: string | null;
             /** @description Whether captions are drawn into the picture; null until completed, and for clips rendered before it was recorded. */
             captions_burned_in: boolean | null;
             /**

@@ -31,6 +31,8 @@ export type SettingSource =
   | { readonly by: 'media-tools' }
   /** The functions that draw captions, by the caption-fonts layer (lib/constructs/caption-fonts-layer.ts). */
   | { readonly by: 'caption-fonts' }
+  /** The functions that find people in frames, by the people-detector layer (lib/constructs/people-detector-layer.ts). */
+  | { readonly by: 'people-detector' }
   /** Lambda itself, for each invocation. */
   | { readonly by: 'lambda' }
   /** Nothing: only the local stack sets it, and in AWS the default applies. */
@@ -106,6 +108,11 @@ export const FFPROBE_PATH = { variable: 'FFPROBE_PATH', source: { by: 'media-too
 export const CAPTION_FONTS_DIR = {
   variable: 'CAPTION_FONTS_DIR',
   source: { by: 'caption-fonts' },
+} as const satisfies Setting;
+/** The directory of the people detector's engine, WebAssembly and models, laid out as lambdas/platform/people-detector-files.ts says. */
+export const PEOPLE_DETECTOR_DIR = {
+  variable: 'PEOPLE_DETECTOR_DIR',
+  source: { by: 'people-detector' },
 } as const satisfies Setting;
 /**
  * What a second of generated video costs in credits, as JSON `{"text_to_video": 2, "image_to_video": 3}`;
@@ -198,6 +205,7 @@ export const SETTINGS = {
   FFMPEG_PATH,
   FFPROBE_PATH,
   CAPTION_FONTS_DIR,
+  PEOPLE_DETECTOR_DIR,
   VIDEO_CREDITS_PER_SECOND,
   VIDEO_PROVIDER,
   VIDEO_MODEL_ID,

@@ -11,6 +11,7 @@ import { LOG_LEVEL, MEDIA_BUCKET_NAME, METRICS_NAMESPACE, TABLE_NAME } from '#pl
 import { metricsNamespaceOf } from './business-metrics';
 import type { Governance } from './governance';
 import type { CaptionFontsLayer } from './caption-fonts-layer';
+import type { PeopleDetectorLayer } from './people-detector-layer';
 import type { MediaToolsLayer } from './media-tools-layer';
 
 /** The repository root: esbuild's working directory and the root every entry must sit under. */
@@ -61,6 +62,8 @@ export interface NodeFunctionProps {
   readonly mediaTools?: MediaToolsLayer;
   /** The fonts captions are drawn with, for a function that draws them. */
   readonly captionFonts?: CaptionFontsLayer;
+  /** The people detector, for a function that finds people in frames. */
+  readonly peopleDetector?: PeopleDetectorLayer;
   /** Lambda's /tmp; 512 MB unless told. */
   readonly ephemeralStorageMb?: number;
   /** An event source mapping on the table's stream runs it, whose grant adds dynamodb:ListStreams on "*". */
@@ -84,6 +87,7 @@ export interface HandlerModuleProps extends Pick<
   | 'environment'
   | 'mediaTools'
   | 'captionFonts'
+  | 'peopleDetector'
   | 'governance'
 > {
   /** Module exporting `handler`, as the route table or the workflow list names it (`me/get`). */
@@ -146,6 +150,7 @@ export class NodeFunction extends NodejsFunction {
     this.entry = props.entry;
     props.mediaTools?.attachTo(this);
     props.captionFonts?.attachTo(this);
+    props.peopleDetector?.attachTo(this);
 
     // `this.logGroup` (inherited) returns this group; the role may write to it and nowhere else.
     logGroup.grantWrite(this);

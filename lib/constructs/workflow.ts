@@ -21,6 +21,7 @@ import type { DataTable } from './data-table';
 import type { Governance } from './governance';
 import type { MediaBucket } from './media-bucket';
 import type { CaptionFontsLayer } from './caption-fonts-layer';
+import type { PeopleDetectorLayer } from './people-detector-layer';
 import type { MediaToolsLayer } from './media-tools-layer';
 import type { QueuesByName } from './queues';
 import type { WebhookSecretsKey } from './webhook-secrets-key';
@@ -94,6 +95,8 @@ export interface WorkflowStateMachineProps {
   readonly mediaTools: MediaToolsLayer;
   /** The fonts for the workers that draw captions (`captionFonts` in lambdas/workflows.ts). */
   readonly captionFonts: CaptionFontsLayer;
+  /** The people detector for the workers that find people (`peopleDetector` in lambdas/workflows.ts). */
+  readonly peopleDetector: PeopleDetectorLayer;
   /** The queues of lambdas/queues.ts; one a worker sends to but missing here fails the synthesis. */
   readonly queues?: QueuesByName;
   /** The key that wraps webhook signing secrets; needed by the workers granted to use it, or the synthesis fails. */
@@ -144,6 +147,7 @@ export class WorkflowStateMachine extends Construct {
         ephemeralStorageMb: worker.ephemeralStorageMb,
         mediaTools: worker.mediaTools ? props.mediaTools : undefined,
         captionFonts: worker.captionFonts ? props.captionFonts : undefined,
+        peopleDetector: worker.peopleDetector ? props.peopleDetector : undefined,
         governance: props.governance,
         environment: Object.assign(
           {},

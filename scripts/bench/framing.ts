@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { subjectSampleSize } from '#domain/framing/subject-window';
 import { analyseSegment } from '#domain/split-jobs/analysis';
-import { subjectCropOf } from '#domain/split-jobs/subject-frames';
+import { framingOfSampledFrames } from '#domain/split-jobs/subject-frames';
 import { reapedChildrenCpuSeconds } from './cpu';
 import { round } from './statistics';
 
 /**
  * What subject framing costs, on a stretch of a split source: the analysis run with and without
- * sampling its frames (CPU-seconds of ffmpeg), and finding the subject in those frames and
- * planning the path for a 9:16 clip of the whole stretch (CPU-seconds of this process). A job
+ * sampling its frames (CPU-seconds of ffmpeg), and finding the people in those frames and
+ * planning the framing of a 9:16 clip of the whole stretch (CPU-seconds of this process, the
+ * detector's loading included). A job
  * pays the sampling on the whole source and the finding on its clips only; the cost is reported
  * per second of source as if the clips covered all of it, the most a job can pay.
  */
@@ -36,11 +37,10 @@ export async function measureFramingCost(
     const rgb = await readFile(framesPath);
     const samples = Math.floor(rgb.length / (size.width * size.height * 3));
     const cpuBefore = process.cpuUsage();
-    const crop = await subjectCropOf(rgb, {
+    const plan = await framingOfSampledFrames(framesPath, size, {
       framing: 'auto',
       aspectRatio: '9:16',
       source,
-      frameSize: size,
       clip: range,
       sceneCuts,
     });
@@ -56,7 +56,8 @@ export async function measureFramingCost(
       finding_cpu_s_per_clip_second: round(findingCpuS / seconds, 4),
       finding_ms_per_sample: round((findingCpuS * 1000) / samples, 2),
       cost_per_source_second: round((samplingCpuS + findingCpuS) / seconds, 4),
-      framing: crop ? 'subject' : 'fit',
+      framing: plan.framing,
+      framing_reason: plan.reason,
     };
   } finally {
     await rm(directory, { recursive: true, force: true });

@@ -364,6 +364,7 @@ describe('ffmpeg in AWS', () => {
     const layers = Object.values(template.findResources('AWS::Lambda::LayerVersion'));
     expect(layers.map((layer) => String(layer.Properties.Description))).toEqual([
       expect.stringMatching(/^Caption fonts /),
+      expect.stringMatching(/^People detector /),
     ]);
     const functions = template.findResources('AWS::Lambda::Function');
     const users = toolUsers(stack);

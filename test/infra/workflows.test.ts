@@ -144,6 +144,7 @@ describe('workers', () => {
         ...Object.assign({}, ...worker.settings.map((setting) => settings[setting])),
         ...(worker.mediaTools ? { FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' } : {}),
         ...(worker.captionFonts ? { CAPTION_FONTS_DIR: '/opt/caption-fonts' } : {}),
+        ...(worker.peopleDetector ? { PEOPLE_DETECTOR_DIR: '/opt/people-detector' } : {}),
       });
     }
   });

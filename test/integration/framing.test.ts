@@ -1,188 +1,177 @@
 import type { Clip } from '#contract/types';
+import { peopleDetector, type Detection } from '#domain/framing/people-detection';
 import { MAX_PAN_SPEED } from '#domain/framing/subject-path';
+import { peopleDetectorFilesIn } from '#platform/people-detector-files';
+import { localPeopleDetectorDirectory } from '../../local/people-detector';
+import { FIXTURE_SIZE, makePeopleFixture, type PeopleFixture } from '../support/people-fixtures';
 import { waitForJob } from './support/jobs';
-import { decodeFrames, makeSubjectSource, type SubjectSourcePlan } from './support/media';
+import { decodeFrames } from './support/media';
 import { call, createOrganization, type TestOrganization, uploadSplitSource } from './support/stack';
 
 /**
- * Subject framing on the local stack: a 16:9 source whose subject (a skin-toned ellipse) walks
- * across a grey ramp is split into 9:16 clips, and the clips' frames are read back. The ramp's
- * brightness at the left edge of a clip's frame tells where the crop window stood in the source.
+ * Framing on the local stack, with sources that look like what users split (test/support/people-fixtures.ts:
+ * a real photograph of a person beside a whiteboard, walking, turning away; two people; slides).
+ * Each is split into one 9:16 clip under `auto`, and the clip's frames are read back and judged:
+ * by the people detector (the person's head whole inside the frame, and large enough), by colour where the face is hidden, and by the ramp behind the walking person (where
+ * the crop stood).
  */
 
-const WIDTH = 640;
-const HEIGHT = 360;
-const SECONDS = 24;
-/** The subject walks from 12% to 88% of the width and back. */
-const WALKING: SubjectSourcePlan = {
-  width: WIDTH,
-  height: HEIGHT,
-  durationSeconds: SECONDS,
-  subjectCentres: [`0.12+0.76*(0.5-0.5*cos(2*PI*t/${SECONDS}))`],
-};
-/** A cut halfway: the ramp turns round, and the subject stands at the left, then at the right. */
-const CUT_HALFWAY: SubjectSourcePlan = {
-  ...WALKING,
-  subjectCentres: [`if(lt(t,${SECONDS / 2}),0.2,0.8)`],
-  rampLuma: `if(lt(T,${SECONDS / 2}),X*0.8+20,224-X*0.8)`,
-};
-/** Two people far apart: no 9:16 window holds both. */
-const TWO_APART: SubjectSourcePlan = { ...WALKING, subjectCentres: ['0.15', '0.85'] };
+/** Clip frames are read at a quarter of the 720x1280 clip, two a second... */
+const FRAME = { width: 180, height: 320 };
+const JUDGED_PER_SECOND = 2;
+/** ...and every frame at a ninth, for the ramp. */
+const RAMP_FRAME = { width: 80, height: 142 };
+const FACE_SCORE = 0.6;
 
-/** Clip frames are read at this size: a ninth of a 720x1280 clip's width and height... */
-const FRAME_WIDTH = 90;
-const FRAME_HEIGHT = 160;
-/** ...and the ramp is read over this strip at the left edge, above the subject (which fills 32% to 68% of the height). */
-const STRIP = { columns: 4, rows: 24 };
-/** The 9:16 window of a 640x360 source. */
-const WINDOW_WIDTH = 202;
-/** How far the measured crop position may stray from the true one: the ramp rises 1 level per 3 source pixels, after two scalings and an encode. */
-const MEASURE_TOLERANCE_PX = 4;
-
-async function splitClips(
-  org: TestOrganization,
-  sourceId: string,
-  options: { framing?: string; clip_length_preset?: string } = {},
-): Promise<Clip[]> {
+async function splitClip(org: TestOrganization, sourceId: string, options: { framing?: string } = {}): Promise<Clip> {
   const created = await call<{ id: string }>('POST', '/split-jobs', {
     key: org.key,
     body: { source_asset_id: sourceId, clip_length_preset: 'under_30', max_clips: 1, ...options },
   });
   expect(created.status).toBe(201);
-  const { job } = await waitForJob<{ status: string; progress: number; stage: string | null }>(
-    org.key,
-    created.body.id,
-    120_000,
-  );
+  const { job } = await waitForJob(org.key, created.body.id, 180_000);
   expect(job.status).toBe('completed');
   const clips = await call<{ clips: Clip[] }>('GET', `/split-jobs/${created.body.id}/clips`, { key: org.key });
-  return clips.body.clips;
+  expect(clips.body.clips).toHaveLength(1);
+  return clips.body.clips[0]!;
 }
 
-async function clipFrames(clip: Clip): Promise<Buffer[]> {
+async function clipBytes(clip: Clip): Promise<Buffer> {
   const response = await fetch(clip.download_url!);
   expect(response.status).toBe(200);
-  return decodeFrames(Buffer.from(await response.arrayBuffer()), FRAME_WIDTH, FRAME_HEIGHT);
+  return Buffer.from(await response.arrayBuffer());
 }
 
-const stripMean = (frame: Buffer, width: number, columns: number, rows: number) => {
-  let total = 0;
-  for (let y = 0; y < rows; y += 1) for (let x = 0; x < columns; x += 1) total += frame[(y * width + x) * 3]!;
-  return total / (columns * rows);
-};
+/** The clip's frames JUDGED_PER_SECOND a second (the clip is 30 fps at most; the fixtures 25). */
+function judgedFrames(bytes: Buffer): Buffer[] {
+  const every = decodeFrames(bytes, FRAME.width, FRAME.height);
+  return every.filter((_, index) => index % Math.round(25 / JUDGED_PER_SECOND) === 0);
+}
 
 /**
- * The source's strip brightness for each crop position: the same strip of the source's own
- * frame, scaled as the clip is (the window to the clip's frame size).
+ * Whether the head is whole in the frame: the hair above the brows, the chin with a third of a
+ * face below it, the face with a quarter of its width either side (a 9:16 window of a medium shot
+ * is about three face widths across); and the head at least 12% of the frame's height.
  */
-function rampLookup(sourceFrame: Buffer): (brightness: number) => number {
-  const sourceColumns = Math.round((STRIP.columns * WINDOW_WIDTH) / FRAME_WIDTH);
-  const sourceRows = Math.round((STRIP.rows * HEIGHT) / FRAME_HEIGHT);
-  const means = Array.from({ length: WIDTH - WINDOW_WIDTH + 1 }, (_, x) => {
-    let total = 0;
-    for (let y = 0; y < sourceRows; y += 1)
-      for (let dx = 0; dx < sourceColumns; dx += 1) total += sourceFrame[(y * WIDTH + x + dx) * 3]!;
-    return total / (sourceRows * sourceColumns);
-  });
-  return (brightness) => {
-    let best = 0;
-    means.forEach((mean, x) => {
-      if (Math.abs(mean - brightness) < Math.abs(means[best]! - brightness)) best = x;
-    });
-    return best;
-  };
+function headInside(face: Detection): boolean {
+  const head = { top: face.y - 0.35 * face.height, height: 1.35 * face.height };
+  return (
+    head.top >= 0 &&
+    face.y + 1.33 * face.height <= 1 &&
+    face.x - 0.25 * face.width >= 0 &&
+    face.x + 1.25 * face.width <= 1 &&
+    head.height >= 0.12
+  );
 }
 
-/** The subject's pixels in a clip frame: skin-toned, where the ramp is grey. */
-function subjectColumns(frame: Buffer): { count: number; left: number; right: number } {
+/** The share of frames that keep a person's head whole, by the detector. */
+async function shareKeepingThePerson(frames: readonly Buffer[]): Promise<number> {
+  const detector = await peopleDetector(peopleDetectorFilesIn(localPeopleDetectorDirectory()));
+  const found = await detector.detect({ rgb: Buffer.concat(frames), ...FRAME });
+  const kept = found.filter((frame) => frame.faces.some((face) => face.score >= FACE_SCORE && headInside(face)));
+  return kept.length / frames.length;
+}
+
+/** The dark hair hiding the face in `turnsAway`: its box in the frame, or null where it is not to be seen. */
+function hiddenFaceBox(frame: Buffer) {
   let count = 0;
-  let left = FRAME_WIDTH;
-  let right = -1;
-  for (let y = 0; y < FRAME_HEIGHT; y += 1) {
-    for (let x = 0; x < FRAME_WIDTH; x += 1) {
-      const p = (y * FRAME_WIDTH + x) * 3;
-      if (frame[p]! - frame[p + 2]! > 40) {
+  const box = { left: FRAME.width, right: -1, top: FRAME.height, bottom: -1 };
+  for (let y = 0; y < FRAME.height; y += 1) {
+    for (let x = 0; x < FRAME.width; x += 1) {
+      const p = (y * FRAME.width + x) * 3;
+      const [r, g, b] = [frame[p]!, frame[p + 1]!, frame[p + 2]!];
+      if (Math.abs(r - 0x4b) < 14 && Math.abs(g - 0x36) < 14 && Math.abs(b - 0x21) < 14) {
         count += 1;
-        left = Math.min(left, x);
-        right = Math.max(right, x);
+        box.left = Math.min(box.left, x);
+        box.right = Math.max(box.right, x);
+        box.top = Math.min(box.top, y);
+        box.bottom = Math.max(box.bottom, y);
       }
     }
   }
-  return { count, left, right };
+  return count > 200 ? box : null;
 }
 
-/** The share of frames that show the whole subject, clear of the frame's sides. */
-function shareWithSubjectInside(frames: readonly Buffer[]): number {
-  const subjects = frames.map(subjectColumns);
-  const fullArea = Math.max(...subjects.map((subject) => subject.count));
-  const inside = subjects.filter(
-    (subject) => subject.count >= 0.9 * fullArea && subject.left > 0 && subject.right < FRAME_WIDTH - 1,
-  );
-  return inside.length / frames.length;
-}
-
-describe('subject framing', () => {
+describe('framing by people', () => {
   let org: TestOrganization;
-  let walkingSource: Buffer;
-  let walkingId: string;
+  const sources = new Map<PeopleFixture, string>();
+  const sourceOf = async (fixture: PeopleFixture) => {
+    if (!sources.has(fixture))
+      sources.set(fixture, await uploadSplitSource(org, makePeopleFixture(fixture), `${fixture}.mp4`));
+    return sources.get(fixture)!;
+  };
 
   beforeAll(async () => {
-    org = await createOrganization({ credits: 100 });
-    walkingSource = makeSubjectSource(WALKING);
-    walkingId = await uploadSplitSource(org, walkingSource, 'walk.mp4');
+    org = await createOrganization({ credits: 200 });
   });
 
-  it('follows a walking subject: inside the crop on at least 95% of frames, the crop moving by bounded steps', async () => {
-    const [clip] = await splitClips(org, walkingId);
-    expect(clip?.framing).toBe('subject');
-    const frames = await clipFrames(clip!);
-    expect(frames.length).toBeGreaterThan(25 * 10);
+  it('follows a presenter beside a whiteboard: her head whole on at least 95% of frames, at least 12% of the height', async () => {
+    const clip = await splitClip(org, await sourceOf('presenter'));
+    expect(clip.framing).toBe('subject');
+    expect(clip.framing_reason).toMatch(/^One person in (9\d|100)% of the clip: the frame follows them\.$/);
+    expect(await shareKeepingThePerson(judgedFrames(await clipBytes(clip)))).toBeGreaterThanOrEqual(0.95);
+  }, 240_000);
 
-    const [sourceFrame] = decodeFrames(walkingSource, WIDTH, HEIGHT);
-    const cropAt = rampLookup(sourceFrame!);
-    const positions = frames.map((frame) => cropAt(stripMean(frame, FRAME_WIDTH, STRIP.columns, STRIP.rows)));
-    const steps = positions.slice(1).map((position, index) => Math.abs(position - positions[index]!));
-    // The source is 25 fps: each clip frame is 1/25 s after the one before.
-    const maxStep = (MAX_PAN_SPEED * WIDTH) / 25;
-    expect(Math.max(...steps)).toBeLessThanOrEqual(maxStep + 2 * MEASURE_TOLERANCE_PX);
-    // The window travelled: it followed the subject rather than standing still.
-    expect(Math.max(...positions) - Math.min(...positions)).toBeGreaterThan(WIDTH / 4);
-
-    expect(shareWithSubjectInside(frames)).toBeGreaterThanOrEqual(0.95);
-  }, 180_000);
-
-  it("frames each shot on its own: at a scene cut the window moves to the new shot's subject at once", async () => {
-    const cutId = await uploadSplitSource(org, makeSubjectSource(CUT_HALFWAY), 'walk.mp4');
-    // A clip of the whole source, across the cut: under_60 clips are at least 25 s long.
-    const [clip] = await splitClips(org, cutId, { clip_length_preset: 'under_60' });
-    expect(clip).toMatchObject({ framing: 'subject', start_time_seconds: 0, end_time_seconds: SECONDS });
-    // Panning from one subject to the other would lose the subject for about 2.4 s, a tenth of the clip.
-    expect(shareWithSubjectInside(await clipFrames(clip!))).toBeGreaterThanOrEqual(0.95);
-  }, 180_000);
-
-  it('fits the whole picture when asked to, and when no window holds a single subject', async () => {
-    const [asked] = await splitClips(org, walkingId, { framing: 'fit' });
-    expect(asked?.framing).toBe('fit');
-    const apart = await uploadSplitSource(org, makeSubjectSource(TWO_APART), 'walk.mp4');
-    const [auto] = await splitClips(org, apart);
-    expect(auto?.framing).toBe('fit');
-    // Both people are in the fitted clip.
-    const middle = (await clipFrames(auto!))[50]!;
-    const halves = [0, FRAME_WIDTH / 2].map((from) => {
-      let count = 0;
-      for (let y = 0; y < FRAME_HEIGHT; y += 1)
-        for (let x = from; x < from + FRAME_WIDTH / 2; x += 1) {
-          const p = (y * FRAME_WIDTH + x) * 3;
-          if (middle[p]! - middle[p + 2]! > 40) count += 1;
-        }
-      return count;
+  it('follows a real photograph of a person across the picture, the crop moving by bounded steps', async () => {
+    const clip = await splitClip(org, await sourceOf('walking'));
+    expect(clip.framing).toBe('subject');
+    const bytes = await clipBytes(clip);
+    expect(await shareKeepingThePerson(judgedFrames(bytes))).toBeGreaterThanOrEqual(0.95);
+    // The ramp behind her: brightness 0.16 x + 20 at source column x, read at the clip's top left.
+    const lefts = decodeFrames(bytes, RAMP_FRAME.width, RAMP_FRAME.height).map((frame) => {
+      let total = 0;
+      for (let y = 0; y < 8; y += 1) for (let x = 0; x < 3; x += 1) total += frame[(y * RAMP_FRAME.width + x) * 3]!;
+      return (total / 24 - 20) / 0.16;
     });
-    expect(halves.every((count) => count > 0)).toBe(true);
-  }, 180_000);
+    const steps = lefts.slice(1).map((left, index) => Math.abs(left - lefts[index]!));
+    // Each clip frame is 1/25 s after the one before; a brightness level is 6.25 source pixels, read after an encode.
+    expect(Math.max(...steps)).toBeLessThanOrEqual((MAX_PAN_SPEED * FIXTURE_SIZE.width) / 25 + 3 * 6.25);
+    expect(Math.max(...lefts) - Math.min(...lefts)).toBeGreaterThan(FIXTURE_SIZE.width / 3);
+  }, 240_000);
 
-  it('follows the most salient window when subject framing is asked for, even between two people', async () => {
-    const apart = await uploadSplitSource(org, makeSubjectSource(TWO_APART), 'walk.mp4');
-    const [clip] = await splitClips(org, apart, { framing: 'subject' });
-    expect(clip?.framing).toBe('subject');
-  }, 180_000);
+  it('keeps a presenter who turns away for a few seconds in the frame', async () => {
+    const clip = await splitClip(org, await sourceOf('turnsAway'));
+    expect(clip.framing).toBe('subject');
+    const frames = judgedFrames(await clipBytes(clip));
+    const start = clip.start_time_seconds;
+    const turned = frames.filter((_, index) => {
+      const seconds = start + index / JUDGED_PER_SECOND;
+      return seconds > 8.5 && seconds < 11.5;
+    });
+    const facing = frames.filter((_, index) => {
+      const seconds = start + index / JUDGED_PER_SECOND;
+      return seconds < 7.5 || seconds > 12.5;
+    });
+    expect(await shareKeepingThePerson(facing)).toBeGreaterThanOrEqual(0.95);
+    for (const frame of turned) {
+      const hair = hiddenFaceBox(frame);
+      expect(hair).not.toBeNull();
+      expect(hair!.left).toBeGreaterThan(0);
+      expect(hair!.right).toBeLessThan(FRAME.width - 1);
+    }
+  }, 240_000);
+
+  it('stacks two people far apart, one in each half, and says so', async () => {
+    const clip = await splitClip(org, await sourceOf('twoPeople'));
+    expect(clip.framing).toBe('stacked');
+    expect(clip.framing_reason).toMatch(/^Two people far apart in \d+% of the clip: one in each half of the frame/);
+    const frames = judgedFrames(await clipBytes(clip));
+    const detector = await peopleDetector(peopleDetectorFilesIn(localPeopleDetectorDirectory()));
+    const found = await detector.detect({ rgb: Buffer.concat(frames), ...FRAME });
+    const withBoth = found.filter((frame) => {
+      const faces = frame.faces.filter((face) => face.score >= FACE_SCORE);
+      return faces.some((face) => face.y + face.height < 0.5) && faces.some((face) => face.y > 0.5);
+    });
+    expect(withBoth.length / frames.length).toBeGreaterThanOrEqual(0.95);
+  }, 240_000);
+
+  it('fits slides whole, and fits when asked to', async () => {
+    const slides = await splitClip(org, await sourceOf('slides'));
+    expect(slides.framing).toBe('fit');
+    expect(slides.framing_reason).toBe(
+      'No person in the clip (a slide, a screen or a wide shot): the whole picture is shown.',
+    );
+    const asked = await splitClip(org, await sourceOf('presenter'), { framing: 'fit' });
+    expect(asked).toMatchObject({ framing: 'fit', framing_reason: 'The whole picture is shown, as the job asked.' });
+  }, 240_000);
 });

@@ -73,7 +73,7 @@ function difference(a: Buffer, b: Buffer, [x0, x1]: [number, number], [y0, y1]: 
 async function render(
   name: string,
   captions: ClipRenderRequest['burntInCaptions'],
-  subjectCrop?: ClipRenderRequest['subjectCrop'],
+  framing?: ClipRenderRequest['framing'],
 ) {
   const outputDirectory = join(workDir, name);
   await mkdir(outputDirectory);
@@ -83,7 +83,7 @@ async function render(
     range: RANGE,
     aspectRatio: '9:16',
     source: { width: 640, height: 360, hasAudio: false },
-    subjectCrop,
+    framing,
     outputDirectory,
     timeoutMs: 60_000,
     burntInCaptions: captions,
@@ -137,15 +137,17 @@ describe('captions burnt into a rendered clip', () => {
 
   it('are drawn over a clip that follows its subject too, on the cropped and scaled picture', async () => {
     const window = subjectCropWindow('9:16', { width: 640, height: 360 })!;
-    const positions = Array.from({ length: 4 * 30 }, (_, frame) => frame / (4 * 30));
+    const xs = Array.from({ length: 4 * 30 }, (_, frame) => frame / (4 * 30));
+    const crop = { ...window, travelX: 640 - window.width, travelY: 0, xs, ys: xs.map(() => 0) };
+    const following = {
+      framing: 'subject' as const,
+      reason: 'One person in 100% of the clip: the frame follows them.',
+      crop,
+    };
     const cues = clipCaptionCues(TRANSCRIPT, RANGE, 'bold_center')!;
     const fonts = localCaptionFontFiles();
-    const cropped = await render('subject-plain', undefined, { window, positions });
-    const captioned = await render(
-      'subject-captioned',
-      { assDocument: assCaptions(cues, '9:16'), fonts },
-      { window, positions },
-    );
+    const cropped = await render('subject-plain', undefined, following);
+    const captioned = await render('subject-captioned', { assDocument: assCaptions(cues, '9:16'), fonts }, following);
     expect([cropped.framing, captioned.framing, captioned.captionsBurnedIn]).toEqual(['subject', 'subject', true]);
     const spoken = await frameAt(captioned.videoPath, SPOKEN_SECONDS);
     const plainSpoken = await frameAt(cropped.videoPath, SPOKEN_SECONDS);

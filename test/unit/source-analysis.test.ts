@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
+import { SUBJECT_SAMPLE_RATE } from '#domain/framing/subject-window';
 import {
   analyseSegment,
   analysisSegments,
@@ -447,7 +448,7 @@ describe('analysing a real video with ffmpeg', () => {
     expect(shared).toEqual(own);
   });
 
-  it('samples frames for subject framing twice a second from the range start, the analysis unchanged', async () => {
+  it('samples frames for framing SUBJECT_SAMPLE_RATE times a second from the range start, the analysis unchanged', async () => {
     const path = join(directory, 'subject-frames.rgb');
     const range = { startSeconds: 12, endSeconds: 40 };
     const options = { ffmpegPath, input: withAudio, range, hasAudio: true, timeoutMs: 30_000 };
@@ -456,7 +457,7 @@ describe('analysing a real video with ffmpeg', () => {
     const frameBytes = 64 * 36 * 3;
     const rgb = await readFile(path);
     expect(rgb.length % frameBytes).toBe(0);
-    expect(Math.abs(rgb.length / frameBytes - 28 * 2)).toBeLessThanOrEqual(1);
+    expect(Math.abs(rgb.length / frameBytes - 28 * SUBJECT_SAMPLE_RATE)).toBeLessThanOrEqual(1);
     // Shots: blue from 8 s, green from 15 s, white from 23 s, magenta from 31 s.
     const shotColour = (seconds: number) =>
       seconds < 15 ? 'blue' : seconds < 23 ? 'green' : seconds < 31 ? 'white' : 'magenta';
@@ -465,8 +466,8 @@ describe('analysing a real video with ffmpeg', () => {
       const [r, g, b] = [rgb[p]!, rgb[p + 1]!, rgb[p + 2]!].map((value) => value > 96);
       return r && g && b ? 'white' : r && b ? 'magenta' : g ? 'green' : b ? 'blue' : 'other';
     };
-    for (let frame = 0; frame < 56; frame += 1) {
-      const seconds = range.startSeconds + frame / 2;
+    for (let frame = 0; frame < 28 * SUBJECT_SAMPLE_RATE; frame += 1) {
+      const seconds = range.startSeconds + frame / SUBJECT_SAMPLE_RATE;
       if (CUTS.some((cut) => Math.abs(cut - seconds) < TOLERANCE_SECONDS)) continue;
       expect({ seconds, colour: colourOf(frame) }).toEqual({ seconds, colour: shotColour(seconds) });
     }

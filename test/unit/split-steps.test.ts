@@ -249,6 +249,7 @@ describe('storing a rendered clip', () => {
       thumbnailPath: join(directory, 'thumbnail.jpg'),
       durationSeconds: 20,
       framing: 'fit',
+      framingReason: 'The whole picture is shown, as the job asked.',
       captionsBurnedIn: false,
     };
     await writeFile(rendered.videoPath, 'video');

@@ -1,227 +1,263 @@
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
-import { cropCommands, subjectFramingFilterGraph } from '#domain/framing/framing';
-import { findSubjects, type SubjectSample } from '#domain/framing/subject-detection';
-import { MAX_PAN_SPEED, PATH_FRAME_RATE, planSubjectPath } from '#domain/framing/subject-path';
+import { cropCommands, stackedFramingFilterGraph, subjectFramingFilterGraph } from '#domain/framing/framing';
+import type { Detection, PeopleInFrame } from '#domain/framing/people-detection';
+import { planClipFraming, type FramingPlan, type FramingRequest } from '#domain/framing/people-framing';
+import { MAX_PAN_SPEED, PATH_FRAME_RATE, planWindowPath, type MovingCrop } from '#domain/framing/subject-path';
 import { subjectCropWindow, subjectSampleSize } from '#domain/framing/subject-window';
-import { clipSubjectCrop, subjectFramesToSample } from '#domain/split-jobs/subject-frames';
+import { clipFraming, subjectFramesToSample, type SegmentPeople } from '#domain/split-jobs/subject-frames';
 import { deferred } from './support/deferred';
 
-process.env.AWS_REGION = 'us-east-1';
-process.env.MEDIA_BUCKET_NAME = 'media';
+const SOURCE = { width: 1280, height: 720 };
+/** The widest 9:16 window of a 1280x720 source. */
+const WINDOW = 404;
+const TRAVEL = SOURCE.width - WINDOW;
 
-const FRAME = { width: 128, height: 72 };
-/** A 9:16 window in a 128x72 sample. */
-const WINDOW_LENGTH = 40.5;
-const TRAVEL = FRAME.width - WINDOW_LENGTH;
-const SKIN = [200, 146, 113] as const;
-const GREY = [120, 120, 120] as const;
-
-/** An rgb24 frame of grey with a skin-toned block `blockWidth` wide starting at `left` (or none). */
-function frameWithSubject(left: number | undefined, blockWidth = 14): Uint8Array {
-  const frame = new Uint8Array(FRAME.width * FRAME.height * 3);
-  for (let y = 0; y < FRAME.height; y += 1) {
-    for (let x = 0; x < FRAME.width; x += 1) {
-      const inBlock = left !== undefined && x >= left && x < left + blockWidth && y >= 18 && y < 54;
-      frame.set(inBlock ? SKIN : GREY, (y * FRAME.width + x) * 3);
-    }
-  }
-  return frame;
+/** A face of a presenter filmed from the waist up (a sixth of the height), centred at `centreX` (a share of the width). */
+function face(centreX: number, score = 0.9, top = 0.35): Detection {
+  const width = 0.07;
+  return { x: centreX - width / 2, y: top, width, height: 0.16, score };
 }
 
-/** A sample whose salience is all in a block of columns, smartcrop's best window centred on it. */
-function sampleAt(centre: number, spread = 6): SubjectSample {
-  const profile = Array.from({ length: FRAME.width }, (_, x) => (Math.abs(x - centre) <= spread ? 10 : 0));
-  const bestStart = Math.max(0, Math.min(TRAVEL, centre - WINDOW_LENGTH / 2));
-  return { bestStart, profile, meanSalience: 0.1 };
+const people = (...faces: Detection[]): PeopleInFrame => ({ faces, bodies: [] });
+const nobody = (): PeopleInFrame => ({ faces: [], bodies: [] });
+
+function framing(samples: PeopleInFrame[], options: Partial<FramingRequest> = {}): FramingPlan {
+  return planClipFraming({
+    mode: 'auto',
+    aspectRatio: '9:16',
+    source: SOURCE,
+    samples,
+    samplesPerSecond: 1,
+    durationSeconds: samples.length,
+    shotStarts: [],
+    ...options,
+  });
 }
 
-/** A sample of a plain, evenly busy frame: a slide, grain. */
-const flatSample = (): SubjectSample => ({
-  bestStart: 40,
-  profile: new Array<number>(FRAME.width).fill(1),
-  meanSalience: 0.1,
-});
+/** The plan's crop, where it follows someone; a test of another framing fails here. */
+function followed(plan: FramingPlan): MovingCrop {
+  if (plan.framing !== 'subject') throw new Error(`framed ${plan.framing}: ${plan.reason}`);
+  return plan.crop;
+}
 
-const request = (samples: SubjectSample[], mode: 'auto' | 'subject' = 'auto') => ({
-  samples,
-  samplesPerSecond: 2,
-  windowLength: WINDOW_LENGTH,
-  frameLength: FRAME.width,
-  durationSeconds: samples.length / 2,
-  shotStarts: [] as number[],
-  mode,
-});
+/** Where the crop stands at `frame`, in source pixels: left, top, right, bottom. */
+function cropAt(crop: MovingCrop, frame: number) {
+  const left = crop.xs[frame]! * crop.travelX;
+  const top = crop.ys[frame]! * crop.travelY;
+  return { left, top, right: left + crop.width, bottom: top + crop.height };
+}
 
-/** The largest move between consecutive positions, in sample pixels. */
-const largestStep = (positions: readonly number[]) =>
-  Math.max(0, ...positions.slice(1).map((position, index) => Math.abs(position - positions[index]!) * TRAVEL));
+/** Whether the face's head and shoulders (3 face widths across, hair above, chest below) are inside the crop at `frame`. */
+function keepsHeadAndShoulders(crop: MovingCrop, frame: number, detection: Detection): boolean {
+  const at = cropAt(crop, frame);
+  const centre = (detection.x + detection.width / 2) * SOURCE.width;
+  const halfShoulders = 1.5 * detection.width * SOURCE.width;
+  const top = (detection.y - 0.35 * detection.height) * SOURCE.height;
+  const chin = (detection.y + detection.height) * SOURCE.height;
+  return at.left <= centre - halfShoulders && at.right >= centre + halfShoulders && at.top <= top && at.bottom >= chin;
+}
 
-const MAX_STEP = (MAX_PAN_SPEED * FRAME.width) / PATH_FRAME_RATE;
+const largestStep = (positions: readonly number[], travel: number) =>
+  Math.max(0, ...positions.slice(1).map((position, index) => Math.abs(position - positions[index]!) * travel));
 
-describe('the subject path', () => {
-  it('holds still while the subject stands still', () => {
-    const path = planSubjectPath(request(Array.from({ length: 20 }, () => sampleAt(90))));
-    expect(path.framing).toBe('subject');
-    if (path.framing !== 'subject') return;
-    expect(new Set(path.positions).size).toBe(1);
-    expect(path.positions[0]! * TRAVEL).toBeCloseTo(90 - WINDOW_LENGTH / 2, 5);
+describe('the window path', () => {
+  const path = (aims: (number | undefined)[], shotStarts: number[] = []) =>
+    planWindowPath({
+      aims,
+      samplesPerSecond: 1,
+      windowLength: WINDOW,
+      frameLength: SOURCE.width,
+      durationSeconds: aims.length,
+      shotStarts,
+    }).map((share) => share * TRAVEL);
+
+  it('holds still while the aim stays put, and gives one position per frame at the frame-rate cap', () => {
+    const positions = path(Array.from({ length: 6 }, () => 300));
+    expect(positions).toHaveLength(6 * PATH_FRAME_RATE);
+    expect(new Set(positions)).toEqual(new Set([300]));
   });
 
-  it('ignores small drifts around the centre, and follows the subject once it walks away', () => {
-    const drifting = Array.from({ length: 20 }, (_, index) => sampleAt(60 + (index % 2 === 0 ? 2 : -2)));
-    const still = planSubjectPath(request(drifting));
-    expect(still.framing === 'subject' && new Set(still.positions).size).toBe(1);
-
-    const walking = Array.from({ length: 30 }, (_, index) => sampleAt(25 + index * 3));
-    const path = planSubjectPath(request(walking));
-    expect(path.framing).toBe('subject');
-    if (path.framing !== 'subject') return;
-    const last = path.positions.at(-1)! * TRAVEL + WINDOW_LENGTH / 2;
-    expect(Math.abs(last - (25 + 29 * 3))).toBeLessThan(0.15 * WINDOW_LENGTH + 1);
+  it('ignores small drifts, follows a walk, and ignores an aim seen in one sample only', () => {
+    expect(new Set(path([300, 330, 290, 320, 300, 310]))).toEqual(new Set([300]));
+    const walked = path([100, 100, 100, 600, 600, 600, 600, 600]);
+    expect(walked[0]).toBeCloseTo(100, 5);
+    expect(walked.at(-1)).toBeCloseTo(600, 5);
+    expect(new Set(path([300, 300, 800, 300, 300]))).toEqual(new Set([300]));
   });
 
-  it('gives one position per frame of the clip at the frame-rate cap', () => {
-    const path = planSubjectPath({ ...request([sampleAt(64), sampleAt(64)]), durationSeconds: 3.5 });
-    expect(path.framing === 'subject' && path.positions.length).toBe(3.5 * PATH_FRAME_RATE);
+  it('keeps the last aim through samples without one', () => {
+    expect(new Set(path([undefined, 500, 500, undefined, undefined, undefined]))).toEqual(new Set([500]));
   });
 
-  it('ignores a subject seen in one sample only', () => {
-    const samples = Array.from({ length: 30 }, (_, index) => sampleAt(index === 6 ? 110 : 30));
-    const path = planSubjectPath(request(samples));
-    expect(path.framing === 'subject' && new Set(path.positions).size).toBe(1);
-  });
-
-  it('fits the clip under auto when no window holds one subject, and follows anyway when asked', () => {
-    const flat = Array.from({ length: 10 }, flatSample);
-    expect(planSubjectPath(request(flat)).framing).toBe('fit');
-    expect(planSubjectPath(request(flat, 'subject')).framing).toBe('subject');
-    const twoApart = Array.from({ length: 10 }, () => {
-      const profile = Array.from({ length: FRAME.width }, (_, x) => (x < 10 || x > 117 ? 10 : 0));
-      return { bestStart: 0, profile, meanSalience: 0.1 };
-    });
-    expect(planSubjectPath(request(twoApart)).framing).toBe('fit');
-    const plain = Array.from({ length: 10 }, () => ({ ...sampleAt(64), meanSalience: 0.001 }));
-    expect(planSubjectPath(request(plain)).framing).toBe('fit');
-  });
-
-  it('frames each shot on its own: the window is placed on the new subject at a cut, and pans within a shot only', () => {
-    const samples = Array.from({ length: 20 }, (_, index) => sampleAt(index < 10 ? 25 : 105));
-    const path = planSubjectPath({ ...request(samples), shotStarts: [5] });
-    expect(path.framing).toBe('subject');
-    const positions = path.framing === 'subject' ? path.positions.map((position) => position * TRAVEL) : [];
+  it('places the window at once at a scene cut, and pans within a shot only', () => {
+    const aims = Array.from({ length: 10 }, (_, index) => (index < 5 ? 100 : 700));
+    const cut = path(aims, [5]);
     const cutFrame = 5 * PATH_FRAME_RATE;
-    expect(new Set(positions.slice(0, cutFrame)).size).toBe(1);
-    expect(new Set(positions.slice(cutFrame)).size).toBe(1);
-    expect(positions[cutFrame - 1]).toBeCloseTo(25 - WINDOW_LENGTH / 2, 5);
-    expect(positions[cutFrame]).toBeCloseTo(105 - WINDOW_LENGTH / 2, 5);
-
-    const panned = planSubjectPath(request(samples));
-    const panning = panned.framing === 'subject' ? panned.positions : [];
-    expect(largestStep(panning)).toBeLessThanOrEqual(MAX_STEP + 1e-9);
+    expect(new Set(cut.slice(0, cutFrame))).toEqual(new Set([100]));
+    expect(new Set(cut.slice(cutFrame))).toEqual(new Set([700]));
+    const panned = path(aims);
+    expect(largestStep(panned, 1)).toBeLessThanOrEqual((MAX_PAN_SPEED * SOURCE.width) / PATH_FRAME_RATE + 1e-9);
   });
 
-  it('fits the clip when nothing was sampled', () => {
-    expect(planSubjectPath(request([])).framing).toBe('fit');
-  });
-
-  it('stays in the frame and never moves faster than the pan speed, whatever the subject does', () => {
+  it('stays in the frame and never moves faster than the pan speed inside a shot, whatever it is aimed at', () => {
     fc.assert(
       fc.property(
-        fc.array(
-          fc.oneof(
-            fc.integer({ min: 0, max: FRAME.width - 1 }).map((centre) => sampleAt(centre)),
-            fc.constant(flatSample()),
-          ),
-          {
-            minLength: 1,
-            maxLength: 60,
-          },
-        ),
-        fc.constantFrom<'auto' | 'subject'>('auto', 'subject'),
-        fc.uniqueArray(fc.integer({ min: 1, max: 59 }), { maxLength: 3 }),
-        (samples, mode, cutSamples) => {
-          const shotStarts = cutSamples.sort((a, b) => a - b).map((sample) => sample / 2 + 0.1);
-          const path = planSubjectPath({ ...request(samples, mode), shotStarts });
-          const positions = path.framing === 'subject' ? path.positions : [];
-          // Only auto may fit; a path stays in the frame, and within the pan speed inside each shot.
-          expect(path.framing === 'fit' ? mode : 'followed').not.toBe('subject');
-          expect(positions.filter((position) => position < 0 || position > 1)).toEqual([]);
+        fc.array(fc.option(fc.integer({ min: -400, max: 1600 }), { nil: undefined }), { minLength: 1, maxLength: 40 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 39 }), { maxLength: 3 }),
+        (aims, cutSamples) => {
+          const shotStarts = cutSamples.sort((a, b) => a - b).map((sample) => sample + 0.1);
+          const positions = path(aims, shotStarts);
+          expect(positions.filter((position) => position < -1e-9 || position > TRAVEL + 1e-9)).toEqual([]);
           const cutFrames = shotStarts.map((start) => Math.round(start * PATH_FRAME_RATE));
           const shots = [0, ...cutFrames, positions.length].map((frame, index, frames) =>
             positions.slice(frame, frames[index + 1]),
           );
-          expect(Math.max(...shots.map(largestStep))).toBeLessThanOrEqual(MAX_STEP + 1e-9);
+          const maxStep = (MAX_PAN_SPEED * SOURCE.width) / PATH_FRAME_RATE;
+          expect(Math.max(...shots.map((shot) => largestStep(shot, 1)))).toBeLessThanOrEqual(maxStep + 1e-9);
         },
       ),
     );
   });
 });
 
-describe('finding the subject with smartcrop', () => {
-  it('puts the best window on the skin-toned block, wherever it stands', async () => {
-    const lefts = [4, 40, 70, 110];
-    const rgb = new Uint8Array(lefts.flatMap((left) => [...frameWithSubject(left)]));
-    const samples = await findSubjects({ rgb, ...FRAME }, { axis: 'x', width: WINDOW_LENGTH, height: FRAME.height });
-    expect(samples).toHaveLength(lefts.length);
-    samples.forEach((sample, index) => {
-      const blockCentre = lefts[index]! + 7;
-      expect(sample.bestStart).toBeLessThanOrEqual(blockCentre - 7);
-      expect(sample.bestStart + WINDOW_LENGTH).toBeGreaterThanOrEqual(blockCentre + 7);
-      const inBlock = sample.profile.slice(lefts[index]!, lefts[index]! + 14).reduce((a, b) => a + b, 0);
-      expect(inBlock / sample.profile.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.8);
+describe('framing by people', () => {
+  it('follows one presenter drifting beside a whiteboard, head and shoulders whole, eyes near the upper third', () => {
+    const centres = Array.from({ length: 20 }, (_, index) => 0.72 + 0.06 * Math.sin((2 * Math.PI * index) / 10));
+    const plan = framing(centres.map((centre) => people(face(centre), face(0.2, 0.4))));
+    expect(plan.framing).toBe('subject');
+    if (plan.framing !== 'subject') return;
+    expect(plan.reason).toBe('One person in 100% of the clip: the frame follows them.');
+    centres.forEach((centre, second) => {
+      expect(keepsHeadAndShoulders(plan.crop, second * PATH_FRAME_RATE, face(centre))).toBe(true);
     });
+    const eyes = (0.35 + 0.3 * 0.16) * SOURCE.height;
+    const at = cropAt(plan.crop, 0);
+    expect((eyes - at.top) / plan.crop.height).toBeGreaterThan(0.25);
+    expect((eyes - at.top) / plan.crop.height).toBeLessThan(0.4);
   });
 
-  it('looks along the height of a portrait frame cut to a landscape window', async () => {
-    const [width, height] = [FRAME.height, FRAME.width];
-    const tops = [6, 90];
-    const rgb = new Uint8Array(
-      tops.flatMap((top) =>
-        Array.from({ length: width * height }, (_, pixel) => {
-          const [x, y] = [pixel % width, Math.floor(pixel / width)];
-          return [...(y >= top && y < top + 24 && x >= 24 && x < 48 ? SKIN : GREY)];
-        }).flat(),
+  it('frames a small, distant head closer, but never enlarges the picture past the limit', () => {
+    const small = { ...face(0.5), width: 0.03, height: 0.06, y: 0.2 };
+    const plan = framing(Array.from({ length: 10 }, () => people(small)));
+    if (plan.framing !== 'subject') throw new Error(`framed ${plan.framing}`);
+    expect(plan.crop.height).toBeLessThan(SOURCE.height);
+    expect(plan.crop.height).toBeGreaterThanOrEqual(0.65 * SOURCE.height - 2);
+    expect(plan.crop.width / plan.crop.height).toBeCloseTo(9 / 16, 1);
+  });
+
+  it('holds a person who turns away for a few seconds, and follows a body where the face is not seen', () => {
+    const samples = Array.from({ length: 20 }, (_, second) =>
+      second >= 8 && second < 12 ? nobody() : people(face(0.75)),
+    );
+    const held = framing(samples);
+    if (held.framing !== 'subject') throw new Error(`framed ${held.framing}`);
+    for (let second = 0; second < 20; second += 1) {
+      expect(keepsHeadAndShoulders(held.crop, second * PATH_FRAME_RATE, face(0.75))).toBe(true);
+    }
+    const fromBehind = framing(
+      Array.from({ length: 10 }, () => ({
+        faces: [],
+        bodies: [{ x: 0.15, y: 0.3, width: 0.2, height: 0.7, score: 0.6 }],
+      })),
+    );
+    const at = cropAt(followed(fromBehind), 0);
+    expect(at.left).toBeLessThanOrEqual(0.15 * SOURCE.width + 1);
+    expect(at.right).toBeGreaterThanOrEqual(0.35 * SOURCE.width - 1);
+  });
+
+  it('stacks two people far apart, the left one on top, and holds two side by side in one window', () => {
+    const interview = framing(Array.from({ length: 12 }, () => people(face(0.85), face(0.12))));
+    expect(interview.framing).toBe('stacked');
+    if (interview.framing !== 'stacked') return;
+    expect(interview.reason).toBe(
+      'Two people far apart in 100% of the clip: one in each half of the frame, the left one on top.',
+    );
+    const [upper, lower] = interview.crops.map((crop) => cropAt(crop, 0));
+    expect(upper!.left).toBeLessThan(0.12 * SOURCE.width);
+    expect(upper!.right).toBeGreaterThan(0.12 * SOURCE.width);
+    expect(lower!.left).toBeLessThan(0.85 * SOURCE.width);
+    expect(lower!.right).toBeGreaterThan(0.85 * SOURCE.width);
+    expect(interview.crops[0].width / interview.crops[0].height).toBeCloseTo(720 / 640, 1);
+
+    const sideBySide = framing(Array.from({ length: 12 }, () => people(face(0.47), face(0.53))));
+    expect(sideBySide.reason).toBe('Two people side by side in 100% of the clip: the frame holds both.');
+    expect(keepsHeadAndShoulders(followed(sideBySide), 0, face(0.47))).toBe(true);
+    expect(keepsHeadAndShoulders(followed(sideBySide), 0, face(0.53))).toBe(true);
+  });
+
+  it('fits slides, text a face detector half-believes, a person seen in a third of the clip, and a crowd', () => {
+    expect(framing(Array.from({ length: 10 }, nobody))).toEqual({
+      framing: 'fit',
+      reason: 'No person in the clip (a slide, a screen or a wide shot): the whole picture is shown.',
+    });
+    expect(framing(Array.from({ length: 10 }, () => people(face(0.2, 0.4), face(0.3, 0.35)))).framing).toBe('fit');
+    const briefly = Array.from({ length: 15 }, (_, second) => (second < 5 ? people(face(0.5)) : nobody()));
+    expect(framing(briefly).reason).toBe(
+      'A person in only 33% of the clip (slides, a screen or a wide shot the rest): the whole picture is shown.',
+    );
+    expect(framing(briefly, { mode: 'subject' }).framing).toBe('subject');
+    const panel = Array.from({ length: 10 }, () => people(face(0.1), face(0.5), face(0.9)));
+    expect(framing(panel).reason).toBe('3 people across the picture in 100% of the clip: the whole picture is shown.');
+  });
+
+  it('follows the most present person when subject framing is asked for, even between two far apart', () => {
+    const samples = Array.from({ length: 10 }, (_, second) => people(face(0.85), ...(second < 7 ? [face(0.12)] : [])));
+    const plan = framing(samples, { mode: 'subject' });
+    if (plan.framing !== 'subject') throw new Error(`framed ${plan.framing}`);
+    expect(keepsHeadAndShoulders(plan.crop, 0, face(0.85))).toBe(true);
+  });
+
+  it('does not crop a source of the target shape, and stacks only where the halves are wide', () => {
+    expect(framing([people(face(0.5))], { aspectRatio: '16:9' })).toEqual({
+      framing: 'fit',
+      reason: "The source already has the clip's shape.",
+    });
+    const portrait = framing(
+      Array.from({ length: 6 }, () => people({ ...face(0.2), width: 0.1 }, { ...face(0.8), width: 0.1 })),
+      { aspectRatio: '16:9', source: { width: 720, height: 1280 } },
+    );
+    expect(portrait.framing).not.toBe('stacked');
+  });
+
+  it('frames every clip within the source and within the pan speed, whoever is in it', () => {
+    const detection = fc.record({
+      x: fc.double({ min: -0.1, max: 1, noNaN: true }),
+      y: fc.double({ min: -0.1, max: 0.9, noNaN: true }),
+      width: fc.double({ min: 0.01, max: 0.5, noNaN: true }),
+      height: fc.double({ min: 0.01, max: 0.6, noNaN: true }),
+      score: fc.double({ min: 0, max: 1, noNaN: true }),
+    });
+    const frame = fc.record({
+      faces: fc.array(detection, { maxLength: 4 }),
+      bodies: fc.array(detection, { maxLength: 1 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(frame, { minLength: 1, maxLength: 30 }),
+        fc.constantFrom<FramingRequest['mode']>('auto', 'subject', 'stacked'),
+        fc.constantFrom<FramingRequest['aspectRatio']>('9:16', '1:1'),
+        (samples, mode, aspectRatio) => {
+          const plan = framing(samples, { mode, aspectRatio });
+          expect(plan.reason.length).toBeGreaterThan(10);
+          const crops = plan.framing === 'subject' ? [plan.crop] : plan.framing === 'stacked' ? plan.crops : [];
+          for (const crop of crops) {
+            expect(crop.width).toBeLessThanOrEqual(SOURCE.width);
+            expect(crop.height).toBeLessThanOrEqual(SOURCE.height);
+            expect([...crop.xs, ...crop.ys].filter((share) => share < 0 || share > 1)).toEqual([]);
+            const maxStep = (MAX_PAN_SPEED * SOURCE.width) / PATH_FRAME_RATE;
+            expect(largestStep(crop.xs, crop.travelX)).toBeLessThanOrEqual(maxStep + 1e-6);
+          }
+        },
       ),
     );
-    const samples = await findSubjects({ rgb, width, height }, { axis: 'y', width, height: WINDOW_LENGTH });
-    samples.forEach((sample, index) => {
-      expect(sample.profile).toHaveLength(height);
-      expect(sample.bestStart).toBeLessThanOrEqual(tops[index]!);
-      expect(sample.bestStart + WINDOW_LENGTH).toBeGreaterThanOrEqual(tops[index]! + 24);
-    });
-  });
-
-  it('finds next to no salience in a plain grey frame', async () => {
-    const [sample] = await findSubjects(
-      { rgb: frameWithSubject(undefined), ...FRAME },
-      { axis: 'x', width: WINDOW_LENGTH, height: FRAME.height },
-    );
-    expect(sample!.meanSalience).toBeLessThan(0.02);
   });
 });
 
-describe('the crop window', () => {
+describe('the crop window and its commands', () => {
   it('slides along the width of a landscape source, and along the height of a portrait one', () => {
-    expect(subjectCropWindow('9:16', { width: 1280, height: 720 })).toEqual({
-      axis: 'x',
-      width: 404,
-      height: 720,
-      travel: 876,
-    });
-    expect(subjectCropWindow('1:1', { width: 1920, height: 1080 })).toEqual({
-      axis: 'x',
-      width: 1080,
-      height: 1080,
-      travel: 840,
-    });
-    expect(subjectCropWindow('16:9', { width: 720, height: 1280 })).toEqual({
-      axis: 'y',
-      width: 720,
-      height: 404,
-      travel: 876,
-    });
+    expect(subjectCropWindow('9:16', SOURCE)).toEqual({ axis: 'x', width: 404, height: 720 });
+    expect(subjectCropWindow('1:1', { width: 1920, height: 1080 })).toEqual({ axis: 'x', width: 1080, height: 1080 });
+    expect(subjectCropWindow('16:9', { width: 720, height: 1280 })).toEqual({ axis: 'y', width: 720, height: 404 });
   });
 
   it('is not needed for a source of the target shape, nor sampled for a job that fits', () => {
@@ -229,97 +265,101 @@ describe('the crop window', () => {
     const landscape = { width: 1920, height: 1080 };
     expect(subjectFramesToSample({ framing: 'fit', aspect_ratio: '9:16' }, landscape)).toBeUndefined();
     expect(subjectFramesToSample({ framing: 'auto', aspect_ratio: '16:9' }, landscape)).toBeUndefined();
-    expect(subjectFramesToSample({ framing: 'auto', aspect_ratio: '9:16' }, landscape)).toEqual({
-      width: 128,
-      height: 72,
+    expect(subjectFramesToSample({ framing: 'stacked', aspect_ratio: '9:16' }, landscape)).toEqual({
+      width: 256,
+      height: 144,
     });
-    expect(subjectSampleSize({ width: 1080, height: 1920 })).toEqual({ width: 72, height: 128 });
+    expect(subjectSampleSize({ width: 1080, height: 1920 })).toEqual({ width: 144, height: 256 });
   });
 
-  it('is moved by sendcmd commands at the times its even offset changes', () => {
-    const window = subjectCropWindow('9:16', { width: 1280, height: 720 })!;
-    expect(cropCommands(window, [0, 0, 0.5, 0.5, 1])).toBe(
-      ['0.000 crop x 0;', '0.067 crop x 438;', '0.133 crop x 876;'].join('\n') + '\n',
+  it('moves each named crop by sendcmd commands at the times its even offsets change', () => {
+    const crop: MovingCrop = {
+      width: 316,
+      height: 562,
+      travelX: 964,
+      travelY: 158,
+      xs: [0, 0, 0.5, 0.5, 1],
+      ys: [1, 1, 1, 0, 0],
+    };
+    expect(cropCommands('subject', crop)).toBe(
+      [
+        '0.000 crop@subject x 0;',
+        '0.000 crop@subject y 158;',
+        '0.067 crop@subject x 482;',
+        '0.100 crop@subject y 0;',
+        '0.133 crop@subject x 964;',
+      ].join('\n') + '\n',
     );
-    expect(subjectFramingFilterGraph('9:16', window, '/tmp/a:b/path.txt', 'null')).toBe(
-      '[0:v]null,sendcmd=f=/tmp/a\\\\:b/path.txt,crop=w=404:h=720:x=0:y=0,scale=720:1280,setsar=1,format=yuv420p[v]',
+    expect(subjectFramingFilterGraph('9:16', crop, '/tmp/a:b/path.txt', 'null')).toBe(
+      '[0:v]null,sendcmd=f=/tmp/a\\\\:b/path.txt,crop@subject=w=316:h=562:x=0:y=0,scale=720:1280,setsar=1,format=yuv420p[v]',
+    );
+    expect(stackedFramingFilterGraph('9:16', [crop, crop], ['/a.txt', '/b.txt'], 'null')).toBe(
+      [
+        '[0:v]null,split=2[first][second]',
+        '[first]sendcmd=f=/a.txt,crop@upper=w=316:h=562:x=0:y=0,scale=720:640,setsar=1[upper]',
+        '[second]sendcmd=f=/b.txt,crop@lower=w=316:h=562:x=0:y=0,scale=720:640,setsar=1[lower]',
+        '[upper][lower]vstack=inputs=2,format=yuv420p[v]',
+      ].join(';'),
     );
   });
 });
 
-describe("a clip's subject crop", () => {
-  const s3 = mockClient(S3Client);
-  afterEach(() => s3.reset());
-  const frameBytes = FRAME.width * FRAME.height * 3;
+describe("a clip's framing from the people its segments found", () => {
+  const stored = (centre: number): SegmentPeople['frames'][number] => {
+    const { x, y, width, height, score } = face(centre);
+    return { faces: [[x, y, width, height, score]], bodies: [] };
+  };
 
-  /**
-   * Answers each ranged read, once `held` settles, with frames whose subject starts at
-   * `subjectLeftIn(key)`, at most `framesIn(key)` of them.
-   */
-  function storeFrames(
-    subjectLeftIn: (key: string) => number,
-    framesIn: (key: string) => number = () => Infinity,
-    held: Promise<void> = Promise.resolve(),
-  ) {
-    s3.on(GetObjectCommand).callsFake(async (input: { Key: string; Range: string }) => {
-      await held;
-      const [first, last] = /bytes=(\d+)-(\d+)/.exec(input.Range)!.slice(1).map(Number);
-      const frames = Math.min((last! + 1 - first!) / frameBytes, framesIn(input.Key));
-      const frame = [...frameWithSubject(subjectLeftIn(input.Key))];
-      const bytes = new Uint8Array(Array.from({ length: frames }, () => frame).flat());
-      return { Body: { transformToByteArray: async () => bytes } };
-    });
-  }
-
-  /** The crop of 298–303 s, across the seam of two analysis segments of 300 s. */
-  const cropAcrossSegments = () =>
-    clipSubjectCrop({
+  /** The framing of 298–303 s, across the seam of two analysis segments of 300 s. */
+  const framingAcrossSegments = (peopleOf: (index: number) => Promise<SegmentPeople>) =>
+    clipFraming({
       framing: 'auto',
       aspectRatio: '9:16',
-      source: { width: 1280, height: 720 },
-      frameSize: FRAME,
+      source: SOURCE,
       segments: [
         { startSeconds: 0, endSeconds: 300 },
         { startSeconds: 300, endSeconds: 600 },
       ],
       clip: { startSeconds: 298, endSeconds: 303 },
       sceneCuts: [],
-      objectKeyOf: (index) => `work/frames-${index}.rgb`,
+      peopleOf,
     });
 
-  const centreOf = (crop: Awaited<ReturnType<typeof clipSubjectCrop>>, position: number) =>
-    (position * crop!.window.travel + crop!.window.width / 2) / 10;
-
-  it('reads only the sampled frames of the clip, from each analysis segment it spans, and follows the subject in them', async () => {
-    storeFrames(() => 90);
-    const crop = await cropAcrossSegments();
-    expect(s3.commandCalls(GetObjectCommand).map((call) => [call.args[0].input.Key, call.args[0].input.Range])).toEqual(
-      [
-        ['work/frames-0.rgb', `bytes=${596 * frameBytes}-${600 * frameBytes - 1}`],
-        ['work/frames-1.rgb', `bytes=0-${6 * frameBytes - 1}`],
-      ],
-    );
-    expect(crop?.window).toEqual(subjectCropWindow('9:16', { width: 1280, height: 720 }));
-    expect(crop?.positions).toHaveLength(5 * PATH_FRAME_RATE);
-    expect(Math.abs(centreOf(crop, crop!.positions[0]!) - 97)).toBeLessThan(4);
+  it('reads the people of each segment the clip spans, side by side, and frames the clip by them', async () => {
+    const reads = deferred();
+    const asked: number[] = [];
+    const framed = framingAcrossSegments(async (index) => {
+      asked.push(index);
+      await reads.promise;
+      return { frames: Array.from({ length: 300 }, () => stored(0.7)) };
+    });
+    await new Promise(setImmediate);
+    expect(asked).toEqual([0, 1]);
+    reads.resolve();
+    const plan = await framed;
+    if (plan.framing !== 'subject') throw new Error(`framed ${plan.framing}`);
+    expect(plan.crop.xs).toHaveLength(5 * PATH_FRAME_RATE);
+    expect(keepsHeadAndShoulders(plan.crop, 0, face(0.7))).toBe(true);
   });
 
-  it('reads the segments side by side, and keeps no frame after a segment whose source ended early', async () => {
-    const reads = deferred();
-    const inFirstSegment = (key: string) => key.endsWith('-0.rgb');
-    storeFrames(
-      (key) => (inFirstSegment(key) ? 90 : 10),
-      (key) => (inFirstSegment(key) ? 2 : Infinity),
-      reads.promise,
-    );
+  it('keeps no sample after a segment whose source ended early', async () => {
+    const plan = await framingAcrossSegments(async (index) => ({
+      frames: Array.from({ length: index === 0 ? 299 : 300 }, () => stored(index === 0 ? 0.2 : 0.8)),
+    }));
+    if (plan.framing !== 'subject') throw new Error(`framed ${plan.framing}`);
+    expect(keepsHeadAndShoulders(plan.crop, 0, face(0.2))).toBe(true);
+  });
 
-    const cropping = cropAcrossSegments();
-    await new Promise(setImmediate);
-    expect(s3.commandCalls(GetObjectCommand)).toHaveLength(2);
-    reads.resolve();
-    const crop = await cropping;
-
-    expect(crop?.positions.length).toBeGreaterThan(0);
-    for (const position of crop!.positions) expect(Math.abs(centreOf(crop, position) - 97)).toBeLessThan(4);
+  it('fits without reading anything when the job asked for it', async () => {
+    const plan = await clipFraming({
+      framing: 'fit',
+      aspectRatio: '9:16',
+      source: SOURCE,
+      segments: [{ startSeconds: 0, endSeconds: 300 }],
+      clip: { startSeconds: 0, endSeconds: 5 },
+      sceneCuts: [],
+      peopleOf: () => Promise.reject(new Error('read')),
+    });
+    expect(plan).toEqual({ framing: 'fit', reason: 'The whole picture is shown, as the job asked.' });
   });
 });

@@ -1,8 +1,7 @@
 import type { AspectRatio } from '#contract/types';
 import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
 import { filterGraphPath } from '#platform/media-tools';
-import { PATH_FRAME_RATE } from './subject-path';
-import type { CropWindow } from './subject-window';
+import { PATH_FRAME_RATE, type MovingCrop } from './subject-path';
 
 /**
  * How a picture of one shape is put into a frame of another, for split clips and for generated
@@ -75,38 +74,79 @@ export function framingFilterGraph(
   ].join(';');
 }
 
+/** The `crop` filter named `name` (so that sendcmd moves it only), sized to the crop and scaled to `width`:`height`. */
+const movingCropFilter = (
+  name: string,
+  crop: { width: number; height: number },
+  commandsPath: string,
+  width: number,
+  height: number,
+) =>
+  `sendcmd=f=${filterGraphPath(commandsPath)},crop@${name}=w=${crop.width}:h=${crop.height}:x=0:y=0,` +
+  `scale=${width}:${height},setsar=1`;
+
 /**
  * The filter graph from the first input's video to the `[v]` output for a crop that follows the
- * subject: `sendcmd` moves the window along its axis as the commands file says (cropCommands),
- * and the window is scaled to the target size, then drawn on by the `overlays`.
+ * subject: `sendcmd` moves the window as the commands file says (cropCommands), and the window
+ * is scaled to the target size, then drawn on by the `overlays`.
  */
 export function subjectFramingFilterGraph(
   aspectRatio: AspectRatio,
-  window: CropWindow,
+  crop: { width: number; height: number },
   commandsPath: string,
   rateFilter: string,
   overlays: readonly string[] = [],
 ): string {
   const { width, height } = OUTPUT_DIMENSIONS[aspectRatio];
   return (
-    `[0:v]${rateFilter},sendcmd=f=${filterGraphPath(commandsPath)},` +
-    `crop=w=${window.width}:h=${window.height}:x=0:y=0,` +
-    `scale=${width}:${height},setsar=1,${[...overlays, 'format=yuv420p'].join(',')}[v]`
+    `[0:v]${rateFilter},${movingCropFilter(SUBJECT_CROP, crop, commandsPath, width, height)},` +
+    `${[...overlays, 'format=yuv420p'].join(',')}[v]`
   );
 }
 
 /**
- * The `sendcmd` commands that move the crop window: one at each time the window's position (in
- * even source pixels) changes, `positions` being shares of its travel PATH_FRAME_RATE times a second.
+ * The filter graph for two people stacked: each crop follows one person (its own commands file)
+ * and fills one half of the frame, the first on top; the `overlays` draw across both.
  */
-export function cropCommands(window: CropWindow, positions: readonly number[]): string {
+export function stackedFramingFilterGraph(
+  aspectRatio: AspectRatio,
+  crops: readonly [{ width: number; height: number }, { width: number; height: number }],
+  commandsPaths: readonly [string, string],
+  rateFilter: string,
+  overlays: readonly string[] = [],
+): string {
+  const { width, height } = OUTPUT_DIMENSIONS[aspectRatio];
+  const upperHeight = 2 * Math.floor(height / 4);
+  return [
+    `[0:v]${rateFilter},split=2[first][second]`,
+    `[first]${movingCropFilter(STACKED_CROPS[0], crops[0], commandsPaths[0], width, upperHeight)}[upper]`,
+    `[second]${movingCropFilter(STACKED_CROPS[1], crops[1], commandsPaths[1], width, height - upperHeight)}[lower]`,
+    `[upper][lower]vstack=inputs=2,${[...overlays, 'format=yuv420p'].join(',')}[v]`,
+  ].join(';');
+}
+
+/** The names of the moving crop filters, which their commands address. */
+export const SUBJECT_CROP = 'subject';
+export const STACKED_CROPS = ['upper', 'lower'] as const;
+
+/**
+ * The `sendcmd` commands that move the crop filter `name`: one at each time the window's position
+ * (in even source pixels) changes along an axis, the positions being shares of its travel
+ * PATH_FRAME_RATE times a second.
+ */
+export function cropCommands(name: string, crop: MovingCrop): string {
   const lines: string[] = [];
-  let previous: number | undefined;
-  positions.forEach((position, frame) => {
-    const offset = 2 * Math.round((Math.max(0, Math.min(1, position)) * window.travel) / 2);
-    if (offset === previous) return;
-    previous = offset;
-    lines.push(`${(frame / PATH_FRAME_RATE).toFixed(3)} crop ${window.axis} ${offset};`);
-  });
+  const offsetOf = (position: number | undefined, travel: number) =>
+    2 * Math.round((Math.max(0, Math.min(1, position ?? 0)) * travel) / 2);
+  let previous: { x: number; y: number } | undefined;
+  const frames = Math.max(crop.xs.length, crop.ys.length);
+  for (let frame = 0; frame < frames; frame += 1) {
+    const x = offsetOf(crop.xs[frame], crop.travelX);
+    const y = offsetOf(crop.ys[frame], crop.travelY);
+    const time = (frame / PATH_FRAME_RATE).toFixed(3);
+    if (x !== previous?.x) lines.push(`${time} crop@${name} x ${x};`);
+    if (y !== previous?.y) lines.push(`${time} crop@${name} y ${y};`);
+    previous = { x, y };
+  }
   return `${lines.join('\n')}\n`;
 }

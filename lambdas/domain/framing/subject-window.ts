@@ -3,20 +3,19 @@ import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
 import { SAME_ASPECT_TOLERANCE } from './framing';
 
 /**
- * The crop window of subject framing: the largest window of the target's shape inside the source
- * frame, which slides along the source's longer side (`x` for a landscape source cut to 9:16 or
- * 1:1, `y` for a portrait one cut to 16:9 or 1:1) and spans the whole of the other.
+ * The crop window of subject framing at its widest: the largest window of the target's shape
+ * inside the source frame, which slides along the source's longer side (`x` for a landscape
+ * source cut to 9:16 or 1:1, `y` for a portrait one cut to 16:9 or 1:1) and spans the whole of
+ * the other. The framing may take a smaller window of the same shape (people-framing.ts).
  */
 export interface CropWindow {
   axis: 'x' | 'y';
   /** Crop size in source pixels, even for 4:2:0 chroma. */
   width: number;
   height: number;
-  /** How far the window can slide along the axis, in source pixels: the source's extent less the window's. */
-  travel: number;
 }
 
-const evenFloor = (value: number) => Math.max(2, 2 * Math.floor(value / 2));
+export const evenFloor = (value: number) => Math.max(2, 2 * Math.floor(value / 2));
 
 /** The window, or null when the source already has the target's shape (it is only scaled). */
 export function subjectCropWindow(
@@ -28,24 +27,23 @@ export function subjectCropWindow(
   const sourceAspect = source.width / source.height;
   if (Math.abs(sourceAspect / targetAspect - 1) <= SAME_ASPECT_TOLERANCE) return null;
   if (sourceAspect > targetAspect) {
-    const width = evenFloor(source.height * targetAspect);
-    const height = evenFloor(source.height);
-    return { axis: 'x', width, height, travel: evenFloor(source.width) - width };
+    return { axis: 'x', width: evenFloor(source.height * targetAspect), height: evenFloor(source.height) };
   }
-  const width = evenFloor(source.width);
-  const height = evenFloor(source.width / targetAspect);
-  return { axis: 'y', width, height, travel: evenFloor(source.height) - height };
+  return { axis: 'y', width: evenFloor(source.width), height: evenFloor(source.width / targetAspect) };
 }
 
-/** Frames are sampled this many times a second to find the subject: a walk across the frame takes seconds. */
-export const SUBJECT_SAMPLE_RATE = 2;
 /**
- * The sampled frames' longer side, in pixels: a face of a tenth of the frame's height is still a
- * dozen pixels, and a frame costs about 3 ms to score.
+ * Frames are sampled this many times a second to find people: a presenter's walk across the
+ * frame takes seconds, and each sample costs the detector tens of milliseconds.
  */
-const SAMPLE_LONG_SIDE = 128;
+export const SUBJECT_SAMPLE_RATE = 1;
+/**
+ * The sampled frames' longer side, in pixels: the face detector's input side, at which a face of
+ * a tenth of a 16:9 frame's height is still 14 pixels, about the smallest it finds.
+ */
+const SAMPLE_LONG_SIDE = 256;
 
-/** The size frames are sampled at for finding the subject: the source's shape, its longer side SAMPLE_LONG_SIDE. */
+/** The size frames are sampled at for finding people: the source's shape, its longer side SAMPLE_LONG_SIDE. */
 export function subjectSampleSize(source: { width: number; height: number }): { width: number; height: number } {
   const scale = SAMPLE_LONG_SIDE / Math.max(source.width, source.height);
   return { width: evenFloor(source.width * scale), height: evenFloor(source.height * scale) };

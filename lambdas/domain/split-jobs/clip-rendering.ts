@@ -1,8 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AspectRatio } from '#contract/types';
-import { cropCommands, framingFilterGraph, subjectFramingFilterGraph } from '#domain/framing/framing';
-import type { CropWindow } from '#domain/framing/subject-window';
+import {
+  cropCommands,
+  framingFilterGraph,
+  STACKED_CROPS,
+  stackedFramingFilterGraph,
+  SUBJECT_CROP,
+  subjectFramingFilterGraph,
+} from '#domain/framing/framing';
+import type { FramingPlan } from '#domain/framing/people-framing';
+import type { MovingCrop } from '#domain/framing/subject-path';
 import { captionFontEnvironment, type CaptionFontFiles } from '#platform/caption-fonts';
 import {
   assertNotCutShort,
@@ -22,8 +30,8 @@ import type { TimeRange } from './source-analysis';
  * Renders one clip of a split job: one ffmpeg run cuts, frames and encodes the clip, a second
  * picks its thumbnail from the encoded file. One Lambda invocation renders one clip.
  *
- * Framing: a crop window that follows the subject along a path planned beforehand (subject-path.ts),
- * or else the blurred fill (framing.ts).
+ * Framing: a crop window that follows a person, or two crops stacked for two people, along paths
+ * planned beforehand (people-framing.ts), or else the blurred fill (framing.ts).
  *
  * Captions, when asked for: libass draws the ASS document (burnt-in-captions.ts) on the framed
  * picture with the shipped fonts only (lambdas/platform/caption-fonts.ts), before the conversion
@@ -47,8 +55,8 @@ export interface ClipRenderRequest {
   aspectRatio: AspectRatio;
   /** The frame as displayed (rotation applied, as video-probe.ts reports it), and whether there is sound. */
   source: { width: number; height: number; hasAudio: boolean };
-  /** The window and its path when the clip follows its subject; the clip is fitted whole without. */
-  subjectCrop?: { window: CropWindow; positions: readonly number[] };
+  /** How the clip is framed (people-framing.ts): fitted whole when omitted. */
+  framing?: FramingPlan;
   /** An existing empty directory; the clip and its thumbnail are written there. */
   outputDirectory: string;
   /** For both ffmpeg runs together. */
@@ -71,8 +79,8 @@ export interface RenderedClip extends ClipLook {
 
 export const CLIP_FILE_NAME = 'clip.mp4';
 export const THUMBNAIL_FILE_NAME = 'thumbnail.jpg';
-/** The crop window's moves, for ffmpeg's sendcmd. */
-const CROP_COMMANDS_FILE_NAME = 'crop-path.txt';
+/** A crop window's moves, for ffmpeg's sendcmd. */
+const cropCommandsFileName = (crop: string) => `crop-path-${crop}.txt`;
 /** The burnt-in captions' ASS document, written beside the clip for ffmpeg to read. */
 export const BURNT_IN_CAPTIONS_FILE_NAME = 'captions.ass';
 
@@ -95,7 +103,7 @@ const ENCODED_END_TOLERANCE_SECONDS = 0.5;
 
 /** The filter graph from input video to the `[v]` output: frame-rate cap, framing, captions, pixel format. */
 function videoFilterGraph(
-  request: Pick<ClipRenderRequest, 'aspectRatio' | 'source' | 'subjectCrop' | 'outputDirectory' | 'burntInCaptions'>,
+  request: Pick<ClipRenderRequest, 'aspectRatio' | 'source' | 'framing' | 'outputDirectory' | 'burntInCaptions'>,
 ): string {
   const capFrameRate = `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${MIN_FRAME_INTERVAL_SECONDS})'`;
   const captions = request.burntInCaptions;
@@ -105,12 +113,34 @@ function videoFilterGraph(
           `:fontsdir=${filterGraphPath(captions.fonts.fontsDirectory)}`,
       ]
     : [];
-  if (request.subjectCrop) {
-    const commandsPath = join(request.outputDirectory, CROP_COMMANDS_FILE_NAME);
-    const { window } = request.subjectCrop;
-    return subjectFramingFilterGraph(request.aspectRatio, window, commandsPath, capFrameRate, overlays);
+  const { framing } = request;
+  if (framing?.framing === 'subject') {
+    const commandsPath = join(request.outputDirectory, cropCommandsFileName(SUBJECT_CROP));
+    return subjectFramingFilterGraph(request.aspectRatio, framing.crop, commandsPath, capFrameRate, overlays);
+  }
+  if (framing?.framing === 'stacked') {
+    const paths = STACKED_CROPS.map((name) => join(request.outputDirectory, cropCommandsFileName(name)));
+    return stackedFramingFilterGraph(
+      request.aspectRatio,
+      framing.crops,
+      [paths[0]!, paths[1]!],
+      capFrameRate,
+      overlays,
+    );
   }
   return framingFilterGraph(request.aspectRatio, request.source, capFrameRate, overlays);
+}
+
+/** The moving crops of the framing, by the names of their crop filters. */
+function movingCrops(framing: FramingPlan | undefined): [string, MovingCrop][] {
+  if (framing?.framing === 'subject') return [[SUBJECT_CROP, framing.crop]];
+  if (framing?.framing === 'stacked') {
+    return [
+      [STACKED_CROPS[0], framing.crops[0]],
+      [STACKED_CROPS[1], framing.crops[1]],
+    ];
+  }
+  return [];
 }
 
 const seconds = (value: number) => value.toFixed(3);
@@ -184,9 +214,9 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
   const thumbnailPath = join(request.outputDirectory, THUMBNAIL_FILE_NAME);
   const rangeSeconds = request.range.endSeconds - request.range.startSeconds;
   let encodedSeconds = 0;
-  if (request.subjectCrop) {
-    const { window, positions } = request.subjectCrop;
-    await writeFile(join(request.outputDirectory, CROP_COMMANDS_FILE_NAME), cropCommands(window, positions), 'utf8');
+  const crops = movingCrops(request.framing);
+  for (const [name, crop] of crops) {
+    await writeFile(join(request.outputDirectory, cropCommandsFileName(name)), cropCommands(name, crop), 'utf8');
   }
   const captions = request.burntInCaptions;
   if (captions) {
@@ -215,6 +245,12 @@ export async function renderClip(request: ClipRenderRequest): Promise<RenderedCl
     signal: request.signal,
   });
   assertRanToEnd(thumbnail, 'Making the thumbnail', request.input, request.timeoutMs);
-  const framing = request.subjectCrop ? 'subject' : 'fit';
-  return { videoPath, thumbnailPath, durationSeconds, framing, captionsBurnedIn: captions !== undefined };
+  return {
+    videoPath,
+    thumbnailPath,
+    durationSeconds,
+    framing: request.framing?.framing ?? 'fit',
+    framingReason: request.framing?.reason ?? null,
+    captionsBurnedIn: captions !== undefined,
+  };
 }

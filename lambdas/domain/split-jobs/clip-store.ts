@@ -23,7 +23,9 @@ export interface ClipFiles {
 
 /** How a rendered clip's picture was made (clip-rendering.ts). */
 export interface ClipLook {
-  framing: 'subject' | 'fit';
+  framing: 'subject' | 'stacked' | 'fit';
+  /** Why it was framed so, in a sentence (people-framing.ts); null for clips rendered before reasons were kept. */
+  framingReason: string | null;
   captionsBurnedIn: boolean;
 }
 
@@ -68,6 +70,7 @@ interface ClipItem {
   files?: ClipFiles;
   rendered_seconds?: number;
   framing?: ClipLook['framing'];
+  framing_reason?: string;
   captions_burned_in?: boolean;
   error?: JobError;
   updated_at: string;
@@ -107,7 +110,13 @@ function fromItem(item: ClipItem): Clip {
     files: item.files ?? null,
     renderedSeconds: item.rendered_seconds ?? null,
     look:
-      item.framing === undefined ? null : { framing: item.framing, captionsBurnedIn: item.captions_burned_in === true },
+      item.framing === undefined
+        ? null
+        : {
+            framing: item.framing,
+            framingReason: item.framing_reason ?? null,
+            captionsBurnedIn: item.captions_burned_in === true,
+          },
     error: item.error ?? null,
   };
 }
@@ -270,6 +279,7 @@ export function markClipCompleted(
       files,
       rendered_seconds: rendered.seconds,
       framing: rendered.framing,
+      ...(rendered.framingReason === null ? {} : { framing_reason: rendered.framingReason }),
       captions_burned_in: rendered.captionsBurnedIn,
     },
     now,

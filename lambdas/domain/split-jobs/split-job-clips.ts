@@ -43,6 +43,7 @@ export async function presentClip(
     thumbnail_url: null,
     captions_url: null,
     framing: null,
+    framing_reason: null,
     captions_burned_in: null,
     expires_at: null,
   };
@@ -61,6 +62,7 @@ export async function presentClip(
     thumbnail_url: thumbnail.url,
     captions_url: captions?.url ?? null,
     framing: clip.look?.framing ?? null,
+    framing_reason: clip.look?.framingReason ?? null,
     captions_burned_in: clip.look?.captionsBurnedIn ?? null,
     expires_at: video.expiresAt,
   };

@@ -40,7 +40,9 @@ import {
 } from './clip-store';
 import { probedSource } from './split-source';
 import {
-  clipSubjectCrop,
+  clipFraming,
+  findSegmentPeople,
+  type SegmentPeople,
   SUBJECT_FRAMES_FILE_NAME,
   subjectFramesToSample,
   type SubjectFrameSize,
@@ -209,8 +211,9 @@ const analysisKey = (state: JobExecutionInput, index: number) =>
   workObjectKey(state.organization_id, state.job_id, `analysis-${index}.json`);
 const transcriptOutputKey = (state: JobExecutionInput) =>
   workObjectKey(state.organization_id, state.job_id, 'transcribe-output.json');
-const subjectFramesKey = (state: JobExecutionInput, index: number) =>
-  workObjectKey(state.organization_id, state.job_id, `subject-frames-${index}.rgb`);
+/** The people found in a segment's sampled frames (subject-frames.ts). */
+const segmentPeopleKey = (state: JobExecutionInput, index: number) =>
+  workObjectKey(state.organization_id, state.job_id, `people-${index}.json`);
 const transcriptKey = (state: JobExecutionInput) =>
   workObjectKey(state.organization_id, state.job_id, 'transcript.json');
 
@@ -334,10 +337,14 @@ export async function analyseSourceSegment(task: SegmentTask): Promise<{ index: 
       task.job_id,
       (range.endSeconds - range.startSeconds - reportedSeconds) * pointsPerSecond,
     );
+    // The people are found after the analysis: ffmpeg and the detector would share the same cores.
+    const people =
+      subjectFrames &&
+      (await whileJobActive(task.organization_id, task.job_id, (signal) =>
+        findSegmentPeople(subjectFrames.path, subjectFrames, signal),
+      ));
     await retryableOnTransientFailure(`Storing the analysis of segment ${task.segment.index}`, async () => {
-      if (subjectFrames) {
-        await putFile(subjectFramesKey(task, task.segment.index), subjectFrames.path, 'application/octet-stream');
-      }
+      if (people) await putJson(segmentPeopleKey(task, task.segment.index), people);
       await putJson(analysisKey(task, task.segment.index), analysis);
     });
     return { index: task.segment.index };
@@ -433,20 +440,16 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
   const directory = await mkdtemp(join(tmpdir(), 'clip-'));
   try {
     const range = { startSeconds: clip.startSeconds, endSeconds: clip.endSeconds };
-    const { framing } = job.input;
-    const [subjectCrop, transcript] = await Promise.all([
-      framing !== 'fit' && task.source.subject_frames
-        ? clipSubjectCrop({
-            framing,
-            aspectRatio: job.input.aspect_ratio,
-            source: task.source,
-            frameSize: task.source.subject_frames,
-            segments: analysisSegments(task.source.duration_seconds, ANALYSIS_SEGMENT_SECONDS),
-            clip: range,
-            sceneCuts: clip.sceneCuts,
-            objectKeyOf: (index) => subjectFramesKey(task, index),
-          })
-        : undefined,
+    const [framing, transcript] = await Promise.all([
+      clipFraming({
+        framing: job.input.framing,
+        aspectRatio: job.input.aspect_ratio,
+        source: task.source,
+        segments: analysisSegments(task.source.duration_seconds, ANALYSIS_SEGMENT_SECONDS),
+        clip: range,
+        sceneCuts: clip.sceneCuts,
+        peopleOf: (index) => getJson<SegmentPeople>(segmentPeopleKey(task, index)),
+      }),
       transcriptOf(task, task.has_transcript),
     ]);
     const cues = clipCaptionCues(transcript, range, job.input.caption_style);
@@ -460,7 +463,7 @@ export async function renderSplitClip(task: ClipTask, now = new Date()): Promise
         range,
         aspectRatio: job.input.aspect_ratio,
         source: { width: task.source.width, height: task.source.height, hasAudio: task.source.has_audio },
-        subjectCrop,
+        framing,
         outputDirectory: directory,
         timeoutMs: RENDER_TIMEOUT_MS,
         burntInCaptions:
@@ -511,6 +514,7 @@ export async function storeRenderedClip(
   const look = {
     seconds: rendered.durationSeconds,
     framing: rendered.framing,
+    framingReason: rendered.framingReason,
     captionsBurnedIn: rendered.captionsBurnedIn,
   };
   if (await markClipCompleted(clip, files, look)) return 'completed';

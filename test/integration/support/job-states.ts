@@ -107,7 +107,12 @@ export async function splitJobWithClipsDone(
   if (!clips) throw new Error(`Split job ${jobId} was not processing when its clips were written`);
   for (const clip of clips.slice(0, completed)) {
     const files = { video: `clips/${clip.clipId}.mp4`, thumbnail: `clips/${clip.clipId}.jpg`, captions: null };
-    await clipStore.markClipCompleted(clip, files, { seconds: 15, framing: 'fit', captionsBurnedIn: false });
+    await clipStore.markClipCompleted(clip, files, {
+      seconds: 15,
+      framing: 'fit',
+      framingReason: null,
+      captionsBurnedIn: false,
+    });
   }
   return jobId;
 }

@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { localCaptionFontFiles } from '../../local/caption-fonts';
+
+/**
+ * Sources that look like what users split, made with ffmpeg from a real photograph: Eileen Collins,
+ * NASA astronaut (test/fixtures/people/astronaut.png, from scikit-image's sample data; NASA, public
+ * domain). The picture of her is cut to head and shoulders and set into a room, as a presenter
+ * filmed from the waist up.
+ *
+ * - `presenter`: beside a whiteboard with a chart's title and figures on it, drifting left and right
+ *   by 150 pixels as presenters do.
+ * - `walking`: the photograph crossing a grey ramp from one side to the other and back; the ramp's
+ *   brightness at a clip's left edge says where the crop stood.
+ * - `turnsAway`: the presenter, whose face is hidden (the back of the head to the camera) from 8 to 12 s.
+ * - `twoPeople`: an interview: two people at either side of a table, far apart.
+ * - `slides`: a slide deck, no one on screen.
+ *
+ * All 1280x720 at 25 fps with speech-like sound, 20 s.
+ */
+
+export type PeopleFixture = 'presenter' | 'walking' | 'turnsAway' | 'twoPeople' | 'slides';
+
+export const FIXTURE_SIZE = { width: 1280, height: 720 };
+export const FIXTURE_SECONDS = 20;
+export const PHOTO_PATH = join(__dirname, '..', 'fixtures', 'people', 'astronaut.png');
+/** The part of the 512x512 photograph that is her head and shoulders, and the height it is shown at. */
+const PERSON_CROP = '380:512:50:0';
+export const PERSON_HEIGHT = 470;
+const PERSON_WIDTH = 2 * Math.round((PERSON_HEIGHT * 380) / 512 / 2);
+/** The walking fixture's ramp: brightness = x * 0.16 + 20 across the 1280-pixel width. */
+export const RAMP_LUMA = 'X*0.16+20';
+
+const WALL = 'color=c=0xd9d4c7';
+const { width: W, height: H } = FIXTURE_SIZE;
+
+function whiteboard(font: string): string {
+  const text = (words: string, y: number, size: number, colour: string) =>
+    `drawtext=fontfile='${font}':text='${words}':x=100:y=${y}:fontsize=${size}:fontcolor=${colour}`;
+  return [
+    'drawbox=x=60:y=80:w=640:h=440:color=white:t=fill',
+    'drawbox=x=60:y=80:w=640:h=440:color=0x4a4a4a:t=8',
+    text('Release pipeline', 110, 44, '0x1a3a8a'),
+    text('Cache hits  72 to 91 pct', 200, 32, '0x222222'),
+    text('Build p95  14 to 6 min', 260, 32, '0xaa2222'),
+    ...[330, 370, 410, 450].map((y, index) => `drawbox=x=100:y=${y}:w=${420 - index * 70}:h=18:color=0x2c3e50:t=fill`),
+  ].join(',');
+}
+
+function slides(font: string): string {
+  const line = (words: string, y: number, size: number) =>
+    `drawtext=fontfile='${font}':text='${words}':x=120:y=${y}:fontsize=${size}:fontcolor=0x1f2933`;
+  return [
+    `${WALL.replace('0xd9d4c7', 'white')}:s=${W}x${H}:r=25:d=${FIXTURE_SECONDS}`,
+    'drawbox=x=0:y=0:w=iw:h=90:color=0x1a3a8a:t=fill',
+    `drawtext=fontfile='${font}':text='Q3 engineering review':x=120:y=24:fontsize=40:fontcolor=white`,
+    line('Three changes to the build', 170, 48),
+    line('1. Shared remote cache for every build', 280, 34),
+    line('2. Tests split across eight runners', 340, 34),
+    line('3. Flaky tests quarantined within a day', 400, 34),
+    `drawtext=fontfile='${font}':text='Slide %{eif\\:1+floor(t/7)\\:d}':x=1100:y=650:fontsize=24:fontcolor=0x607080`,
+  ].join(',');
+}
+
+/** The filter graph drawing the fixture's picture into [v] from the photograph (input 0). */
+function pictureGraph(fixture: PeopleFixture, font: string): string {
+  const person = `[0:v]crop=${PERSON_CROP},scale=${PERSON_WIDTH}:${PERSON_HEIGHT},setsar=1`;
+  const room = `${WALL}:s=${W}x${H}:r=25:d=${FIXTURE_SECONDS},${whiteboard(font)}`;
+  const standing = `y=${H - PERSON_HEIGHT}`;
+  switch (fixture) {
+    case 'presenter':
+      return `${room}[room];${person}[person];[room][person]overlay=x='760+75*sin(2*PI*t/10)':${standing}:shortest=1[v]`;
+    case 'turnsAway':
+      // Her face and hair covered by the back of a head: dark hair over the face's box.
+      return (
+        `${room}[room];${person},drawbox=x=60:y=20:w=190:h=215:color=0x4b3621:t=fill:enable='between(t,8,12)'[person];` +
+        `[room][person]overlay=x='760+75*sin(2*PI*t/10)':${standing}:shortest=1[v]`
+      );
+    case 'walking':
+      return (
+        `color=c=gray:s=${W}x2:r=25:d=${FIXTURE_SECONDS},geq=lum='${RAMP_LUMA}':cb=128:cr=128,scale=${W}:${H}[ramp];` +
+        `${person}[person];` +
+        `[ramp][person]overlay=x='(W-w)*(0.5-0.5*cos(2*PI*t/${FIXTURE_SECONDS}))':${standing}:shortest=1[v]`
+      );
+    case 'twoPeople':
+      return (
+        `${WALL}:s=${W}x${H}:r=25:d=${FIXTURE_SECONDS},drawbox=x=0:y=${H - 120}:w=iw:h=120:color=0x6b4f3a:t=fill[room];` +
+        `${person},split=2[left][mirrored];[mirrored]hflip,hue=h=25[right];` +
+        `[room][left]overlay=x=20:${standing}:shortest=1[one];[one][right]overlay=x=${W - PERSON_WIDTH - 20}:${standing}[v]`
+      );
+    case 'slides':
+      // The photograph is read and dropped: an input nothing reads stalls ffmpeg.
+      return `[0:v]nullsink;${slides(font)}[v]`;
+  }
+}
+
+/** Speech-like sound: a voice's pitch, in phrases with pauses between them. */
+const SPEECH = "aevalsrc='0.4*sin(2*PI*(180+40*sin(2*PI*3*t))*t)*(0.5+0.5*sin(2*PI*4*t))*gt(mod(t\\,5)\\,0.6)':s=44100";
+
+/** The fixture as an MP4 file's bytes. */
+export function makePeopleFixture(fixture: PeopleFixture): Buffer {
+  const directory = mkdtempSync(join(tmpdir(), `people-${fixture}-`));
+  try {
+    const file = join(directory, 'source.mp4');
+    const font = localCaptionFontFiles().fontsDirectory + '/Montserrat_700Bold.ttf';
+    execFileSync(ffmpeg.path, [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-loop', '1', '-framerate', '25', '-t', String(FIXTURE_SECONDS), '-i', PHOTO_PATH],
+      ...['-f', 'lavfi', '-i', `${SPEECH}:d=${FIXTURE_SECONDS}`],
+      ...['-filter_complex', pictureGraph(fixture, font), '-map', '[v]', '-map', '1:a', '-t', String(FIXTURE_SECONDS)],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p'],
+      ...['-c:a', 'aac', '-movflags', '+faststart', file],
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
