@@ -97,6 +97,11 @@ export async function findMediaTool(
       );
     }
   }
+  return npmMediaTool(tool);
+}
+
+/** The npm package's static build of the tool: the last resort of findMediaTool. */
+export async function npmMediaTool(tool: MediaTool): Promise<ResolvedMediaTool> {
   const path = await fromNpm(tool);
   return { path, source: 'npm', version: await versionOf(path) };
 }

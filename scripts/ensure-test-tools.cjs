@@ -2,10 +2,13 @@
 // (the speech tests make speech with flite and hear it back), and Chromium for the console's
 // browser tests (playwright-core downloads no browser). On Debian or Ubuntu the
 // missing packages are installed, as root or through sudo; anywhere else, or without the rights,
-// the test run stops at once with the line to run. Plain CommonJS, like ensure-dependencies.cjs.
+// the test run stops at once with the line to run. Debian's ffmpeg is installed too where the
+// rights allow, but not needed: with it the tests run on a current ffmpeg as well as on the npm
+// build (scripts/media-tests-other-ffmpeg.ts). Plain CommonJS, like ensure-dependencies.cjs.
 const { execFileSync, spawnSync } = require('node:child_process');
 
 const PACKAGES = ['chromium', 'pocketsphinx', 'pocketsphinx-en-us', 'flite'];
+const WANTED = ['ffmpeg'];
 
 const succeeds = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 const installed = (pkg) => {
@@ -20,25 +23,43 @@ function stop(message) {
 
 function onDebian() {
   const missing = PACKAGES.filter((pkg) => !installed(pkg));
-  if (missing.length === 0) return;
+  const wanted = WANTED.filter((pkg) => !installed(pkg));
+  if (missing.length === 0 && wanted.length === 0) return;
   const asRoot = process.getuid?.() === 0 ? [] : succeeds('sudo', ['-n', 'true']) ? ['sudo', '-n'] : undefined;
   const line = `sudo apt-get install -y ${missing.join(' ')}`;
-  if (asRoot === undefined) stop(`npm test needs Debian packages that are not installed. Run:\n  ${line}`);
-  console.error(`Installing what the tests need from Debian: ${missing.join(' ')}...`);
+  if (asRoot === undefined) {
+    if (missing.length > 0) stop(`npm test needs Debian packages that are not installed. Run:\n  ${line}`);
+    return;
+  }
   const apt = (args) => {
     const [command, ...rest] = [...asRoot, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args];
     execFileSync(command, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
   };
-  try {
+  const install = (packages) => {
     try {
-      apt(['install', '-y', '-q', ...missing]);
+      apt(['install', '-y', '-q', ...packages]);
     } catch {
       // The package lists may be missing (a fresh image) or stale: fetched only when the install needs them.
       apt(['update', '-q']);
-      apt(['install', '-y', '-q', ...missing]);
+      apt(['install', '-y', '-q', ...packages]);
     }
-  } catch (error) {
-    stop(`Installing ${missing.join(' ')} failed (${String(error.stderr ?? error.message).trim()}). Run:\n  ${line}`);
+  };
+  const reason = (error) => String(error.stderr ?? error.message).trim();
+  if (missing.length > 0) {
+    console.error(`Installing what the tests need from Debian: ${missing.join(' ')}...`);
+    try {
+      install(missing);
+    } catch (error) {
+      stop(`Installing ${missing.join(' ')} failed (${reason(error)}). Run:\n  ${line}`);
+    }
+  }
+  if (wanted.length > 0) {
+    console.error(`Installing Debian's ${wanted.join(' ')}, for the media tests to run on it too...`);
+    try {
+      install(wanted);
+    } catch (error) {
+      console.error(`Installing ${wanted.join(' ')} failed (${reason(error)}): the tests run on the npm build alone.`);
+    }
   }
 }
 

@@ -516,6 +516,28 @@ describe('analysing a real video with ffmpeg', () => {
     expect(analysis.motion.slice(9 / ANALYSIS_WINDOW_SECONDS).every((motion) => motion < 0.01)).toBe(true);
   });
 
+  it('finds a cut between shots of the same brightness and other colours, and scores its motion', async () => {
+    // Red and 0x008200 have the same luma (76 of 255 in BT.601): only their colours tell the shots apart.
+    const sameLuma = join(directory, 'same-luma.mp4');
+    await promisify(execFile)(ffmpegPath, [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=640x360:r=25:d=2'],
+      ...['-f', 'lavfi', '-i', 'color=c=0x008200:s=640x360:r=25:d=2'],
+      ...['-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0[video]', '-map', '[video]'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', sameLuma],
+    ]);
+
+    const analysis = await analyseSegment({
+      ffmpegPath,
+      input: sameLuma,
+      range: { startSeconds: 0, endSeconds: 4 },
+      hasAudio: false,
+      timeoutMs: 30_000,
+    });
+
+    expectNear(analysis.sceneCuts, [2]);
+    expect(analysis.motion[2 / ANALYSIS_WINDOW_SECONDS]).toBeGreaterThan(0.1);
+  });
+
   it('says where the picture of a truncated file stops, though its header claims the whole length', async () => {
     // The index at the front, as a phone or an encoder with faststart writes it: the header survives the cut.
     const faststart = join(directory, 'faststart.mp4');

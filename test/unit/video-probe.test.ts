@@ -1,6 +1,13 @@
-import { verdictFromFfprobe } from '#domain/assets/video-probe';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { probeVideo, verdictFromFfprobe } from '#domain/assets/video-probe';
 import { completedJobRefund, failedClipsRefund, splitJobPrice } from '#domain/split-jobs/split-pricing';
 import fc from 'fast-check';
+import { resolveMediaTool } from '../../local/media-tools';
 
 const h264 = { codec_type: 'video', codec_name: 'h264', width: 1920, height: 1080 };
 const aac = { codec_type: 'audio', codec_name: 'aac' };
@@ -30,6 +37,36 @@ describe('what ffprobe says about a split source', () => {
     });
   });
 
+  it('ends where its last stream ends, from the start of the file, over what the container claims', () => {
+    const primed = {
+      streams: [
+        { ...h264, start_time: '0.000000', duration: '20.000000' },
+        { ...aac, start_time: '0.000000', duration: '20.000000' },
+      ],
+      format: { start_time: '0.000000', duration: '20.024000' },
+    };
+    expect(verdictFromFfprobe(primed)).toMatchObject({ probe: { durationSeconds: 20 } });
+    const late = {
+      streams: [
+        { ...h264, start_time: '1.5', duration: '10' },
+        { ...aac, start_time: '1', duration: '10.25' },
+      ],
+      format: { start_time: '1', duration: '11' },
+    };
+    expect(verdictFromFfprobe(late)).toMatchObject({ probe: { durationSeconds: 10.5 } });
+  });
+
+  it("takes the container's duration when a stream does not say its own, as in Matroska", () => {
+    const matroska = {
+      streams: [
+        { ...h264, start_time: '0.023000', duration: 'N/A' },
+        { ...aac, start_time: '0.000000', duration: '20.000000' },
+      ],
+      format: { start_time: '0.000000', duration: '20.023000' },
+    };
+    expect(verdictFromFfprobe(matroska)).toMatchObject({ probe: { durationSeconds: 20.023 } });
+  });
+
   it('refuses sound alone, a cover picture, and a video without a duration', () => {
     expect(verdictFromFfprobe({ streams: [aac], format: { duration: '60' } })).toEqual({
       kind: 'not_video',
@@ -47,6 +84,30 @@ describe('what ffprobe says about a split source', () => {
       kind: 'not_video',
       reason: 'its duration cannot be read',
     });
+  });
+});
+
+describe('probing a real file', () => {
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'video-probe-test-'));
+  });
+
+  afterAll(async () => {
+    if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  it('gives an MP4 whose movie header counts the AAC priming the length it plays, whichever ffprobe reads it', async () => {
+    // The npm package's ffmpeg 4.1 writes 2.024 s in the header of 2 s of picture and sound.
+    const primed = join(directory, 'primed.mp4');
+    await promisify(execFile)(ffmpeg.path, [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25:duration=2'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=2'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', primed],
+    ]);
+    const verdict = await probeVideo((await resolveMediaTool('ffprobe')).path, primed, 10_000);
+    expect(verdict).toMatchObject({ kind: 'video', probe: { durationSeconds: 2, hasAudio: true } });
   });
 });
 

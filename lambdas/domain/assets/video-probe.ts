@@ -17,6 +17,7 @@ interface FfprobeStream {
   codec_name?: string;
   width?: number;
   height?: number;
+  start_time?: string;
   duration?: string;
   disposition?: { attached_pic?: number };
   tags?: { rotate?: string };
@@ -25,7 +26,7 @@ interface FfprobeStream {
 
 export interface FfprobeOutput {
   streams?: FfprobeStream[];
-  format?: { duration?: string };
+  format?: { start_time?: string; duration?: string };
 }
 
 function rotation(stream: FfprobeStream): number {
@@ -33,20 +34,47 @@ function rotation(stream: FfprobeStream): number {
   return Math.abs(fromSideData ?? Number(stream.tags?.rotate ?? 0)) % 180;
 }
 
+function finite(value: string | undefined): number | undefined {
+  const number = Number(value);
+  return value !== undefined && Number.isFinite(number) ? number : undefined;
+}
+
 function positive(value: string | undefined): number | undefined {
   const number = Number(value);
   return value !== undefined && Number.isFinite(number) && number > 0 ? number : undefined;
+}
+
+const isCoverPicture = (stream: FfprobeStream) => stream.disposition?.attached_pic === 1;
+
+/**
+ * How long the file plays, from its start: where its last picture or sound stream ends, when every
+ * one of them says, else the container's duration. The streams' durations count what decodes,
+ * edit lists applied; the container's may not: an MP4 whose movie header counts the AAC encoder's
+ * priming samples, as ffmpeg 4.1 writes it (20.024 s for 20 s of picture and sound), is 20.024 s
+ * long to ffprobe 5.1, which reads that header, and 20 s to the 2023 build, which reads the streams.
+ */
+function playedSeconds(streams: readonly FfprobeStream[], format: FfprobeOutput['format']): number | undefined {
+  const origin = finite(format?.start_time) ?? 0;
+  const ends = streams
+    .filter((stream) => (stream.codec_type === 'video' || stream.codec_type === 'audio') && !isCoverPicture(stream))
+    .map((stream) => {
+      const duration = positive(stream.duration);
+      return duration === undefined ? undefined : (finite(stream.start_time) ?? origin) + duration - origin;
+    });
+  const known = ends.filter((end) => end !== undefined);
+  const longest = known.length > 0 ? Math.max(...known) : 0;
+  if (longest > 0 && known.length === ends.length) return longest;
+  return positive(format?.duration) ?? (longest > 0 ? longest : undefined);
 }
 
 /** A cover picture (`attached_pic`, as in an MP3 with artwork) is not a video stream. */
 export function verdictFromFfprobe(output: FfprobeOutput): ProbeVerdict {
   const streams = output.streams ?? [];
   const video = streams.find(
-    (stream) =>
-      stream.codec_type === 'video' && stream.disposition?.attached_pic !== 1 && stream.width && stream.height,
+    (stream) => stream.codec_type === 'video' && !isCoverPicture(stream) && stream.width && stream.height,
   );
   if (!video) return { kind: 'not_video', reason: 'it has no video stream' };
-  const durationSeconds = positive(output.format?.duration) ?? positive(video.duration);
+  const durationSeconds = playedSeconds(streams, output.format);
   if (durationSeconds === undefined) return { kind: 'not_video', reason: 'its duration cannot be read' };
   const sideways = rotation(video) === 90;
   return {

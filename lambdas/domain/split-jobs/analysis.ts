@@ -63,6 +63,14 @@ export const MIN_SCENE_CUT_GAP_SECONDS = 1;
 export const MIN_SILENCE_SECONDS = 0.4;
 
 const SCENE_SCORE_KEY = 'lavfi.scene_score';
+/**
+ * The pixel format frames are scene-scored in. The select filter of ffmpeg 4.1 takes packed RGB
+ * only, and scores the difference over all three colours; that of 5.1 also takes YUV, and then
+ * scores the luma alone, so that a cut from blue to green scores 1 on one and 0.4 on the other.
+ * Given RGB, both compute the same score (to the last digit printed), on which the cut threshold
+ * and the motion measure were set.
+ */
+const SCENE_PIXEL_FORMAT = 'rgb24';
 const RMS_LEVEL_KEY = 'lavfi.astats.Overall.RMS_level';
 /** Float slack for times built from sums of 0.1 s steps. */
 const TIME_EPSILON = 1e-6;
@@ -284,7 +292,11 @@ function analysisFilterGraph(
     `[0:v:0]select='isnan(prev_selected_t)+gte(t-prev_selected_t,${minimumInterval})'`,
     `scale=${ANALYSIS_FRAME_WIDTH}:-2:flags=${ANALYSIS_SCALER}`,
   ].join(',');
-  const scored = [`select='gte(scene,0)'`, `metadata=print:key=${SCENE_SCORE_KEY}:file=${filterGraphPath(sceneFile)}`];
+  const scored = [
+    `format=${SCENE_PIXEL_FORMAT}`,
+    `select='gte(scene,0)'`,
+    `metadata=print:key=${SCENE_SCORE_KEY}:file=${filterGraphPath(sceneFile)}`,
+  ];
   // The subject's frames are taken from the small copy already made: sampling them costs a few
   // scaled frames a second. The fps filter's grid from 0 puts frame k at k / SUBJECT_SAMPLE_RATE
   // seconds into the range; a repeated frame where the decoder skipped some does no harm there.
