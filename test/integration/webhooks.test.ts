@@ -8,7 +8,7 @@ import { organizationPartition } from '#platform/table-design';
 import { queueNamed } from '#queues';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { verifyWebhook } from '@video-automation/client';
-import { componentSchema, operationResponses } from './support/api-document';
+import { componentSchema, operationResponses, webhookHeaderRules } from './support/api-document';
 import { eventually } from './support/eventually';
 import { waitForJob } from './support/jobs';
 import {
@@ -76,8 +76,18 @@ function standardVerified(delivery: ReceivedDelivery, secret: string): unknown {
   }
 }
 
-/** Verified by both the contract's rule and the Standard Webhooks library. */
+/**
+ * Carrying the headers docs/openapi.yaml documents for its event type, each as documented, and
+ * verified by both the contract's rule and the Standard Webhooks library.
+ */
 function expectVerifiedBothWays(delivery: ReceivedDelivery, secret: string) {
+  const eventType = String(delivery.headers['service-webhook-event']);
+  const headerProblems = webhookHeaderRules(eventType).flatMap(({ name, required, validate }) => {
+    const value = delivery.headers[name];
+    if (typeof value !== 'string') return required ? [`${name} missing`] : [];
+    return validate(value) ? [] : [`${name}: ${value} breaks its documented schema`];
+  });
+  expect(headerProblems).toEqual([]);
   expect(verified(delivery, secret)).toMatchObject({ ok: true, eventId: delivery.headers['webhook-id'] });
   expect(standardVerified(delivery, secret)).toEqual(JSON.parse(delivery.rawBody));
 }
