@@ -1,13 +1,14 @@
 // What the tests need from the system besides npm: PocketSphinx with its English model and flite
-// (the speech tests make speech with flite and hear it back), and Chromium for the console's
-// browser tests (playwright-core downloads no browser). On Debian or Ubuntu the
+// (the speech tests make speech with flite and hear it back), Chromium for the console's
+// browser tests (playwright-core downloads no browser), and Python 3 for the Python webhook
+// receiver example (examples/webhook-receiver/receiver.py). On Debian or Ubuntu the
 // missing packages are installed, as root or through sudo; anywhere else, or without the rights,
 // the test run stops at once with the line to run. Debian's ffmpeg is installed too where the
 // rights allow, but not needed: with it the tests run on a current ffmpeg as well as on the npm
 // build (scripts/media-tests-other-ffmpeg.ts). Plain CommonJS, like ensure-dependencies.cjs.
 const { execFileSync, spawnSync } = require('node:child_process');
 
-const PACKAGES = ['chromium', 'pocketsphinx', 'pocketsphinx-en-us', 'flite'];
+const PACKAGES = ['chromium', 'pocketsphinx', 'pocketsphinx-en-us', 'flite', 'python3'];
 const WANTED = ['ffmpeg'];
 
 const succeeds = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
@@ -64,9 +65,10 @@ function onDebian() {
 }
 
 function elsewhere() {
-  const missing = ['pocketsphinx_continuous', 'flite'].filter((tool) => !succeeds('sh', ['-c', `command -v ${tool}`]));
+  const tools = ['pocketsphinx_continuous', 'flite', 'python3'];
+  const missing = tools.filter((tool) => !succeeds('sh', ['-c', `command -v ${tool}`]));
   if (missing.length > 0) {
-    stop(`npm test needs ${missing.join(' and ')} on PATH (PocketSphinx with its English model, and flite).`);
+    stop(`npm test needs ${missing.join(' and ')} on PATH (PocketSphinx with its English model, flite, Python 3).`);
   }
   if (!process.env.CHROMIUM_PATH) stop('npm test needs a Chromium: set CHROMIUM_PATH to its executable.');
 }

@@ -22,6 +22,7 @@ export {
   newSigningSecret,
   signWebhook,
   verifyWebhook,
+  STANDARD_WEBHOOK_HEADERS,
   WEBHOOK_HEADERS,
   type HeadersLike,
   type SignWebhookInput,

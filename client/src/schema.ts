@@ -568,9 +568,10 @@ export interface paths {
         /**
          * Replace an endpoint's signing secret, with both secrets signing for an overlap
          * @description Makes a new signing secret and answers it, this once, with the endpoint. For
-         *     `overlap_seconds` (default 24 hours) every delivery carries two signatures,
-         *     `Service-Webhook-Signature: v1=<new> v1=<previous>`, so a receiver verifies with either
-         *     secret while it switches; after that, only the new one signs. The body may be left out.
+         *     `overlap_seconds` (default 24 hours) every delivery carries two signatures in each
+         *     signature header, `Service-Webhook-Signature: v1=<new> v1=<previous>` and
+         *     `webhook-signature: v1,<new> v1,<previous>`, so a receiver verifies with either secret
+         *     while it switches; after that, only the new one signs. The body may be left out.
          *     Rotating again during an overlap makes the secret being replaced the previous one (the
          *     one before it stops signing at once). A deleted endpoint → 404.
          */
@@ -848,9 +849,12 @@ export interface webhooks {
          * @description Delivered as an HTTPS POST to every active endpoint subscribed to `job.completed`. Verify
          *     `Service-Webhook-Signature` over the raw body (`v1=` + hex HMAC-SHA256 of
          *     `<timestamp>.<rawBody>` with the endpoint's secret), reject timestamps older than 5
-         *     minutes, compare in constant time. Answer 2xx quickly and fetch results through the
-         *     paths in the payload. Failed deliveries are retried with exponential backoff, at most
-         *     6 attempts in all. Payloads never carry presigned URLs or provider ids.
+         *     minutes, compare in constant time. Every delivery also carries the Standard Webhooks
+         *     headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), which the
+         *     `standardwebhooks` libraries verify with the endpoint's secret. Answer 2xx quickly and
+         *     fetch results through the paths in the payload. Failed deliveries are retried with
+         *     exponential backoff, at most 6 attempts in all. Payloads never carry presigned URLs or
+         *     provider ids.
          */
         post: operations["jobCompletedWebhook"];
         delete?: never;
@@ -1488,9 +1492,15 @@ export interface components {
             last_failure_at: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description HMAC-SHA256 signing secret. Store it; it is never shown again. */
-            secret: string;
+            secret: components["schemas"]["WebhookSigningSecret"];
         };
+        /**
+         * @description The endpoint's HMAC-SHA256 signing secret: `whsec_` and 32 random bytes in standard base64,
+         *     a Standard Webhooks secret. It keys `Service-Webhook-Signature` as the whole string's
+         *     UTF-8 bytes, and `webhook-signature` as the bytes it encodes after `whsec_`. Store it; it
+         *     is never shown again.
+         */
+        WebhookSigningSecret: string;
         RotateWebhookSecretRequest: {
             /**
              * @description How long the previous secret keeps signing beside the new one (0 to 7 days; 0 stops it at once).
@@ -1513,8 +1523,7 @@ export interface components {
             last_failure_at: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description The new HMAC-SHA256 signing secret. Store it; it is never shown again. */
-            secret: string;
+            secret: components["schemas"]["WebhookSigningSecret"];
             /**
              * Format: date-time
              * @description Until when the previous secret signs too; null when `overlap_seconds` was 0.
@@ -2378,8 +2387,22 @@ export interface components {
         ServiceWebhookEvent: components["schemas"]["EventType"];
         /** @description Unix time (seconds) of the attempt. Reject values older than 5 minutes. */
         ServiceWebhookTimestamp: string;
-        /** @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret. */
+        /**
+         * @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret's UTF-8
+         *     bytes; two, space-separated, the new secret's first, while a secret is rotated.
+         */
         ServiceWebhookSignature: string;
+        /** @description Standard Webhooks: the event id, the same as `Service-Webhook-Id`. */
+        StandardWebhookId: string;
+        /** @description Standard Webhooks: the same Unix time (seconds) as `Service-Webhook-Timestamp`. */
+        StandardWebhookTimestamp: string;
+        /**
+         * @description Standard Webhooks: `v1,<base64>`, the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<rawBody>`
+         *     keyed with the bytes the endpoint secret encodes after `whsec_` (standard base64); two,
+         *     space-separated, the new secret's first, while a secret is rotated. The `standardwebhooks`
+         *     libraries verify it.
+         */
+        StandardWebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -3861,8 +3884,22 @@ export interface operations {
                 "Service-Webhook-Event": components["parameters"]["ServiceWebhookEvent"];
                 /** @description Unix time (seconds) of the attempt. Reject values older than 5 minutes. */
                 "Service-Webhook-Timestamp": components["parameters"]["ServiceWebhookTimestamp"];
-                /** @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret. */
+                /**
+                 * @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret's UTF-8
+                 *     bytes; two, space-separated, the new secret's first, while a secret is rotated.
+                 */
                 "Service-Webhook-Signature": components["parameters"]["ServiceWebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same as `Service-Webhook-Id`. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks: the same Unix time (seconds) as `Service-Webhook-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64>`, the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<rawBody>`
+                 *     keyed with the bytes the endpoint secret encodes after `whsec_` (standard base64); two,
+                 *     space-separated, the new secret's first, while a secret is rotated. The `standardwebhooks`
+                 *     libraries verify it.
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -3891,8 +3928,22 @@ export interface operations {
                 "Service-Webhook-Event": components["parameters"]["ServiceWebhookEvent"];
                 /** @description Unix time (seconds) of the attempt. Reject values older than 5 minutes. */
                 "Service-Webhook-Timestamp": components["parameters"]["ServiceWebhookTimestamp"];
-                /** @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret. */
+                /**
+                 * @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret's UTF-8
+                 *     bytes; two, space-separated, the new secret's first, while a secret is rotated.
+                 */
                 "Service-Webhook-Signature": components["parameters"]["ServiceWebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same as `Service-Webhook-Id`. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks: the same Unix time (seconds) as `Service-Webhook-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64>`, the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<rawBody>`
+                 *     keyed with the bytes the endpoint secret encodes after `whsec_` (standard base64); two,
+                 *     space-separated, the new secret's first, while a secret is rotated. The `standardwebhooks`
+                 *     libraries verify it.
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -3921,8 +3972,22 @@ export interface operations {
                 "Service-Webhook-Event": components["parameters"]["ServiceWebhookEvent"];
                 /** @description Unix time (seconds) of the attempt. Reject values older than 5 minutes. */
                 "Service-Webhook-Timestamp": components["parameters"]["ServiceWebhookTimestamp"];
-                /** @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret. */
+                /**
+                 * @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret's UTF-8
+                 *     bytes; two, space-separated, the new secret's first, while a secret is rotated.
+                 */
                 "Service-Webhook-Signature": components["parameters"]["ServiceWebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same as `Service-Webhook-Id`. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks: the same Unix time (seconds) as `Service-Webhook-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64>`, the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<rawBody>`
+                 *     keyed with the bytes the endpoint secret encodes after `whsec_` (standard base64); two,
+                 *     space-separated, the new secret's first, while a secret is rotated. The `standardwebhooks`
+                 *     libraries verify it.
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -3951,8 +4016,22 @@ export interface operations {
                 "Service-Webhook-Event": components["parameters"]["ServiceWebhookEvent"];
                 /** @description Unix time (seconds) of the attempt. Reject values older than 5 minutes. */
                 "Service-Webhook-Timestamp": components["parameters"]["ServiceWebhookTimestamp"];
-                /** @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret. */
+                /**
+                 * @description `v1=<hex>`: HMAC-SHA256 of `<timestamp>.<rawBody>` keyed with the endpoint secret's UTF-8
+                 *     bytes; two, space-separated, the new secret's first, while a secret is rotated.
+                 */
                 "Service-Webhook-Signature": components["parameters"]["ServiceWebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same as `Service-Webhook-Id`. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks: the same Unix time (seconds) as `Service-Webhook-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64>`, the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<rawBody>`
+                 *     keyed with the bytes the endpoint secret encodes after `whsec_` (standard base64); two,
+                 *     space-separated, the new secret's first, while a secret is rotated. The `standardwebhooks`
+                 *     libraries verify it.
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;

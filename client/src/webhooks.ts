@@ -9,6 +9,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * endpoint's signing secret: the whole `whsec_...` string as UTF-8 bytes, nothing decoded. The
  * header may carry several space-separated values (while a secret is being rotated); a delivery
  * is genuine when any of them matches any of the secrets given.
+ *
+ * Deliveries also carry the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`), which its libraries verify: `v1,<base64>` of the HMAC-SHA256 of
+ * `<id>.<timestamp>.<raw body>`, keyed with the bytes the secret encodes after `whsec_` (base64;
+ * secrets issued before were base64url, which decodes to the same bytes here).
  */
 
 export const WEBHOOK_HEADERS = {
@@ -16,6 +21,13 @@ export const WEBHOOK_HEADERS = {
   event: 'Service-Webhook-Event',
   timestamp: 'Service-Webhook-Timestamp',
   signature: 'Service-Webhook-Signature',
+} as const;
+
+/** The Standard Webhooks headers every delivery carries too, named as its specification spells them. */
+export const STANDARD_WEBHOOK_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
 } as const;
 
 export interface HeadersLike {
@@ -125,21 +137,34 @@ export interface SignWebhookInput {
   now?: Date;
 }
 
-/** The headers of a delivery signed as the service signs it, one `v1=` signature per secret. */
+function standardDigest(secret: string, id: string, timestamp: string, rawBody: string | Uint8Array): string {
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(rawBody).digest('base64');
+}
+
+/**
+ * The headers of a delivery signed as the service signs it: one `v1=` signature per secret in the
+ * contract's header, and one `v1,` signature per secret in the Standard Webhooks header.
+ */
 export function signWebhook({ eventId, eventType, rawBody, secrets, now = new Date() }: SignWebhookInput) {
   const timestamp = String(Math.floor(now.getTime() / 1000));
-  const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
-    (secret) => SIGNATURE_VERSION + digest(secret, timestamp, rawBody).toString('hex'),
-  );
+  const secretList = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     [WEBHOOK_HEADERS.id]: eventId,
     [WEBHOOK_HEADERS.event]: eventType,
     [WEBHOOK_HEADERS.timestamp]: timestamp,
-    [WEBHOOK_HEADERS.signature]: signatures.join(' '),
+    [WEBHOOK_HEADERS.signature]: secretList
+      .map((secret) => SIGNATURE_VERSION + digest(secret, timestamp, rawBody).toString('hex'))
+      .join(' '),
+    [STANDARD_WEBHOOK_HEADERS.id]: eventId,
+    [STANDARD_WEBHOOK_HEADERS.timestamp]: timestamp,
+    [STANDARD_WEBHOOK_HEADERS.signature]: secretList
+      .map((secret) => `v1,${standardDigest(secret, eventId, timestamp, rawBody)}`)
+      .join(' '),
   };
 }
 
-/** A new signing secret in the service's form: `whsec_` and 32 random bytes, base64url. */
+/** A new signing secret in the service's form: `whsec_` and 32 random bytes in standard base64. */
 export function newSigningSecret(): string {
-  return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
+  return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@video-automation/client';
 import { apiUrl, call, createOrganization, type TestOrganization } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -98,6 +99,11 @@ describe('video-api-listen', () => {
     });
     const pulled = await call('GET', `/events/${during}`, { key: org.key });
     expect(JSON.parse(delivery.rawBody)).toEqual(pulled.body);
+    expect(delivery.headers['webhook-id']).toBe(during);
+    const standardHeaders = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(delivery.headers[name])]),
+    );
+    expect(new Webhook(secret!).verify(delivery.rawBody, standardHeaders)).toEqual(pulled.body);
     await first.line(new RegExp(`webhook\\.test ${during} → 204 in \\d+ ms`));
     expect(receiver.of(before)).toEqual([]);
     expect(await first.interrupt()).toBe(0);

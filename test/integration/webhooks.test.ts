@@ -6,8 +6,9 @@ import { OUTBOX_ATTRIBUTES } from '#domain/events/outbox-index';
 import { TABLE_NAME } from '#platform/settings';
 import { organizationPartition } from '#platform/table-design';
 import { queueNamed } from '#queues';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { verifyWebhook } from '@video-automation/client';
-import { componentSchema, operationResponses } from './support/api-document';
+import { componentSchema, operationResponses, webhookHeaderRules } from './support/api-document';
 import { eventually } from './support/eventually';
 import { waitForJob } from './support/jobs';
 import {
@@ -57,8 +58,38 @@ async function createEndpoint(
   return response.body as Endpoint & { secret: string };
 }
 
+/** The contract's rule, through the client's verifier. */
 function verified(delivery: ReceivedDelivery, secret: string, now = Date.now()) {
   return verifyWebhook({ headers: delivery.headers, rawBody: delivery.rawBody, secrets: secret, now });
+}
+
+/** The npm `standardwebhooks` library's verdict: the payload it parsed, or the reason it refused. */
+function standardVerified(delivery: ReceivedDelivery, secret: string): unknown {
+  const headers = Object.fromEntries(
+    Object.entries(delivery.headers).filter((header): header is [string, string] => typeof header[1] === 'string'),
+  );
+  try {
+    return new Webhook(secret).verify(delivery.rawBody, headers);
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Carrying the headers docs/openapi.yaml documents for its event type, each as documented, and
+ * verified by both the contract's rule and the Standard Webhooks library.
+ */
+function expectVerifiedBothWays(delivery: ReceivedDelivery, secret: string) {
+  const eventType = String(delivery.headers['service-webhook-event']);
+  const headerProblems = webhookHeaderRules(eventType).flatMap(({ name, required, validate }) => {
+    const value = delivery.headers[name];
+    if (typeof value !== 'string') return required ? [`${name} missing`] : [];
+    return validate(value) ? [] : [`${name}: ${value} breaks its documented schema`];
+  });
+  expect(headerProblems).toEqual([]);
+  expect(verified(delivery, secret)).toMatchObject({ ok: true, eventId: delivery.headers['webhook-id'] });
+  expect(standardVerified(delivery, secret)).toEqual(JSON.parse(delivery.rawBody));
 }
 
 /** The organization's delivery (of the event, when given) once it has left `pending`. */
@@ -146,7 +177,7 @@ describe('webhook endpoints', () => {
       last_success_at: null,
       last_failure_at: null,
     });
-    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
     const read = await call<Endpoint>('GET', `/webhooks/${created.id}`, { key: organization.key });
     expectDocumented('getWebhook', read);
@@ -308,6 +339,12 @@ describe('webhook deliveries to a real receiver', () => {
     expect(delivery!.headers['content-type']).toBe('application/json');
     expect(delivery!.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(verified(delivery!, endpoint.secret)).toMatchObject({ ok: true, eventId, eventType: 'webhook.test' });
+    expect(delivery!.headers).toMatchObject({
+      'webhook-id': eventId,
+      'webhook-timestamp': delivery!.headers['service-webhook-timestamp'],
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
+    expectVerifiedBothWays(delivery!, endpoint.secret);
     const body = JSON.parse(delivery!.rawBody) as Record<string, unknown>;
     expectPayload('WebhookTestEvent', body);
     expect(body).toMatchObject({ id: eventId, type: 'webhook.test', data: { webhook_id: endpoint.id } });
@@ -319,6 +356,8 @@ describe('webhook deliveries to a real receiver', () => {
       reason: 'timestamp_out_of_tolerance',
     });
     expect(verified(delivery!, 'whsec_not-the-secret')).toEqual({ ok: false, reason: 'no_matching_signature' });
+    expect(standardVerified(tampered, endpoint.secret)).toBe('No matching signature found');
+    expect(standardVerified(delivery!, 'whsec_bm90LXRoZS1zZWNyZXQ=')).toBe('No matching signature found');
 
     expect(await settledDelivery(organization.organizationId, eventId)).toMatchObject({
       status: 'succeeded',
@@ -340,6 +379,9 @@ describe('webhook deliveries to a real receiver', () => {
     );
     expect([resent.status, resent.body.resend_of, resent.body.event_id]).toEqual([202, deliveryId, eventId]);
     await receiver.waitFor(() => receiver.of(eventId).length > 1);
+    const resentDelivery = receiver.of(eventId)[1]!;
+    expect(resentDelivery.rawBody).toBe(delivery!.rawBody);
+    expectVerifiedBothWays(resentDelivery, endpoint.secret);
     const read = await eventually(
       () => call<Endpoint>('GET', `/webhooks/${endpoint.id}`, { key: organization.key }),
       (response) => response.body.last_success_at !== null,
@@ -366,21 +408,23 @@ describe('webhook deliveries to a real receiver', () => {
     );
     expectDocumented('rotateWebhookSecret', rotated);
     const { secret: newSecret, previous_secret_expires_at: overlapEnd, ...shown } = rotated.body;
-    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(newSecret).not.toBe(rotating.secret);
     expect({ ...shown, secret: rotating.secret }).toEqual(rotating);
     expect(Math.abs(Date.parse(overlapEnd!) - (rotatedAt + overlapSeconds * 1000))).toBeLessThan(2000);
 
     const during = await testDelivery();
     expect(during.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
-    expect(verified(during, newSecret)).toMatchObject({ ok: true });
-    expect(verified(during, rotating.secret)).toMatchObject({ ok: true });
+    expect(during.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    expectVerifiedBothWays(during, newSecret);
+    expectVerifiedBothWays(during, rotating.secret);
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(overlapEnd!) - Date.now()) + 100));
     const after = await testDelivery();
     expect(after.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
-    expect(verified(after, newSecret)).toMatchObject({ ok: true });
+    expectVerifiedBothWays(after, newSecret);
     expect(verified(after, rotating.secret)).toEqual({ ok: false, reason: 'no_matching_signature' });
+    expect(standardVerified(after, rotating.secret)).toBe('No matching signature found');
     await call('DELETE', `/webhooks/${rotating.id}`, { key: organization.key });
   });
 
@@ -455,7 +499,7 @@ describe('webhook deliveries to a real receiver', () => {
     });
 
     const completedDelivery = receiver.received.find((delivery) => jobOf(delivery) === completed.body.id)!;
-    expect(verified(completedDelivery, endpoint.secret).ok).toBe(true);
+    expectVerifiedBothWays(completedDelivery, endpoint.secret);
     const completedEvent = JSON.parse(completedDelivery.rawBody) as Record<string, unknown>;
     expectPayload('JobCompletedEvent', completedEvent);
     expect(completedEvent).toEqual({
@@ -475,7 +519,7 @@ describe('webhook deliveries to a real receiver', () => {
     expect(completedDelivery.rawBody).not.toMatch(/X-Amz-|https?:\/\//);
 
     const failedDelivery = receiver.received.find((delivery) => jobOf(delivery) === failed.body.id)!;
-    expect(verified(failedDelivery, endpoint.secret).ok).toBe(true);
+    expectVerifiedBothWays(failedDelivery, endpoint.secret);
     const failedEvent = JSON.parse(failedDelivery.rawBody) as { type: string; data: { job: Record<string, unknown> } };
     expectPayload('JobFailedEvent', failedEvent);
     expect(failedEvent.type).toBe('job.failed');

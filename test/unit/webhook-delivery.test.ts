@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
+import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@video-automation/client';
 import { deliverOne, deliverQueuedMessages, DISABLE_AFTER_FAILING_MS } from '#domain/webhooks/delivery';
 import { sealSecret } from '#domain/webhooks/secret-sealing';
@@ -96,6 +97,13 @@ async function endpoint(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** The Standard Webhooks headers of a request, as the library takes them. */
+function standardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(
+    ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(headers[name])]),
+  );
+}
+
 function given(deliveryItem: object | undefined, endpointItem: object | undefined) {
   dynamo.on(GetCommand).callsFake((input: { Key: { sk: string } }) => ({
     Item: input.Key.sk.startsWith('DELIVERY#') ? deliveryItem : endpointItem,
@@ -131,6 +139,7 @@ describe('one webhook delivery attempt', () => {
         eventType: 'job.failed',
       },
     );
+    expect(new Webhook(SECRET).verify(BODY, standardHeaders(received[0]!.headers))).toEqual(JSON.parse(BODY));
     const [deliveryUpdate, usageUpdate] = firstTransaction();
     expect(deliveryUpdate!.ExpressionAttributeValues).toMatchObject({ ':status': 'succeeded', ':attempts': 1 });
     expect(usageUpdate).toMatchObject({
@@ -159,6 +168,17 @@ describe('one webhook delivery attempt', () => {
     expect(await deliverOne(REF)).toBe('succeeded');
     expect(received[1]!.headers['service-webhook-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
     expect([verifiedWith(SECRET), verifiedWith(previous)]).toEqual([true, false]);
+  });
+
+  it('signs the Standard Webhooks headers of a secret issued in base64url with the bytes it encodes', async () => {
+    const issuedBefore = 'whsec_8-_0b0JHcZ7oRk2Ha2tFVuKrZV5Gx-yL3UPLe_4q1Wo';
+    const standardForm = 'whsec_8+/0b0JHcZ7oRk2Ha2tFVuKrZV5Gx+yL3UPLe/4q1Wo=';
+    const sealed = await sealSecret(issuedBefore, { organizationId: 7, webhookId: WEBHOOK_ID });
+    given(delivery(), await endpoint({ secret_sealed: sealed }));
+    expect(await deliverOne(REF)).toBe('succeeded');
+    const { headers, body } = received[0]!;
+    expect(verifyWebhook({ headers, rawBody: body, secrets: issuedBefore }).ok).toBe(true);
+    expect(new Webhook(standardForm).verify(body, standardHeaders(headers))).toEqual(JSON.parse(BODY));
   });
 
   it("logs the attempt with the start of the receiver's answer, the signing secret taken out", async () => {

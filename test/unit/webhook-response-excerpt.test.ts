@@ -3,15 +3,23 @@ import { RESPONSE_EXCERPT_BYTES, responseExcerpt } from '#domain/webhooks/respon
 import { REDACTED } from '#platform/redaction';
 
 const SIGNING_SECRET = 'whsec_dGhpcy1pcy1hLXRlc3Qtc2VjcmV0LW9mLTMyLWJ5dGVz';
-/** The secret a rotation replaced, which signs beside the current one during the overlap. */
-const PREVIOUS_SECRET = 'whsec_cHJldmlvdXMtc2VjcmV0LW9mLXRoZS1lbmRwb2ludC0';
+/**
+ * The secret a rotation replaced, which signs beside the current one during the overlap; one
+ * issued in base64url, whose receiver may hold it in its standard base64 form.
+ */
+const PREVIOUS_SECRET = 'whsec_8-_0b0JHcZ7oRk2Ha2tFVuKrZV5Gx-yL3UPLe_4q1Wo';
 const excerpt = (text: string) => responseExcerpt(Buffer.from(text, 'utf8'), [SIGNING_SECRET, PREVIOUS_SECRET]);
 
 /** Secrets of every shape the excerpt must not show, each with the text that must not survive. */
 const SECRETS: [label: string, written: string, hidden: string][] = [
   ['the signing secret', SIGNING_SECRET, SIGNING_SECRET.slice('whsec_'.length)],
   ['the signing secret without its prefix', SIGNING_SECRET.slice('whsec_'.length), 'dGhpcy1pcy1hLXRlc3Qt'],
-  ['the previous signing secret without its prefix', PREVIOUS_SECRET.slice('whsec_'.length), 'cHJldmlvdXMtc2VjcmV0'],
+  ['the previous signing secret without its prefix', PREVIOUS_SECRET.slice('whsec_'.length), '8-_0b0JHcZ7oRk2Ha2tF'],
+  [
+    'the previous signing secret in standard base64',
+    '8+/0b0JHcZ7oRk2Ha2tFVuKrZV5Gx+yL3UPLe/4q1Wo=',
+    '8+/0b0JHcZ7oRk2Ha2tF',
+  ],
   ['another signing secret', 'whsec_b3RoZXItc2VjcmV0LXZhbHVlLWZvci10ZXN0cw', 'b3RoZXItc2VjcmV0'],
   ['an API key', 'svc_live_abcdefghjkmnpqrs_0123456789abcdefghjkmnpqrstvwxyz', '0123456789abcdefghjkmnpq'],
   ['a bearer token', 'Bearer sk_live_Zm9vYmFyYmF6cXV4', 'sk_live_Zm9vYmFyYmF6cXV4'],

@@ -2,8 +2,21 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import fc from 'fast-check';
-import { deliveryHeaders, newSigningSecret, SIGNATURE_HEADERS, signatureOf } from '#domain/webhooks/signature';
-import { newSigningSecret as newClientSigningSecret, signWebhook, verifyWebhook } from '@video-automation/client';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import {
+  deliveryHeaders,
+  newSigningSecret,
+  SIGNATURE_HEADERS,
+  signatureOf,
+  STANDARD_HEADERS,
+  standardSignatureOf,
+} from '#domain/webhooks/signature';
+import {
+  newSigningSecret as newClientSigningSecret,
+  signWebhook,
+  STANDARD_WEBHOOK_HEADERS,
+  verifyWebhook,
+} from '@video-automation/client';
 import { createReceiver, type WebhookEvent } from '../../examples/webhook-receiver/server.mjs';
 
 const SECRET = 'whsec_MfKQ9r2Hm0Yyy4m8Hw5Fq1eTzQ3oTt1z0G8j6c4V2sA';
@@ -22,12 +35,15 @@ function delivery({ body = BODY, secret = SECRET, eventId = 'evt_1', secondsLate
 }
 
 describe('webhook signatures', () => {
-  it('carry the event id, type, timestamp in Unix seconds and a v1 signature', () => {
+  it('carry the event id, type, timestamp in Unix seconds and a v1 signature, in both sets of headers', () => {
     expect(delivery().headers).toEqual({
       [SIGNATURE_HEADERS.id]: 'evt_1',
       [SIGNATURE_HEADERS.event]: 'job.completed',
       [SIGNATURE_HEADERS.timestamp]: String(SENT_AT_SECONDS),
       [SIGNATURE_HEADERS.signature]: expect.stringMatching(/^v1=[0-9a-f]{64}$/),
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(SENT_AT_SECONDS),
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
     });
   });
 
@@ -213,17 +229,108 @@ describe('webhook signatures', () => {
     );
   });
 
-  it("use fresh secrets of 32 random bytes, base64url after whsec_, the service's and the client's alike", () => {
+  it("use fresh secrets of 32 random bytes, standard base64 after whsec_, the service's and the client's alike", () => {
     for (const newSecret of [newSigningSecret, newClientSigningSecret]) {
       const secret = newSecret();
-      expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-      expect(Buffer.from(secret.slice('whsec_'.length), 'base64url')).toHaveLength(32);
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
       expect(newSecret()).not.toBe(secret);
     }
   });
 
   it('need a secret to verify against', () => {
     expect(() => verifyWebhook({ ...delivery(), secrets: [] })).toThrow(TypeError);
+  });
+});
+
+/** A secret as issued before secrets were standard base64: `whsec_` and 32 bytes in base64url. */
+const BASE64URL_SECRET = 'whsec_8-_0b0JHcZ7oRk2Ha2tFVuKrZV5Gx-yL3UPLe_4q1Wo';
+
+/** The documented conversion of such a secret to the Standard Webhooks encoding (docs/webhooks.md). */
+const standardSecret = (secret: string) => 'whsec_' + Buffer.from(secret.slice(6), 'base64url').toString('base64');
+
+/** What the npm `standardwebhooks` library makes of a delivery: the payload, or why it refused it. */
+function standardVerified(headers: Record<string, string>, rawBody: string, secret: string): unknown {
+  try {
+    return new Webhook(secret).verify(rawBody, headers);
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return error.message;
+    throw error;
+  }
+}
+
+describe('Standard Webhooks signatures', () => {
+  /** A delivery signed now: the library checks the timestamp against its own clock. */
+  const sentNow = (secret: string, previousSecret?: string, rawBody = BODY) =>
+    deliveryHeaders({ eventId: 'evt_1', eventType: 'job.completed', secret, previousSecret, rawBody });
+
+  it("match the specification's published test vector", () => {
+    // The vector of the Standard Webhooks reference libraries' "sign function" tests
+    // (github.com/standard-webhooks/standard-webhooks: libraries/javascript/src/webhook.test.ts and
+    // libraries/python/tests/test_webhooks.py).
+    const vector = {
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: 1614265330,
+      payload: '{"test": 2432232314}',
+      signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    };
+    const now = new Date(vector.timestamp * 1000);
+    const signed = { eventId: vector.id, eventType: 'webhook.test', rawBody: vector.payload, now };
+
+    expect(standardSignatureOf(vector.secret, vector.id, vector.timestamp, vector.payload)).toBe(vector.signature);
+    expect(deliveryHeaders({ ...signed, secret: vector.secret })[STANDARD_HEADERS.signature]).toBe(vector.signature);
+    expect(signWebhook({ ...signed, secrets: vector.secret })[STANDARD_WEBHOOK_HEADERS.signature]).toBe(
+      vector.signature,
+    );
+  });
+
+  it('verify with the npm standardwebhooks library, and not once the body, the id or the secret differs', () => {
+    const secret = newSigningSecret();
+    const headers = sentNow(secret);
+
+    expect(standardVerified(headers, BODY, secret)).toEqual(JSON.parse(BODY));
+    expect(standardVerified(headers, BODY.replace('job_1', 'job_2'), secret)).toBe('No matching signature found');
+    expect(standardVerified({ ...headers, 'webhook-id': 'evt_2' }, BODY, secret)).toBe('No matching signature found');
+    expect(standardVerified(headers, BODY, newSigningSecret())).toBe('No matching signature found');
+  });
+
+  it("verify with the library under either secret while one is rotated, the current secret's first", () => {
+    const [secret, previous] = [newSigningSecret(), newSigningSecret()];
+    const headers = sentNow(secret, previous);
+    const timestamp = Number(headers[STANDARD_HEADERS.timestamp]);
+
+    expect(headers[STANDARD_HEADERS.signature]).toBe(
+      `${standardSignatureOf(secret, 'evt_1', timestamp, BODY)} ${standardSignatureOf(previous, 'evt_1', timestamp, BODY)}`,
+    );
+    expect(standardVerified(headers, BODY, secret)).toEqual(JSON.parse(BODY));
+    expect(standardVerified(headers, BODY, previous)).toEqual(JSON.parse(BODY));
+  });
+
+  it('verify any body with the library, signed by the service and by the client alike', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (body) => {
+        const secret = newSigningSecret();
+        const headers = sentNow(secret, undefined, body);
+        const client = signWebhook({ eventId: 'evt_1', eventType: 'job.completed', rawBody: body, secrets: secret });
+        for (const signed of [headers, client]) {
+          const standardOnly = Object.fromEntries(
+            Object.values(STANDARD_HEADERS).map((name) => [name, signed[name]!] as const),
+          );
+          expect(() => new Webhook(secret).verify(body, standardOnly, { jsonParse: false })).not.toThrow();
+        }
+      }),
+    );
+  });
+
+  it('key a secret issued in base64url with the bytes it encodes, so its converted form verifies', () => {
+    const headers = sentNow(BASE64URL_SECRET);
+
+    expect(standardSecret(BASE64URL_SECRET)).toBe('whsec_8+/0b0JHcZ7oRk2Ha2tFVuKrZV5Gx+yL3UPLe/4q1Wo=');
+    expect(standardVerified(headers, BODY, standardSecret(BASE64URL_SECRET))).toEqual(JSON.parse(BODY));
+    expect(() => new Webhook(BASE64URL_SECRET)).toThrow('incorrect characters');
+    expect(verifyWebhook({ headers, rawBody: BODY, secrets: BASE64URL_SECRET }).ok).toBe(true);
+    expect(verifyWebhook({ headers, rawBody: BODY, secrets: standardSecret(BASE64URL_SECRET) }).ok).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { REDACTED, redactText } from '#platform/redaction';
+import { standardKeyOf } from './signature';
 
 /**
  * What the delivery log keeps of a receiver's response body: its first 1 KB as text, with
@@ -37,18 +38,25 @@ function utf8Prefix(text: string, bytes: number): string {
 }
 
 /**
+ * The ways a receiver may hold a signing secret: as issued, without its `whsec_` prefix, and in
+ * standard base64 (not the same text for a secret issued in base64url, which a receiver converts
+ * for Standard Webhooks libraries).
+ */
+function secretForms(secret: string): string[] {
+  return [secret, secret.replace(/^whsec_/, ''), standardKeyOf(secret).toString('base64')];
+}
+
+/**
  * The excerpt of a response body, or undefined when it was empty. The endpoint's signing secrets
- * (two while one is rotated) are taken out wherever they appear (with or without their `whsec_`
- * prefix), then what lambdas/platform/redaction.ts takes out of log lines, then the values of
- * credential-named fields and JWTs. Redacted before it is cut, so that no secret is left half
- * recognizable.
+ * (two while one is rotated) are taken out wherever they appear, in any of their forms, then what
+ * lambdas/platform/redaction.ts takes out of log lines, then the values of credential-named
+ * fields and JWTs. Redacted before it is cut, so that no secret is left half recognizable.
  */
 export function responseExcerpt(body: Buffer, signingSecrets: readonly string[]): string | undefined {
   if (body.length === 0) return undefined;
-  const text = signingSecrets.reduce(
-    (current, secret) => withoutLiteral(withoutLiteral(current, secret), secret.replace(/^whsec_/, '')),
-    body.toString('utf8'),
-  );
+  const text = signingSecrets
+    .flatMap(secretForms)
+    .reduce((current, form) => withoutLiteral(current, form), body.toString('utf8'));
   const redacted = redactText(text)
     .replace(QUOTED_CREDENTIAL, (_, name: string) => `${name}"${REDACTED}"`)
     .replace(UNQUOTED_CREDENTIAL, (_, name: string) => `${name}${REDACTED}`)

@@ -109,3 +109,19 @@ export const DOCUMENTED_PATHS: readonly string[] = Object.keys(isObject(document
 export function componentSchema(name: string): ValidateFunction {
   return compile({ $ref: `#/components/schemas/${name}` });
 }
+
+/** The headers the document's `webhooks` promise a delivery of one event type, names in lower case. */
+export function webhookHeaderRules(eventType: string): HeaderRule[] {
+  const item = isObject(document.webhooks) ? document.webhooks[eventType] : undefined;
+  const post = isObject(item) ? item.post : undefined;
+  if (!isObject(post)) throw new Error(`docs/openapi.yaml documents no ${eventType} webhook`);
+  return (Array.isArray(post.parameters) ? post.parameters : []).map((raw) => {
+    const parameter = dereference(raw, document);
+    if (!isObject(parameter) || typeof parameter.name !== 'string') throw new Error(`Malformed ${eventType} header`);
+    return {
+      name: parameter.name.toLowerCase(),
+      required: parameter.required === true,
+      validate: compile(parameter.schema ?? {}),
+    };
+  });
+}
