@@ -1,6 +1,7 @@
 import type { OperationId } from '#contract/types';
 import type { Scope } from '#domain/access/scopes';
 import type { Grant, TableAccess, TableAction } from '#grants';
+import type { NamedIn, SettingSourceNames } from '#platform/settings';
 
 /**
  * The route table: the one list of v1 operations that both the CDK API (lib/) and the local
@@ -17,6 +18,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  * whose source names the group); the CDK app and the local stack each fill them in.
  */
 export type RouteSetting = 'video-pricing';
+
+/** The groups lambdas/platform/settings.ts names as set by routes: each one a RouteSetting. */
+export type SettingRouteSettings = NamedIn<SettingSourceNames['route-setting'], RouteSetting>;
 
 export interface Route extends TableAccess {
   readonly method: HttpMethod;

@@ -5,7 +5,13 @@ import { jobExecutionInput, type JobExecutionInput } from '#domain/jobs/job-exec
 import type { SplitState } from '#domain/split-jobs/split-steps';
 import type { RenderState } from '#domain/video-jobs/render-steps';
 import type { Grant, TableAccess } from '#grants';
-import { SPLIT_JOB_STATE_MACHINE_ARN, VIDEO_JOB_STATE_MACHINE_ARN, type Setting } from '#platform/settings';
+import {
+  SPLIT_JOB_STATE_MACHINE_ARN,
+  VIDEO_JOB_STATE_MACHINE_ARN,
+  type NamedIn,
+  type Setting,
+  type SettingSourceNames,
+} from '#platform/settings';
 // Only the time-out of each ASL file: esbuild bundles no more of it into the functions that import this table.
 import { TimeoutSeconds as SPLIT_JOB_TIMEOUT_SECONDS } from '../state-machines/split-job.asl.json';
 import { TimeoutSeconds as VIDEO_JOB_TIMEOUT_SECONDS } from '../state-machines/video-job.asl.json';
@@ -22,6 +28,9 @@ import { TimeoutSeconds as VIDEO_JOB_TIMEOUT_SECONDS } from '../state-machines/v
  * whose source names the group); the CDK app and the local stack each fill them in.
  */
 export type WorkerSetting = 'video-provider' | 'render-schedule' | 'transcription';
+
+/** The groups lambdas/platform/settings.ts names as set by workers: each one a WorkerSetting. */
+export type SettingWorkerSettings = NamedIn<SettingSourceNames['worker-setting'], WorkerSetting>;
 
 /** `table` is what the worker does with the table, `grants` what it may touch in AWS beyond it. */
 export interface Worker extends TableAccess {
