@@ -37,8 +37,6 @@ export interface Route extends TableAccess {
   readonly public?: true;
 }
 
-export const API_PREFIX = '/api/v1/developer';
-
 /**
  * What every route does with the table before its operation: reads the API key and its
  * organization (together in one BatchGetItem when the key's prefix names the organization, one
