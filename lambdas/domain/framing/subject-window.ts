@@ -1,6 +1,5 @@
 import type { AspectRatio } from '#contract/types';
 import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
-import { SAME_ASPECT_TOLERANCE } from './framing';
 
 /**
  * The crop window of subject framing: the largest window of the target's shape inside the source
@@ -15,6 +14,9 @@ export interface CropWindow {
   /** How far the window can slide along the axis, in source pixels: the source's extent less the window's. */
   travel: number;
 }
+
+/** Aspect ratios closer than this are the same layout: a 2% stretch is invisible, bars of 2% are not. */
+export const SAME_ASPECT_TOLERANCE = 0.02;
 
 const evenFloor = (value: number) => Math.max(2, 2 * Math.floor(value / 2));
 
