@@ -1,3 +1,4 @@
+import type { NamedIn, SettingSourceNames } from '#platform/settings';
 import type { IndexName } from '#platform/table-design';
 
 /**
@@ -94,3 +95,6 @@ export type Grant =
   | 'kms.webhook-secrets:decrypt'
   // GetSecretValue of the key that signs list cursors (current and previous versions), and its ARN in the environment.
   | 'secrets.cursor-key:read';
+
+/** The grants lambdas/platform/settings.ts names as what sets a variable: each one a Grant. */
+export type SettingGrants = NamedIn<SettingSourceNames['grant'], Grant>;

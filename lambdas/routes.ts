@@ -1,6 +1,7 @@
 import type { OperationId } from '#contract/types';
 import type { Scope } from '#domain/access/scopes';
 import type { Grant, TableAccess, TableAction } from '#grants';
+import type { NamedIn, SettingSourceNames } from '#platform/settings';
 
 /**
  * The route table: the one list of v1 operations that both the CDK API (lib/) and the local
@@ -18,6 +19,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  */
 export type RouteSetting = 'video-pricing';
 
+/** The groups lambdas/platform/settings.ts names as set by routes: each one a RouteSetting. */
+export type SettingRouteSettings = NamedIn<SettingSourceNames['route-setting'], RouteSetting>;
+
 export interface Route extends TableAccess {
   readonly method: HttpMethod;
   /** Path below the API prefix, with `{name}` parameters as in the OpenAPI document. */
@@ -32,8 +36,6 @@ export interface Route extends TableAccess {
   /** Answered without an API key, authenticated and counted by nothing (`scope` null, no table access). */
   readonly public?: true;
 }
-
-export const API_PREFIX = '/api/v1/developer';
 
 /**
  * What every route does with the table before its operation: reads the API key and its

@@ -4,6 +4,7 @@ import type { UnfinishedExecutionStatus } from '#domain/jobs/execution-endings';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
 import type { Grant, TableAccess } from '#grants';
+import type { NamedIn, SettingSourceNames } from '#platform/settings';
 import { queueNamed, VISIBILITY_TIMEOUT_PER_FUNCTION_TIMEOUT, type Queue, type QueueName } from '#queues';
 import { WORKFLOWS } from '#workflows';
 
@@ -38,6 +39,9 @@ export type TaskTrigger =
  * whose source names the group); the CDK app and the local stack each fill them in.
  */
 export type TaskSetting = 'webhook-delivery';
+
+/** The groups lambdas/platform/settings.ts names as set by tasks: each one a TaskSetting. */
+export type SettingTaskSettings = NamedIn<SettingSourceNames['task-setting'], TaskSetting>;
 
 /** `table` is what the task does with the table, `grants` what it may touch in AWS beyond it. */
 export interface Task extends TableAccess {

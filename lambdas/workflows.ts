@@ -1,20 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobType } from '#contract/types';
-import { jobExecutionInput, type JobExecutionInput } from '#domain/jobs/job-execution';
+import { JOB_STATE_MACHINES } from '#domain/jobs/job-execution';
 import type { SplitState } from '#domain/split-jobs/split-steps';
 import type { RenderState } from '#domain/video-jobs/render-steps';
 import type { Grant, TableAccess } from '#grants';
-import { SPLIT_JOB_STATE_MACHINE_ARN, VIDEO_JOB_STATE_MACHINE_ARN, type Setting } from '#platform/settings';
-// Only the time-out of each ASL file: esbuild bundles no more of it into the functions that import this table.
-import { TimeoutSeconds as SPLIT_JOB_TIMEOUT_SECONDS } from '../state-machines/split-job.asl.json';
-import { TimeoutSeconds as VIDEO_JOB_TIMEOUT_SECONDS } from '../state-machines/video-job.asl.json';
+import type { NamedIn, Setting, SettingSourceNames } from '#platform/settings';
 
 /**
- * The workflow table: for each job type, the state machine that runs its jobs, how an execution
- * of it starts, the worker Lambdas its ASL file names and the outcomes its Choice states route
- * on. The CDK app, the create path and the local stack all read it here. In an ASL file,
- * `${Substitution}` stands for the worker's function (its ARN in AWS, its module locally).
+ * The workflow table: for each job type, the state machine that runs its jobs, the worker Lambdas
+ * its ASL file names and the outcomes its Choice states route on. The CDK app and the local stack
+ * build the state machines from it; the job core, below it, starts them with what it knows of each
+ * (JOB_STATE_MACHINES in lambdas/domain/jobs/job-execution.ts), which the table takes from there.
+ * In an ASL file, `${Substitution}` stands for the worker's function (its ARN in AWS, its module
+ * locally).
  */
 
 /**
@@ -22,6 +21,9 @@ import { TimeoutSeconds as VIDEO_JOB_TIMEOUT_SECONDS } from '../state-machines/v
  * whose source names the group); the CDK app and the local stack each fill them in.
  */
 export type WorkerSetting = 'video-provider' | 'render-schedule' | 'transcription';
+
+/** The groups lambdas/platform/settings.ts names as set by workers: each one a WorkerSetting. */
+export type SettingWorkerSettings = NamedIn<SettingSourceNames['worker-setting'], WorkerSetting>;
 
 /** `table` is what the worker does with the table, `grants` what it may touch in AWS beyond it. */
 export interface Worker extends TableAccess {
@@ -53,13 +55,10 @@ export interface Workflow {
   /** The grant a function needs to stop its executions (a cancel, a passed deadline). */
   readonly stopGrant: Grant;
   /**
-   * The ASL file's top-level TimeoutSeconds, imported from that file (definitionWithWorkers refuses
-   * a value from another): an execution still running then ends TIMED_OUT, and its job expires
-   * through the execution-ended task. The reconciler's bound follows from it.
+   * The ASL file's top-level TimeoutSeconds, as the job core knows it (JOB_STATE_MACHINES in
+   * lambdas/domain/jobs/job-execution.ts); definitionWithWorkers refuses a definition with another.
    */
   readonly executionTimeoutSeconds: number;
-  /** The execution's input for one job; its name is always the job id. */
-  executionInput(job: { organizationId: number; jobId: string }): JobExecutionInput;
   readonly workers: Readonly<Record<string, Worker>>;
   /**
    * Every value the execution state's `outcome` can take: what the workers' steps answer and what
@@ -88,13 +87,12 @@ export const WORKFLOWS: readonly Workflow[] = [
     name: 'video-job',
     jobType: 'video',
     definitionFile: 'state-machines/video-job.asl.json',
-    arnSetting: VIDEO_JOB_STATE_MACHINE_ARN,
+    arnSetting: JOB_STATE_MACHINES.video.arnSetting,
     startGrant: 'states.video-job:start',
     stopGrant: 'states.video-job:stop',
     // The ASL's time-out covers throttled starts (minutes), two chained renders of at most 20
     // minutes each (their deadline), and the finish's own retries.
-    executionTimeoutSeconds: VIDEO_JOB_TIMEOUT_SECONDS,
-    executionInput: jobExecutionInput,
+    executionTimeoutSeconds: JOB_STATE_MACHINES.video.executionTimeoutSeconds,
     outcomes: outcomesOf<RenderState>()([
       'in_progress',
       'rendered',
@@ -158,13 +156,12 @@ export const WORKFLOWS: readonly Workflow[] = [
     name: 'split-job',
     jobType: 'split',
     definitionFile: 'state-machines/split-job.asl.json',
-    arnSetting: SPLIT_JOB_STATE_MACHINE_ARN,
+    arnSetting: JOB_STATE_MACHINES.split.arnSetting,
     startGrant: 'states.split-job:start',
     stopGrant: 'states.split-job:stop',
     // Analysis of a 3-hour source in parallel segments (each under 15 minutes), a transcription
     // given up after an hour, rendering, and the retries of each: well inside the ASL's time-out.
-    executionTimeoutSeconds: SPLIT_JOB_TIMEOUT_SECONDS,
-    executionInput: jobExecutionInput,
+    executionTimeoutSeconds: JOB_STATE_MACHINES.split.executionTimeoutSeconds,
     outcomes: outcomesOf<SplitState>()(['ready', 'chosen', 'unreadable', 'failed', 'finished', 'crashed', 'completed']),
     workers: {
       PrepareSplitFunction: {

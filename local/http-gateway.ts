@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { API_PREFIX, FALLBACK_HANDLER, matchPath, ROUTES } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
+import { FALLBACK_HANDLER, matchPath, ROUTES } from '#routes';
 import { KEEP_ALIVE_TIMEOUT_MS } from './keep-alive';
 
 export type LambdaHandler = (

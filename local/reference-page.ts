@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
-import { API_PREFIX } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
 
 /**
  * The rendered API reference of the local stack, at /reference: Swagger UI (the npm package

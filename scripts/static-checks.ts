@@ -1,16 +1,25 @@
 import { spawn } from 'node:child_process';
 
 /**
- * What `npm test` runs before Jest. The contract's types are built first, since types and lint read
- * them; the rest (the client's check and build, formatting, the OpenAPI lint, types, ESLint) then
- * run side by side, which on 2 cores takes about a third less time than one after another. None of
- * them reads what another writes: the client's build goes to client/dist/, which the others skip.
- * Each one's output is printed whole when it ends, never interleaved with another's.
+ * What `npm test` runs before Jest. The contract's types are built first, since types, lint and the
+ * import rules read them; the rest (the client's check and build, formatting, the OpenAPI lint,
+ * types, ESLint, the import rules of .dependency-cruiser.cjs) then run side by side, which on 2
+ * cores takes about a third less time than one after another. None of them reads what another
+ * writes: the client's build goes to client/dist/, which the others skip. Each one's output is
+ * printed whole when it ends, never interleaved with another's.
  */
 
 /** package.json scripts. */
 const FIRST = 'build:contract';
-const SIDE_BY_SIDE = ['check:client', 'build:client', 'format:check', 'lint:contract', 'typecheck', 'lint'];
+const SIDE_BY_SIDE = [
+  'check:client',
+  'build:client',
+  'format:check',
+  'lint:contract',
+  'typecheck',
+  'lint',
+  'lint:dependencies',
+];
 
 interface Outcome {
   script: string;

@@ -1,6 +1,7 @@
 import { fallbackHandler } from '#http/api-handler';
 import { ApiError } from '#platform/errors';
-import { API_PREFIX, methodsAt } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
+import { methodsAt } from '#routes';
 
 export const handler = fallbackHandler(async ({ method, path }) => {
   const allowed = path.startsWith(API_PREFIX) ? methodsAt(path.slice(API_PREFIX.length)) : [];

@@ -1,8 +1,3 @@
-import type { Grant } from '#grants';
-import type { RouteSetting } from '#routes';
-import type { TaskSetting } from '#tasks';
-import type { WorkerSetting } from '#workflows';
-
 /**
  * The functions' runtime settings: the one reader of the environment. Every variable a function
  * reads is a constant here, with what gives it its value in AWS; the CDK app and the local stack
@@ -15,18 +10,21 @@ import type { WorkerSetting } from '#workflows';
  * tests import the modules that own a setting without a function's environment.
  */
 
-/** What sets a variable in AWS. */
+/**
+ * What sets a variable in AWS. Grants and the setting groups are the tables' names, written here as
+ * strings: each table checks the names it owns (`SettingSourceNames`), so the platform imports none.
+ */
 export type SettingSource =
   /** Every function, by lib/constructs/node-function.ts. */
   | { readonly by: 'every-function' }
   /** The functions holding the grant (lib/constructs/grants.ts): a function has the variable exactly when it may use it. */
-  | { readonly by: 'grant'; readonly grants: readonly Grant[] }
+  | { readonly by: 'grant'; readonly grants: readonly string[] }
   /** The routes declaring the setting in lambdas/routes.ts (lib/constructs/http-api.ts). */
-  | { readonly by: 'route-setting'; readonly setting: RouteSetting }
+  | { readonly by: 'route-setting'; readonly setting: string }
   /** The workers declaring the setting in lambdas/workflows.ts (lib/constructs/workflow.ts). */
-  | { readonly by: 'worker-setting'; readonly setting: WorkerSetting }
+  | { readonly by: 'worker-setting'; readonly setting: string }
   /** The tasks declaring the setting in lambdas/tasks.ts (lib/constructs/tasks.ts). */
-  | { readonly by: 'task-setting'; readonly setting: TaskSetting }
+  | { readonly by: 'task-setting'; readonly setting: string }
   /** The functions that run ffmpeg, by the media-tools layer (lib/constructs/media-tools-layer.ts). */
   | { readonly by: 'media-tools' }
   /** The functions that draw captions, by the caption-fonts layer (lib/constructs/caption-fonts-layer.ts). */
@@ -219,6 +217,26 @@ export const SETTINGS = {
   S3_FORCE_PATH_STYLE,
   _X_AMZN_TRACE_ID,
 } as const;
+
+type SourceOf<By extends SettingSource['by']> = Extract<
+  (typeof SETTINGS)[keyof typeof SETTINGS]['source'],
+  { readonly by: By }
+>;
+
+/**
+ * The names the settings give to what sets them, by kind. The tables own these names (Grant in
+ * lambdas/grants.ts, the setting groups in routes.ts, workflows.ts and tasks.ts) and check them
+ * with `NamedIn`, so a setting naming a grant or a group that does not exist does not compile.
+ */
+export interface SettingSourceNames {
+  readonly grant: SourceOf<'grant'>['grants'][number];
+  readonly 'route-setting': SourceOf<'route-setting'>['setting'];
+  readonly 'worker-setting': SourceOf<'worker-setting'>['setting'];
+  readonly 'task-setting': SourceOf<'task-setting'>['setting'];
+}
+
+/** `Names`, each of which must be one of `Owned`: how a table checks the names settings give it. */
+export type NamedIn<Names extends Owned, Owned> = Names;
 
 /** The setting's value; unset and empty are the same. */
 export function optionalSetting(setting: Setting): string | undefined {

@@ -5,7 +5,7 @@ import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { ErrorEnvelope } from '#contract/types';
-import { API_PREFIX } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
 import { acknowledgeControl } from '../control-tower';
 import { FLOOD_CONTROL_CONTEXT_KEYS, type EdgeFirewallSettings, type EdgeWebAclRules } from '../flood-control';
 import type { VideoHttpApi } from './http-api';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { JobType, OperationId, Operations, UploadUrlResponse } from '#contract/types';
-import { API_PREFIX, matchPath, routeByOperationId, ROUTES } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
+import { matchPath, routeByOperationId, ROUTES } from '#routes';
 import { putToUploadUrl } from '@video-automation/client';
 import {
   byCommand,

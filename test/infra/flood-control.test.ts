@@ -12,7 +12,8 @@ import {
 } from '../../lib/flood-control';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import type { OperationId } from '#contract/types';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
+import { FALLBACK_HANDLER, ROUTES, type Route } from '#routes';
 import { ApiOnlyStack, appWithoutBundling, logicalIdIn, nagFindings } from './fixtures';
 
 /** AWS's managed CachingDisabled cache policy and AllViewerExceptHostHeader origin request policy. */

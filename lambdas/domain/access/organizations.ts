@@ -1,4 +1,10 @@
-import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type NativeAttributeValue,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { JobType } from '#contract/types';
 import { BATCH_GET_MAX_KEYS, batchGetConsistent } from '#platform/batch-get';
@@ -116,9 +122,9 @@ function fromItem(item: OrganizationItem): Organization {
   };
 }
 
-/** The organization a table item read by its key (`organizationKey`) stores. */
-export function organizationOfItem(item: Record<string, unknown>): Organization {
-  return fromItem(item as unknown as OrganizationItem);
+/** The organization a table item read by its key (`organizationKey`) stores, as the document client answers it. */
+export function organizationOfItem(item: Record<string, NativeAttributeValue>): Organization {
+  return fromItem(item as OrganizationItem);
 }
 
 export async function getOrganization(organizationId: number): Promise<Organization | undefined> {

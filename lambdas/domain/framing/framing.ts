@@ -2,6 +2,7 @@ import type { AspectRatio } from '#contract/types';
 import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
 import { filterGraphPath } from '#platform/media-tools';
 import { PATH_FRAME_RATE, type MovingCrop } from './subject-path';
+import { SAME_ASPECT_TOLERANCE } from './subject-window';
 
 /**
  * How a picture of one shape is put into a frame of another, for split clips and for generated
@@ -21,8 +22,6 @@ import { PATH_FRAME_RATE, type MovingCrop } from './subject-path';
  * took a third more of the framing's CPU than shrinking it once (3% of a clip's render).
  */
 
-/** Aspect ratios closer than this are the same layout: a 2% stretch is invisible, bars of 2% are not. */
-export const SAME_ASPECT_TOLERANCE = 0.02;
 /** The blurred background is made at this fraction of the target size. */
 const BACKGROUND_SCALE = 1 / 8;
 /** Box blur radius (at the reduced size) and passes: the background is colour, not detail. */

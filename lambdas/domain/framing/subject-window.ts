@@ -1,6 +1,5 @@
 import type { AspectRatio } from '#contract/types';
 import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
-import { SAME_ASPECT_TOLERANCE } from './framing';
 
 /**
  * The crop window of subject framing at its widest: the largest window of the target's shape
@@ -14,6 +13,9 @@ export interface CropWindow {
   width: number;
   height: number;
 }
+
+/** Aspect ratios closer than this are the same layout: a 2% stretch is invisible, bars of 2% are not. */
+export const SAME_ASPECT_TOLERANCE = 0.02;
 
 export const evenFloor = (value: number) => Math.max(2, 2 * Math.floor(value / 2));
 

@@ -6,8 +6,8 @@ import {
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { requiredSetting } from '#platform/settings';
-import { workflowOfJobType } from '#workflows';
 import type { AnyJob } from './job';
+import { JOB_STATE_MACHINES, jobExecutionInput } from './job-execution';
 
 /**
  * Starting and stopping a job's execution, and nothing else: the create path (submit-job.ts) and
@@ -29,14 +29,13 @@ export function stepFunctions(): SFNClient {
  * running execution like the first, and refuses one of an execution that has ended.
  */
 export async function startJobExecution(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<void> {
-  const workflow = workflowOfJobType(job.type);
   try {
     await stepFunctions().send(
       new StartExecutionCommand({
         // The CDK app gives the ARN exactly to the functions granted to start the machine.
-        stateMachineArn: requiredSetting(workflow.arnSetting),
+        stateMachineArn: requiredSetting(JOB_STATE_MACHINES[job.type].arnSetting),
         name: job.jobId,
-        input: JSON.stringify(workflow.executionInput(job)),
+        input: JSON.stringify(jobExecutionInput(job)),
       }),
     );
   } catch (error) {
@@ -46,7 +45,7 @@ export async function startJobExecution(job: Pick<AnyJob, 'organizationId' | 'jo
 
 /** The ARN of the job's execution: its state machine's, with the job id as the execution's name. */
 function executionArnOf(job: Pick<AnyJob, 'jobId' | 'type'>): string {
-  const stateMachineArn = requiredSetting(workflowOfJobType(job.type).arnSetting);
+  const stateMachineArn = requiredSetting(JOB_STATE_MACHINES[job.type].arnSetting);
   return `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${job.jobId}`;
 }
 

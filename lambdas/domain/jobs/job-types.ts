@@ -1,6 +1,6 @@
 import type { LimitName } from '#domain/access/organizations';
 import type { Scope } from '#domain/access/scopes';
-import { API_PREFIX } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
 import type { JobType } from './job';
 
 /** What differs between job types, for the parts of the job core they share. */

@@ -1,10 +1,10 @@
 import { log } from '#platform/log';
 import { putMetric } from '#platform/metrics';
-import { workflowOfJobType } from '#workflows';
 import { expireJobPastDeadline } from './deadlines';
 import { endUnfinishedJob, type UnfinishedOutcome } from './execution-endings';
 import { startJobExecution } from './executions';
 import type { JobType } from './job';
+import { JOB_STATE_MACHINES } from './job-execution';
 import { JOB_ERRORS } from './job-errors';
 import { activeJobsCreatedBefore, type ActiveJobEntry } from './job-store';
 import { JOB_TYPE_NAMES } from './job-types';
@@ -48,7 +48,7 @@ function overdueOutcome(entry: ActiveJobEntry): UnfinishedOutcome {
  * which its execution's start follows at once unless the create died before starting it.
  */
 export function boundSecondsOf(jobType: JobType): number {
-  return workflowOfJobType(jobType).executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds;
+  return JOB_STATE_MACHINES[jobType].executionTimeoutSeconds + RECONCILE_SCHEDULE.graceSeconds;
 }
 
 function isPastBound(entry: ActiveJobEntry, now: Date): boolean {

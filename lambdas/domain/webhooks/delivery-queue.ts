@@ -1,6 +1,5 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { requiredSetting } from '#platform/settings';
-import { queueNamed } from '#queues';
+import { requiredSetting, WEBHOOK_DELIVERIES_QUEUE_URL } from '#platform/settings';
 import type { DeliveryRef } from './delivery-store';
 
 /**
@@ -21,7 +20,8 @@ export function sqs(): SQSClient {
   return client;
 }
 
-const queueUrl = () => requiredSetting(queueNamed('webhook-deliveries').urlSetting);
+// The queue table (lambdas/queues.ts) gives the webhook-deliveries queue's URL through this setting.
+const queueUrl = () => requiredSetting(WEBHOOK_DELIVERIES_QUEUE_URL);
 
 /** A message's body: the delivery's ids, in the snake_case of everything the service writes. */
 interface DeliveryMessage {

@@ -2,7 +2,8 @@ import http from 'node:http';
 import fc from 'fast-check';
 import type { JsonSchema } from '#contract/types';
 import { operations } from '#contract/operations/index';
-import { API_PREFIX, ROUTES, type Route } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
+import { ROUTES, type Route } from '#routes';
 import { DOCUMENTED_PATHS, pathParameterSchemas } from './api-document';
 import {
   anyJson,

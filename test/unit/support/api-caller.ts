@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { hashSecret } from '#domain/access/api-keys';
 import type { Scope } from '#domain/access/scopes';
-import { API_PREFIX } from '#routes';
+import { API_PREFIX } from '#platform/api-prefix';
 
 /**
  * One test API key, for tests that drive the request pipeline against a mocked table. Its prefix
