@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   CAPTION_FONT_PACKAGE,
   captionFontFilesIn,
@@ -8,12 +7,11 @@ import {
   type CaptionFontFiles,
 } from '#platform/caption-fonts';
 import { CAPTION_FONTS_DIR } from '#platform/settings';
+import { preparedDirectory } from './prepared-directory';
 
 /**
  * The caption-fonts directory on this machine (lambdas/platform/caption-fonts.ts), written once
- * per package version from the installed font package into the system's temporary directory, as
- * the layer is in AWS. Written beside and renamed into place, so that processes starting together
- * (the stack, test workers) never read a half-written one.
+ * per package version from the installed font package, as the layer is in AWS.
  */
 
 let prepared: string | undefined;
@@ -22,19 +20,10 @@ export function localCaptionFontsDirectory(): string {
   if (prepared) return prepared;
   const manifest = require.resolve(`${CAPTION_FONT_PACKAGE}/package.json`);
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-  const directory = join(tmpdir(), `caption-fonts-${version}`);
-  if (!existsSync(directory)) {
-    const staging = mkdtempSync(`${directory}-`);
-    writeCaptionFontsDirectory(dirname(manifest), staging);
-    try {
-      renameSync(staging, directory);
-    } catch (error) {
-      rmSync(staging, { recursive: true, force: true });
-      if (!existsSync(directory)) throw error;
-    }
-  }
-  prepared = directory;
-  return directory;
+  prepared = preparedDirectory(`caption-fonts-${version}`, (staging) =>
+    writeCaptionFontsDirectory(dirname(manifest), staging),
+  );
+  return prepared;
 }
 
 export function localCaptionFontFiles(): CaptionFontFiles {
