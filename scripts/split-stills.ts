@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,8 @@ import { framingOfSampledFrames } from '#domain/split-jobs/subject-frames';
 import type { Transcript } from '#domain/split-jobs/transcription/port';
 import { localCaptionFontFiles } from '../local/caption-fonts';
 import { resolveMediaTool } from '../local/media-tools';
+import { peopleDetectorEnvironment } from '../local/people-detector';
+import { makePeopleFixture } from '../test/support/people-fixtures';
 
 /**
  * The stills of docs/split-jobs.md (`npm run docs:stills`): each a short clip rendered with
@@ -22,9 +24,13 @@ import { resolveMediaTool } from '../local/media-tools';
 
 const RUN = promisify(execFile);
 const OUTPUT_DIRECTORY = join(__dirname, '..', 'docs', 'split-jobs');
-/** The generated sources, wider than the clips' 9:16: a colourful pattern, and a presenter beside a whiteboard. */
+/**
+ * The generated sources, wider than the clips' 9:16: a colourful pattern, and the framing tests'
+ * sources made from a real photograph (test/support/people-fixtures.ts): a presenter beside a
+ * whiteboard, two people far apart, slides.
+ */
 const SOURCE = { width: 1280, height: 720, seconds: 4 };
-type SourceName = 'pattern' | 'presenter';
+type SourceName = 'pattern' | 'presenter' | 'twoPeople' | 'slides';
 /** Stills are shown at half the clip's size. */
 const STILL_SCALE = 0.5;
 
@@ -35,8 +41,8 @@ interface Still {
   /** File name in docs/split-jobs/. */
   name: string;
   source: SourceName;
-  /** `subject` frames the clip as a split job would under `framing: subject`; `fit` shows the whole picture. */
-  framing: 'subject' | 'fit';
+  /** Frames the clip as a split job would under this `framing`; `fit` shows the whole picture. */
+  framing: 'subject' | 'stacked' | 'fit';
   render: StillRender;
   /** The moment of the clip shown, in seconds. */
   frameSeconds: number;
@@ -67,48 +73,29 @@ function captionStill(style: VisibleCaptionStyle, frameSeconds: number): Still {
   };
 }
 
+function framingStill(name: string, source: SourceName, framing: Still['framing']): Still {
+  return { name, source, framing, render: { range: RANGE, aspectRatio: '9:16' }, frameSeconds: 2 };
+}
+
 const STILLS: readonly Still[] = [
   captionStill('clean', 1.6),
   captionStill('bold_center', 1.6),
   // Half-way through a cue, so that the words spoken so far are lit and the rest are not.
   captionStill('karaoke', 1.6),
   captionStill('platform_native', 1.6),
-  {
-    name: 'framing-subject.jpg',
-    source: 'presenter',
-    framing: 'subject',
-    render: { range: RANGE, aspectRatio: '9:16' },
-    frameSeconds: 2,
-  },
-  {
-    name: 'framing-fit.jpg',
-    source: 'presenter',
-    framing: 'fit',
-    render: { range: RANGE, aspectRatio: '9:16' },
-    frameSeconds: 2,
-  },
+  framingStill('framing-subject.jpg', 'presenter', 'subject'),
+  framingStill('framing-fit.jpg', 'presenter', 'fit'),
+  framingStill('framing-stacked.jpg', 'twoPeople', 'stacked'),
+  framingStill('framing-slides.jpg', 'slides', 'fit'),
 ];
 
-/**
- * A presenter (a head and shoulders, walking slowly to the right) beside a whiteboard with lines
- * of writing, on a slate wall: a talk as a 16:9 camera films it.
- */
-const PRESENTER_GRAPH = [
-  [
-    `color=c=0x34495e:s=${SOURCE.width}x${SOURCE.height}:r=30:d=${SOURCE.seconds}`,
-    'drawbox=x=800:y=110:w=400:h=300:color=0xf4f4f0:t=fill',
-    ...[160, 210, 260, 310].map((y, index) => `drawbox=x=840:y=${y}:w=${300 - index * 40}:h=14:color=0x2c3e50:t=fill`),
-  ].join(',') + '[wall]',
-  `color=c=0x1f3a93:s=320x260:r=30:d=${SOURCE.seconds},format=yuva420p,` +
-    `geq=lum='p(X,Y)':cb='p(X,Y)':cr='p(X,Y)':a='if(lte(pow((X-W/2)/(W/2),2)+pow((Y-H)/H,2),1),255,0)'[shoulders]`,
-  `color=c=0xC89271:s=140x180:r=30:d=${SOURCE.seconds},format=yuva420p,` +
-    `geq=lum='p(X,Y)':cb='p(X,Y)':cr='p(X,Y)':a='if(lte(pow((X-W/2)/(W/2),2)+pow((Y-H/2)/(H/2),2),1),255,0)'[head]`,
-  `[wall][shoulders]overlay=x='200+40*t':y=H-h[dressed]`,
-  `[dressed][head]overlay=x='290+40*t':y=H-260-170[out0]`,
-].join(';');
-
-/** The framing a split job would give a clip of the whole source under `framing: subject`. */
-async function subjectFraming(ffmpeg: string, source: string, workDir: string): Promise<ClipRenderRequest['framing']> {
+/** The framing a split job would give a clip of the whole source under `framing`. */
+async function framingOf(
+  ffmpeg: string,
+  source: string,
+  workDir: string,
+  framing: Still['framing'],
+): Promise<ClipRenderRequest['framing']> {
   const frameSize = subjectSampleSize(SOURCE);
   const path = join(workDir, 'subject-frames.rgb');
   const { sceneCuts } = await analyseSegment({
@@ -116,11 +103,11 @@ async function subjectFraming(ffmpeg: string, source: string, workDir: string): 
     input: source,
     range: RANGE,
     hasAudio: false,
-    timeoutMs: 60_000,
+    timeoutMs: 120_000,
     subjectFrames: { path, ...frameSize },
   });
   return framingOfSampledFrames(path, frameSize, {
-    framing: 'subject',
+    framing,
     aspectRatio: '9:16',
     source: SOURCE,
     clip: RANGE,
@@ -129,20 +116,20 @@ async function subjectFraming(ffmpeg: string, source: string, workDir: string): 
 }
 
 async function main() {
+  Object.assign(process.env, peopleDetectorEnvironment());
   const ffmpeg = (await resolveMediaTool('ffmpeg')).path;
   const workDir = await mkdtemp(join(tmpdir(), 'split-stills-'));
   try {
-    const graphs: Record<SourceName, string> = {
-      pattern: `mandelbrot=size=${SOURCE.width}x${SOURCE.height}:rate=30`,
-      presenter: PRESENTER_GRAPH,
-    };
     const sources = {} as Record<SourceName, string>;
-    for (const [name, graph] of Object.entries(graphs) as [SourceName, string][]) {
+    sources.pattern = join(workDir, 'pattern.mp4');
+    await RUN(ffmpeg, [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `mandelbrot=size=${SOURCE.width}x${SOURCE.height}:rate=30`],
+      ...['-t', String(SOURCE.seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+      sources.pattern,
+    ]);
+    for (const name of ['presenter', 'twoPeople', 'slides'] as const) {
       sources[name] = join(workDir, `${name}.mp4`);
-      await RUN(ffmpeg, [
-        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', graph, '-t', String(SOURCE.seconds)],
-        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', sources[name]],
-      ]);
+      await writeFile(sources[name], makePeopleFixture(name));
     }
     await mkdir(OUTPUT_DIRECTORY, { recursive: true });
     for (const still of STILLS) {
@@ -151,7 +138,7 @@ async function main() {
       const input = sources[still.source];
       const rendered = await renderClip({
         ...still.render,
-        framing: still.framing === 'subject' ? await subjectFraming(ffmpeg, input, outputDirectory) : undefined,
+        framing: await framingOf(ffmpeg, input, outputDirectory, still.framing),
         ffmpegPath: ffmpeg,
         input,
         source: { width: SOURCE.width, height: SOURCE.height, hasAudio: false },

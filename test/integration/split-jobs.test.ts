@@ -518,7 +518,7 @@ describe('a source of grainy footage', () => {
       const file = await download(clip.download_url!);
       expect(file.length).toBeGreaterThan(11 * 1024 * 1024);
     }
-  }, 200_000);
+  }, 300_000);
 });
 
 describe('a source that cannot be read any more', () => {

@@ -15,7 +15,7 @@ import { localCaptionFontFiles } from '../../local/caption-fonts';
  *   by 150 pixels as presenters do.
  * - `walking`: the photograph crossing a grey ramp from one side to the other and back; the ramp's
  *   brightness at a clip's left edge says where the crop stood.
- * - `turnsAway`: the presenter, whose face is hidden (the back of the head to the camera) from 8 to 12 s.
+ * - `turnsAway`: the presenter, whose face is hidden (as by a hood seen from behind) from 8 to 12 s.
  * - `twoPeople`: an interview: two people at either side of a table, far apart.
  * - `slides`: a slide deck, no one on screen.
  *
@@ -35,6 +35,8 @@ const PERSON_WIDTH = 2 * Math.round((PERSON_HEIGHT * 380) / 512 / 2);
 export const RAMP_LUMA = 'X*0.16+20';
 
 const WALL = 'color=c=0xd9d4c7';
+/** What hides the face in `turnsAway` (a dark green hood), as RGB: a colour the photograph does not hold, so the tests can find it. */
+export const HIDDEN_FACE_COLOUR = [0x1e, 0x5a, 0x1e] as const;
 const { width: W, height: H } = FIXTURE_SIZE;
 
 function whiteboard(font: string): string {
@@ -74,9 +76,9 @@ function pictureGraph(fixture: PeopleFixture, font: string): string {
     case 'presenter':
       return `${room}[room];${person}[person];[room][person]overlay=x='760+75*sin(2*PI*t/10)':${standing}:shortest=1[v]`;
     case 'turnsAway':
-      // Her face and hair covered by the back of a head: dark hair over the face's box.
+      // Her face and hair hidden, as by a hood seen from behind.
       return (
-        `${room}[room];${person},drawbox=x=60:y=20:w=190:h=215:color=0x4b3621:t=fill:enable='between(t,8,12)'[person];` +
+        `${room}[room];${person},drawbox=x=60:y=20:w=190:h=215:color=0x${HIDDEN_FACE_COLOUR.map((c) => c.toString(16).padStart(2, '0')).join('')}:t=fill:enable='between(t,8,12)'[person];` +
         `[room][person]overlay=x='760+75*sin(2*PI*t/10)':${standing}:shortest=1[v]`
       );
     case 'walking':

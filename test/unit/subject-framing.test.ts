@@ -85,8 +85,12 @@ describe('the window path', () => {
     expect(new Set(path([300, 300, 800, 300, 300]))).toEqual(new Set([300]));
   });
 
-  it('keeps the last aim through samples without one', () => {
+  it('keeps the nearest aim before the first and after the last, and goes straight between two across a gap', () => {
     expect(new Set(path([undefined, 500, 500, undefined, undefined, undefined]))).toEqual(new Set([500]));
+    const across = path([200, 200, undefined, undefined, undefined, 600, 600, 600]);
+    // Without the gap's straight line the window would hold at 200 until the aim came back.
+    expect(across[3 * PATH_FRAME_RATE]).toBeGreaterThan(300);
+    expect(across[3 * PATH_FRAME_RATE]).toBeLessThan(500);
   });
 
   it('places the window at once at a scene cut, and pans within a shot only', () => {

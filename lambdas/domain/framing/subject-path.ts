@@ -56,12 +56,23 @@ const sum = (values: readonly number[], from = 0, to = values.length) => {
 
 const median3 = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
 
-/** The aim per sample; samples without one keep the nearest one before (or, at the start, after) them. */
+/**
+ * The aim per sample. Samples without one between two that have one take the straight line
+ * between them (a person who turned away kept walking: where they reappear is known, the clip
+ * being framed after the fact); before the first and after the last, the nearest one.
+ */
 function filledAims(aims: readonly (number | undefined)[], travel: number): number[] {
-  let last = aims.find((aim) => aim !== undefined) ?? travel / 2;
-  const raw = aims.map((aim) => {
-    if (aim !== undefined) last = aim;
-    return last;
+  const known = aims.flatMap((aim, index) => (aim === undefined ? [] : [{ index, aim }]));
+  if (known.length === 0) return aims.map(() => travel / 2);
+  let next = 0;
+  const raw = aims.map((aim, index) => {
+    if (aim !== undefined) return aim;
+    while (next < known.length && known[next]!.index < index) next += 1;
+    const before = known[next - 1];
+    const after = known[next];
+    if (!before) return after!.aim;
+    if (!after) return before.aim;
+    return before.aim + ((after.aim - before.aim) * (index - before.index)) / (after.index - before.index);
   });
   return raw.map((aim, index) => median3(raw[index - 1] ?? aim, aim, raw[index + 1] ?? aim));
 }
