@@ -55,6 +55,18 @@ describe('the people detector', () => {
     expect(hidden!.faces.filter((face) => face.score >= 0.6)).toEqual([]);
   });
 
+  it('lets the rest of the process run between frames', async () => {
+    const found = await detector();
+    let timersRun = 0;
+    const ticking = setInterval(() => (timersRun += 1), 0);
+    try {
+      await found.detect({ rgb: Buffer.concat(Array.from({ length: 6 }, () => frame({ left: 150 }))), ...SIZE });
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(timersRun).toBeGreaterThanOrEqual(5);
+  });
+
   it('stops between frames once its job has ended', async () => {
     const stopped = new AbortController();
     stopped.abort(new Error('cancelled'));

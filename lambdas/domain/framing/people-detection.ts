@@ -169,6 +169,10 @@ async function loadDetector(files: PeopleDetectorFiles): Promise<PeopleDetector>
       let lastFaceFrame = -Infinity;
       let facelessFrames = 0;
       for (let index = 0; index < Math.floor(rgb.length / frameBytes); index += 1) {
+        // Detection is synchronous WebAssembly behind a promise: without a turn of the event loop
+        // between frames, nothing else in the process (the job's watch, other requests) would run
+        // until the last frame.
+        await new Promise((resolve) => setImmediate(resolve));
         signal?.throwIfAborted();
         for (let row = 0; row < height; row += 1) {
           const from = index * frameBytes + row * width * 3;
