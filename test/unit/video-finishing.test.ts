@@ -17,7 +17,7 @@ import { serveCutting } from '../support/range-server';
 
 const run = promisify(execFile);
 // Real ffmpeg runs take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let workDir: string;
 beforeAll(async () => {
