@@ -132,28 +132,27 @@ async function loadDetector(files: PeopleDetectorFiles): Promise<PeopleDetector>
   await human.load();
   const { tf } = human;
 
-  async function detectOne(
+  /** The faces, or the bodies, in the padded square whose frame of `frame`'s size starts `padding` pixels in. */
+  async function detectIn(
     square: Int32Array,
     side: number,
-    frame: { width: number; height: number },
-    bodies: boolean,
-  ) {
+    frame: { width: number; height: number; padding: { x: number; y: number } },
+    part: 'faces' | 'bodies',
+  ): Promise<Detection[]> {
     const input = tf.tensor4d(square, [1, side, side, 3], 'int32');
     try {
-      const result = await human.detect(input, { body: { enabled: bodies } });
-      const offsetX = (side - frame.width) / 2;
-      const offsetY = (side - frame.height) / 2;
-      const toFrame = ([x, y, width, height]: [number, number, number, number], score: number): Detection => ({
-        x: (x * side - offsetX) / frame.width,
-        y: (y * side - offsetY) / frame.height,
+      const result = await human.detect(input, {
+        face: { enabled: part === 'faces' },
+        body: { enabled: part === 'bodies' },
+      });
+      const found = part === 'faces' ? result.face : result.body;
+      return found.map(({ boxRaw: [x, y, width, height], score }) => ({
+        x: (x * side - frame.padding.x) / frame.width,
+        y: (y * side - frame.padding.y) / frame.height,
         width: (width * side) / frame.width,
         height: (height * side) / frame.height,
         score,
-      });
-      return {
-        faces: result.face.map((face) => toFrame(face.boxRaw, face.score)),
-        bodies: bodies ? result.body.map((body) => toFrame(body.boxRaw, body.score)) : [],
-      };
+      }));
     } finally {
       input.dispose();
     }
@@ -163,7 +162,12 @@ async function loadDetector(files: PeopleDetectorFiles): Promise<PeopleDetector>
     async detect({ rgb, width, height }, signal) {
       const side = Math.max(width, height);
       const square = new Int32Array(side * side * 3);
-      const offset = (Math.floor((side - height) / 2) * side + Math.floor((side - width) / 2)) * 3;
+      const frame = {
+        width,
+        height,
+        padding: { x: Math.floor((side - width) / 2), y: Math.floor((side - height) / 2) },
+      };
+      const offset = (frame.padding.y * side + frame.padding.x) * 3;
       const frameBytes = width * height * 3;
       const frames: PeopleInFrame[] = [];
       let lastFaceFrame = -Infinity;
@@ -178,16 +182,15 @@ async function loadDetector(files: PeopleDetectorFiles): Promise<PeopleDetector>
           const from = index * frameBytes + row * width * 3;
           square.set(rgb.subarray(from, from + width * 3), offset + row * side * 3);
         }
-        const faces = (await detectOne(square, side, { width, height }, false)).faces;
-        const hasFace = faces.some((face) => face.score >= CONFIDENT_FACE_SCORE);
-        if (hasFace) {
+        const faces = await detectIn(square, side, frame, 'faces');
+        if (faces.some((face) => face.score >= CONFIDENT_FACE_SCORE)) {
           lastFaceFrame = index;
           frames.push({ faces, bodies: [] });
           continue;
         }
         facelessFrames += 1;
         const searchBody = index - lastFaceFrame <= BODY_BRIDGE_FRAMES || facelessFrames % BODY_SEARCH_INTERVAL === 1;
-        frames.push(searchBody ? await detectOne(square, side, { width, height }, true) : { faces, bodies: [] });
+        frames.push({ faces, bodies: searchBody ? await detectIn(square, side, frame, 'bodies') : [] });
       }
       return frames;
     },
