@@ -1,6 +1,6 @@
 import type { AspectRatio } from '#contract/types';
 import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
-import type { PeopleInFrame } from './people-detection';
+import type { Detection, PeopleInFrame } from './people-detection';
 import { planWindowPath, shotsOf, type MovingCrop } from './subject-path';
 import { evenFloor, subjectCropWindow } from './subject-window';
 
@@ -80,53 +80,42 @@ interface Sighting {
   sample: number;
   centreX: number;
   eyeY: number;
-  /** The head's height and top; from a face, or estimated from a body. */
+  /** The head's height: from a face, or estimated from a body. */
   headHeight: number;
-  headTop: number;
   width: number;
   fromFace: boolean;
 }
 
 interface Track {
   sightings: Sighting[];
+  /** Per sample, the sighting there, if any. */
+  at: (Sighting | undefined)[];
   /** Per sample, whether the person is there: seen, or unseen for no longer than MAX_GAP_SECONDS between two sightings. */
   present: boolean[];
 }
 
-function faceSighting(
-  sample: number,
-  face: PeopleInFrame['faces'][number],
-  source: FramingRequest['source'],
-): Sighting {
-  const height = face.height * source.height;
-  const top = face.y * source.height;
+/** Where the eyes and how tall the head are within a detection's box, as shares of its height. */
+const FACE_BOX = { eyes: EYE_SHARE, head: 1 + HAIR_SHARE };
+const BODY_BOX = { eyes: BODY_EYE_SHARE, head: BODY_HEAD_SHARE };
+
+function sightingOf(sample: number, box: Detection, source: FramingRequest['source'], fromFace: boolean): Sighting {
+  const proportions = fromFace ? FACE_BOX : BODY_BOX;
+  const height = box.height * source.height;
   return {
     sample,
-    centreX: (face.x + face.width / 2) * source.width,
-    eyeY: top + EYE_SHARE * height,
-    headHeight: height * (1 + HAIR_SHARE),
-    headTop: top - HAIR_SHARE * height,
-    width: face.width * source.width,
-    fromFace: true,
+    centreX: (box.x + box.width / 2) * source.width,
+    eyeY: box.y * source.height + proportions.eyes * height,
+    headHeight: proportions.head * height,
+    width: box.width * source.width,
+    fromFace,
   };
 }
 
-function bodySighting(
-  sample: number,
-  body: PeopleInFrame['bodies'][number],
-  source: FramingRequest['source'],
-): Sighting {
-  const height = body.height * source.height;
-  const top = body.y * source.height;
-  return {
-    sample,
-    centreX: (body.x + body.width / 2) * source.width,
-    eyeY: top + BODY_EYE_SHARE * height,
-    headHeight: BODY_HEAD_SHARE * height,
-    headTop: top,
-    width: body.width * source.width,
-    fromFace: false,
-  };
+/** The sightings of its face where there are any (a body's box only estimates the head), else all. */
+function trusted(tracks: readonly Track[]): Sighting[] {
+  const all = tracks.flatMap((track) => track.sightings);
+  const faces = all.filter((sighting) => sighting.fromFace);
+  return faces.length > 0 ? faces : all;
 }
 
 /** Links the sightings of each sample to the people seen before, nearest first. */
@@ -137,10 +126,10 @@ function trackPeople(request: FramingRequest): Track[] {
   request.samples.forEach((frame, sample) => {
     const faces = frame.faces
       .filter((face) => face.score >= FACE_SCORE)
-      .map((face) => faceSighting(sample, face, request.source));
+      .map((face) => sightingOf(sample, face, request.source, true));
     const bodies = frame.bodies
       .filter((body) => body.score >= BODY_SCORE && body.width >= MIN_BODY_WIDTH)
-      .map((body) => bodySighting(sample, body, request.source));
+      .map((body) => sightingOf(sample, body, request.source, false));
     const taken = new Set<Sighting[]>();
     for (const sighting of [...faces, ...bodies]) {
       const reach = Math.max(REACH_WIDTHS * sighting.width, REACH_SHARE * request.source.width);
@@ -166,12 +155,14 @@ function trackPeople(request: FramingRequest): Track[] {
   });
   return tracks.map((sightings) => {
     const present = new Array<boolean>(request.samples.length).fill(false);
+    const at = new Array<Sighting | undefined>(request.samples.length).fill(undefined);
     sightings.forEach((sighting, index) => {
+      at[sighting.sample] = sighting;
       const next = sightings[index + 1];
       const until = next && next.sample - sighting.sample - 1 <= maxGap ? next.sample : sighting.sample + 1;
       for (let sample = sighting.sample; sample < until; sample += 1) present[sample] = true;
     });
-    return { sightings, present };
+    return { sightings, at, present };
   });
 }
 
@@ -182,14 +173,7 @@ const median = (values: readonly number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
 
-/** Per sample, the track's sighting there, or the last before it within the gap. */
-function sightingPerSample(track: Track, sampleCount: number): (Sighting | undefined)[] {
-  const perSample = new Array<Sighting | undefined>(sampleCount).fill(undefined);
-  for (const sighting of track.sightings) perSample[sighting.sample] = sighting;
-  return perSample;
-}
-
-/** A window of `width` × `height` aimed, per sample, at what `aimOf` says, moved along its path. */
+/** A window of `size` aimed, per sample, at `aims` (where one is known), moved along its paths. */
 function movingCrop(
   request: FramingRequest,
   size: { width: number; height: number },
@@ -229,23 +213,15 @@ function aimAt(sightings: readonly Sighting[], size: { width: number; height: nu
 function followingCrop(request: FramingRequest, tracks: readonly Track[], others: readonly Track[]): MovingCrop {
   const full = subjectCropWindow(request.aspectRatio, request.source)!;
   const aspect = full.width / full.height;
-  const faceHeights = tracks.flatMap((track) =>
-    track.sightings.filter((sighting) => sighting.fromFace).map((sighting) => sighting.headHeight),
-  );
-  const headHeight = median(
-    faceHeights.length > 0 ? faceHeights : tracks.flatMap((track) => track.sightings.map((s) => s.headHeight)),
-  );
+  const faces = trusted(tracks);
+  const headHeight = median(faces.map((sighting) => sighting.headHeight));
   // Closer in for a small head, and for eyes low in the picture: a window whose upper third is
   // at eye level reaches no further than twice a third of its height below the eyes.
   const closer = headHeight > 0 ? headHeight / MIN_HEAD_SHARE : full.height;
   const eyeLevel = median(tracks.flatMap((track) => track.sightings.map((sighting) => sighting.eyeY)));
   const eyesOnThird = 1.5 * (request.source.height - eyeLevel);
   // Never so close that the shoulders no longer fit across.
-  const faceWidth = median(
-    tracks.flatMap((track) =>
-      track.sightings.filter((sighting) => sighting.fromFace).map((sighting) => sighting.width),
-    ),
-  );
+  const faceWidth = median(faces.filter((sighting) => sighting.fromFace).map((sighting) => sighting.width));
   const shoulders = SHOULDERS_FACE_WIDTHS * faceWidth;
   const height = Math.max(
     MIN_WINDOW_HEIGHT_SHARE * request.source.height,
@@ -254,52 +230,35 @@ function followingCrop(request: FramingRequest, tracks: readonly Track[], others
   const size = windowOf(aspect, height, request.source);
   // The person may drift off centre only as far as the shoulders stay inside.
   const hold = { x: Math.max(0, (size.width - shoulders) / 2), y: HOLD_SHARE * size.height };
-  const perSample = tracks.map((track) => sightingPerSample(track, request.samples.length));
-  const otherPerSample = others.map((track) => sightingPerSample(track, request.samples.length));
   const aims = new Array<{ x: number; y: number } | undefined>(request.samples.length).fill(undefined);
   for (const shot of shotsOf(request, request.samples.length)) {
     // Each shot follows whom it shows: the clip's person where they are in it, else the shot's own.
     const inShot = (track: Track) => share(track.present.slice(shot.firstSample, shot.endSample));
-    const followed = tracks.some((track) => inShot(track) > 0) ? perSample : bestOf(others, otherPerSample, inShot);
+    const shotsOwn = [...others].sort((a, b) => inShot(b) - inShot(a)).slice(0, 1);
+    const followed = tracks.some((track) => inShot(track) > 0) ? tracks : shotsOwn;
     for (let sample = shot.firstSample; sample < shot.endSample; sample += 1) {
-      const seen = followed.map((sightings) => sightings[sample]).filter((sighting) => sighting !== undefined);
+      const seen = followed.flatMap((track) => track.at[sample] ?? []);
       if (seen.length > 0) aims[sample] = aimAt(seen, size);
     }
   }
   return movingCrop(request, size, aims, hold);
 }
 
-function bestOf(
-  tracks: readonly Track[],
-  perSample: readonly (Sighting | undefined)[][],
-  score: (track: Track) => number,
-) {
-  let best = -1;
-  tracks.forEach((track, index) => {
-    if (best < 0 || score(track) > score(tracks[best]!)) best = index;
-  });
-  return best < 0 ? [] : [perSample[best]!];
-}
-
 /** One half of a stacked clip, following one person. */
 function stackedCrop(request: FramingRequest, track: Track): MovingCrop {
   const { width, height } = OUTPUT_DIMENSIONS[request.aspectRatio];
   const halfAspect = width / (height / 2);
-  const faces = track.sightings.filter((sighting) => sighting.fromFace);
-  const headHeight = median((faces.length > 0 ? faces : track.sightings).map((sighting) => sighting.headHeight));
+  const headHeight = median(trusted([track]).map((sighting) => sighting.headHeight));
   const cropHeight = Math.max(MIN_STACKED_HEIGHT_SHARE * request.source.height, headHeight / STACKED_HEAD_SHARE);
   const size = windowOf(halfAspect, cropHeight, request.source);
-  const aims = sightingPerSample(track, request.samples.length).map((sighting) =>
-    sighting ? aimAt([sighting], size) : undefined,
-  );
+  const aims = track.at.map((sighting) => (sighting ? aimAt([sighting], size) : undefined));
   return movingCrop(request, size, aims);
 }
 
 /** Whether both people's heads and shoulders fit across one window of the widest size. */
 function fitSideBySide(first: Track, second: Track, windowWidth: number): boolean {
   const span = (track: Track) => {
-    const faces = track.sightings.filter((sighting) => sighting.fromFace);
-    const used = faces.length > 0 ? faces : track.sightings;
+    const used = trusted([track]);
     const centre = median(used.map((sighting) => sighting.centreX));
     const widths = used.map((sighting) => (sighting.fromFace ? SHOULDERS_FACE_WIDTHS : 1) * sighting.width);
     return [centre - median(widths) / 2, centre + median(widths) / 2] as const;
