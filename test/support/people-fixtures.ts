@@ -26,6 +26,8 @@ export type PeopleFixture = 'presenter' | 'walking' | 'turnsAway' | 'twoPeople' 
 
 export const FIXTURE_SIZE = { width: 1280, height: 720 };
 export const FIXTURE_SECONDS = 20;
+/** A fixture takes under 15 s to make on a loaded 2-core machine: ten times that is a stall. */
+const FIXTURE_TIMEOUT_MS = 150_000;
 export const PHOTO_PATH = join(__dirname, '..', 'fixtures', 'people', 'astronaut.png');
 /** The part of the 512x512 photograph that is her head and shoulders, and the height it is shown at. */
 const PERSON_CROP = '380:512:50:0';
@@ -108,14 +110,28 @@ export function makePeopleFixture(fixture: PeopleFixture): Buffer {
   try {
     const file = join(directory, 'source.mp4');
     const font = localCaptionFontFiles().fontsDirectory + '/Montserrat_700Bold.ttf';
-    execFileSync(ffmpeg.path, [
-      ...['-hide_banner', '-loglevel', 'error', '-y'],
-      ...['-loop', '1', '-framerate', '25', '-t', String(FIXTURE_SECONDS), '-i', PHOTO_PATH],
-      ...['-f', 'lavfi', '-i', `${SPEECH}:d=${FIXTURE_SECONDS}`],
-      ...['-filter_complex', pictureGraph(fixture, font), '-map', '[v]', '-map', '1:a', '-t', String(FIXTURE_SECONDS)],
-      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p'],
-      ...['-c:a', 'aac', '-movflags', '+faststart', file],
-    ]);
+    execFileSync(
+      ffmpeg.path,
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-y'],
+        ...['-loop', '1', '-framerate', '25', '-t', String(FIXTURE_SECONDS), '-i', PHOTO_PATH],
+        ...['-f', 'lavfi', '-i', `${SPEECH}:d=${FIXTURE_SECONDS}`],
+        ...[
+          '-filter_complex',
+          pictureGraph(fixture, font),
+          '-map',
+          '[v]',
+          '-map',
+          '1:a',
+          '-t',
+          String(FIXTURE_SECONDS),
+        ],
+        ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p'],
+        ...['-c:a', 'aac', '-movflags', '+faststart', file],
+      ],
+      // A graph that stalls (an input nothing reads) fails the test instead of running on unseen.
+      { timeout: FIXTURE_TIMEOUT_MS, killSignal: 'SIGKILL' },
+    );
     return readFileSync(file);
   } finally {
     rmSync(directory, { recursive: true, force: true });
