@@ -1302,21 +1302,35 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
-            /** @description The first sentence spoken in the clip, when a transcript exists; otherwise null. */
+            /**
+             * @description A headline of at most 60 characters, ending on a whole word: the language model's title
+             *     where it proposed the clip, else the clip's opening sentence (cut at a word, with an
+             *     ellipsis). Null when no word is heard in the clip or there is no transcript.
+             */
             title: string | null;
             start_time_seconds: number;
             end_time_seconds: number;
             duration_seconds: number;
-            /** @description How strong the clip is, 0 to 1, from measured signals (docs/split-jobs.md). */
+            /** @description How strong the clip is, 0 to 1: the weighted mean of its signals, among them what the language model made of its words (docs/split-jobs.md). */
             score: number | null;
             /** @description What `score` is made of; null only for clips chosen before breakdowns were recorded. */
             score_breakdown: components["schemas"]["ScoreBreakdown"] | null;
             /**
-             * @description Why the clip was chosen: short sentences from its strongest signals (value at least 0.5,
-             *     ordered by value × weight), strongest first; empty only for clips chosen before reasons
-             *     were recorded.
+             * @description Why the clip was chosen, strongest first, each naming what is in this clip: the language
+             *     model's reason where it proposed the clip, then its strongest signals (value at least
+             *     0.5, ordered by value × weight), such as its opening line ("Opens on a question: “Why did
+             *     our releases take two weeks?”.") or its figures; empty only for clips chosen before
+             *     reasons were recorded.
              */
             reasons: string[];
+            /**
+             * @description The line the clip opens on, as spoken (the language model's pick where it proposed the
+             *     clip). Null when no word is heard at its start, there is no transcript, or the clip was
+             *     chosen before hook lines were recorded.
+             */
+            hook_line: string | null;
+            /** @description How the job's clips were ranked; null only for clips chosen before rankings were recorded. */
+            ranking: components["schemas"]["ClipRanking"] | null;
             /**
              * Format: uri
              * @description Signed MP4 (H.264/AAC); null until the clip is completed.
@@ -1361,9 +1375,23 @@ export interface components {
             /** @description The signal's weight for the job's `clip_style` and `target_platforms`, to four decimals. */
             weight: number;
         };
+        ClipRanking: {
+            /**
+             * @description `language_and_signals`: a language model read the transcript and its score for the clip's
+             *     sentences is the `language` signal; `signals`: ranked by sound, picture and opening words
+             *     alone, because there was no transcript or the language step failed (`fallback_reason`).
+             * @enum {string}
+             */
+            source: "language_and_signals" | "signals";
+            /** @description The language model asked (a Bedrock model id in AWS), or null when none was. */
+            language_model: string | null;
+            /** @description Why the clips were ranked without the language model, in a sentence; null when they were not. */
+            fallback_reason: string | null;
+        };
         /**
          * @description The clip's signals (docs/split-jobs.md). The weights sum to 1, and Σ value × weight is the
-         *     clip's `score` to within 0.002 (the rounding of each figure).
+         *     clip's `score` to within 0.002 (the rounding of each figure). `language` weighs 0 when the
+         *     clips were ranked without a language model.
          */
         ScoreBreakdown: {
             energy: components["schemas"]["SignalContribution"];
@@ -1372,6 +1400,7 @@ export interface components {
             rhythm: components["schemas"]["SignalContribution"];
             motion: components["schemas"]["SignalContribution"];
             length_fit: components["schemas"]["SignalContribution"];
+            language: components["schemas"]["SignalContribution"];
         };
         ClipsResponse: {
             job_id: string;

@@ -5,19 +5,22 @@ import {
   CLIP_LENGTHS,
   CLIP_STYLE_WEIGHTS,
   chooseClips,
-  clipReasons,
   MAX_REASONS,
-  REASON_MIN_SIGNAL,
+  SENTENCE_LEAD_SECONDS,
+  SENTENCE_TAIL_SECONDS,
+  sentenceEdges,
   SILENCE_EDGE_PAD_SECONDS,
   signalWeights,
-  TITLE_MAX_CHARACTERS,
+  SPEECH_NEIGHBOURHOOD_SECONDS,
   type ChosenClip,
   type ClipChoiceOptions,
   type ClipLengthPreset,
   type ClipSignal,
   type ClipStyle,
-  type ScoreBreakdown,
+  type SpokenContent,
 } from '#domain/split-jobs/clip-selection';
+import { TITLE_MAX_CHARACTERS, type ClipIdea, type ClipIdeasAnswer } from '#domain/split-jobs/language/port';
+import { transcriptSentences, type Sentence } from '#domain/split-jobs/sentences';
 import {
   ANALYSIS_WINDOW_SECONDS,
   LOUDNESS_FLOOR_DB,
@@ -119,9 +122,13 @@ const optionsArbitrary: fc.Arbitrary<ClipChoiceOptions> = fc.record({
   maxClips: fc.integer({ min: 1, max: 30 }),
 });
 
+/** What the language step answered: nothing asked, a failure, or ideas over sentence positions in [0, 1). */
+type LanguageCase = null | 'failed' | { at: number; span: number; score: number }[];
+
 interface Case {
   analysis: SourceAnalysis;
   transcript: { seed: number; wordsPerSecond: number } | null;
+  language: LanguageCase;
   options: ClipChoiceOptions;
 }
 
@@ -130,25 +137,85 @@ const cases: fc.Arbitrary<Case> = fc.record({
   transcript: fc.option(
     fc.record({ seed: fc.integer(), wordsPerSecond: fc.double({ min: 0.1, max: 4, noNaN: true }) }),
   ),
+  language: fc.oneof(
+    fc.constant(null),
+    fc.constant('failed' as const),
+    fc.array(
+      fc.record({
+        at: fc.double({ min: 0, max: 0.999, noNaN: true }),
+        span: fc.integer({ min: 0, max: 40 }),
+        score: fc.integer({ min: 0, max: 100 }),
+      }),
+      { maxLength: 30 },
+    ),
+  ),
   options: optionsArbitrary,
 });
 
-function run({ analysis, transcript, options }: Case) {
-  const spoken = transcript && spokenWords(analysis.durationSeconds, transcript.seed, transcript.wordsPerSecond);
-  return chooseClips(analysis, spoken, options);
+function ideaAt(sentences: readonly Sentence[], at: number, span: number, score: number): ClipIdea {
+  const firstSentence = Math.floor(at * sentences.length);
+  const lastSentence = Math.min(sentences.length - 1, firstSentence + span);
+  return {
+    firstSentence,
+    lastSentence,
+    hookLine: sentences[firstSentence]!.text,
+    title: `Idea ${firstSentence}`,
+    reason: `Proposed from sentence ${firstSentence} to ${lastSentence}.`,
+    score,
+  };
+}
+
+function spokenContentOf({ analysis, transcript, language }: Case): SpokenContent | null {
+  if (!transcript) return null;
+  const sentences = transcriptSentences(
+    spokenWords(analysis.durationSeconds, transcript.seed, transcript.wordsPerSecond),
+  );
+  if (language === null || sentences.length === 0) return { sentences, language: null };
+  const answer: ClipIdeasAnswer =
+    language === 'failed'
+      ? { state: 'failed', cause: 'timeout', detail: 'no answer in 60 s' }
+      : { state: 'answered', ideas: language.map(({ at, span, score }) => ideaAt(sentences, at, span, score)) };
+  return { sentences, language: { modelId: 'test-model', answer } };
+}
+
+function run(input: Case) {
+  return chooseClips(input.analysis, spokenContentOf(input), input.options);
 }
 
 /**
- * Whether `seconds` is somewhere a clip may begin or end for this analysis and preferred length:
- * inside a silence, the pad from one of its edges (its middle when it is shorter than two pads).
+ * Whether `seconds` is somewhere a clip may begin (or end) for this analysis, sentences and
+ * preferred length: the edge of a sentence (one that does not leave its thought open, for an end);
+ * away from speech, 0, the end, a cut, or inside a silence, the pad from one of its edges (its
+ * middle when it is shorter than two pads); or a point of the fallback grid.
  */
-function isBoundaryPoint(analysis: SourceAnalysis, preferredSeconds: number, seconds: number): boolean {
+function isBoundaryPoint(
+  analysis: SourceAnalysis,
+  sentences: readonly Sentence[],
+  preferredSeconds: number,
+  seconds: number,
+  edge: 'start' | 'end',
+): boolean {
+  const duration = round3(analysis.durationSeconds);
+  const sentenceEdge = sentences.some((sentence, index) =>
+    edge === 'start'
+      ? sentenceEdges(sentences, index, duration)[0] === seconds
+      : !sentence.dangling && sentenceEdges(sentences, index, duration)[1] === seconds,
+  );
+  const nearSpeech = sentences.some(
+    (sentence) =>
+      seconds > sentence.startSeconds - SPEECH_NEIGHBOURHOOD_SECONDS &&
+      seconds < sentence.endSeconds + SPEECH_NEIGHBOURHOOD_SECONDS,
+  );
   const insideSilences = analysis.silences.flatMap(({ startSeconds, endSeconds }) => {
     const pad = Math.min(SILENCE_EDGE_PAD_SECONDS, (endSeconds - startSeconds) / 2);
     return [round3(startSeconds + pad), round3(endSeconds - pad)];
   });
-  const content = [0, round3(analysis.durationSeconds), ...analysis.sceneCuts.map(round3), ...insideSilences];
-  return content.includes(seconds) || Number.isInteger(seconds / preferredSeconds);
+  const content = [0, duration, ...analysis.sceneCuts.map(round3), ...insideSilences];
+  return (
+    sentenceEdge ||
+    (!nearSpeech && content.includes(Math.min(duration, Math.max(0, seconds)))) ||
+    Number.isInteger(seconds / preferredSeconds)
+  );
 }
 
 const inOrderOfScore = (clips: ChosenClip[]) =>
@@ -210,14 +277,17 @@ describe('clip selection, for any analysis and options', () => {
     );
   });
 
-  it('starts and ends every clip on 0, the end, a cut, just inside a silence or on a fallback grid point', () => {
+  it('starts and ends every clip at a sentence edge near speech, elsewhere on 0, the end, a cut, inside a silence or the grid', () => {
     fc.assert(
       fc.property(cases, (input) => {
         const { lengths, clips } = run(input);
         const { preferredSeconds } = CLIP_LENGTHS[lengths];
+        const duration = round3(input.analysis.durationSeconds);
+        const sentences = spokenContentOf(input)?.sentences ?? [];
         for (const clip of clips) {
-          expect(isBoundaryPoint(input.analysis, preferredSeconds, clip.startSeconds)).toBe(true);
-          expect(isBoundaryPoint(input.analysis, preferredSeconds, clip.endSeconds)).toBe(true);
+          if (clip.startSeconds === 0 && clip.endSeconds === duration) continue;
+          expect(isBoundaryPoint(input.analysis, sentences, preferredSeconds, clip.startSeconds, 'start')).toBe(true);
+          expect(isBoundaryPoint(input.analysis, sentences, preferredSeconds, clip.endSeconds, 'end')).toBe(true);
         }
       }),
     );
@@ -227,8 +297,12 @@ describe('clip selection, for any analysis and options', () => {
     fc.assert(
       fc.property(cases, (input) => {
         const { clips } = run(input);
-        const weights = signalWeights(input.options.clipStyle, input.options.platforms);
-        for (const { score, breakdown } of clips) {
+        for (const { score, breakdown, ranking } of clips) {
+          const weights = signalWeights(
+            input.options.clipStyle,
+            input.options.platforms,
+            ranking.source === 'language_and_signals',
+          );
           const contributions = Object.entries(breakdown) as [ClipSignal, { value: number; weight: number }][];
           expect(contributions.map(([signal]) => signal).sort()).toEqual(Object.keys(weights).sort());
           for (const [signal, { value, weight }] of contributions) {
@@ -243,15 +317,36 @@ describe('clip selection, for any analysis and options', () => {
     );
   });
 
-  it('gives every clip one to three reasons, each from a signal at least REASON_MIN_SIGNAL strong when any is', () => {
+  it("gives every clip one to three different reasons, the language model's first where it proposed the clip", () => {
     fc.assert(
       fc.property(cases, (input) => {
-        for (const { breakdown, reasons } of run(input).clips) {
-          const strong = Object.values(breakdown).filter(
-            ({ value, weight }) => value >= REASON_MIN_SIGNAL && weight > 0,
-          );
-          expect(reasons.length).toBe(Math.max(1, Math.min(MAX_REASONS, strong.length)));
+        for (const { breakdown, reasons, ranking } of run(input).clips) {
+          expect(reasons.length).toBeGreaterThanOrEqual(1);
+          expect(reasons.length).toBeLessThanOrEqual(MAX_REASONS);
           expect(new Set(reasons).size).toBe(reasons.length);
+          const proposed = breakdown.language.value > 0;
+          expect(!proposed || /^Proposed from sentence \d+ to \d+\.$/.test(reasons[0]!)).toBe(true);
+          const answered = Array.isArray(input.language) && (spokenContentOf(input)?.sentences.length ?? 0) > 0;
+          expect(ranking.source).toBe(answered ? 'language_and_signals' : 'signals');
+        }
+      }),
+    );
+  });
+
+  it('titles every clip with at most TITLE_MAX_CHARACTERS, whole words, from a sentence start or the proposal', () => {
+    fc.assert(
+      fc.property(cases, (input) => {
+        const sentences = spokenContentOf(input)?.sentences ?? [];
+        for (const { title } of run(input).clips) {
+          if (title === null) continue;
+          expect(title.length).toBeLessThanOrEqual(TITLE_MAX_CHARACTERS);
+          const bare = title.replace(/…$/, '');
+          const fromSentence = sentences.some((sentence) =>
+            title.endsWith('…')
+              ? sentence.text.toLowerCase().startsWith(`${bare} `.toLowerCase())
+              : sentence.text.toLowerCase() === bare.toLowerCase(),
+          );
+          expect(fromSentence || /^Idea \d+$/.test(title)).toBe(true);
         }
       }),
     );
@@ -307,43 +402,34 @@ describe('clip selection, by example', () => {
     },
   );
 
-  it('explains the loud, busy stretch by its movement, loudness and sudden start, strongest contribution first', () => {
+  it('explains the loud, busy stretch by its movement, loudness and cuts, strongest contribution first, in figures', () => {
     const { clips } = chooseClips(sourceWithLoudStretch(), null, { ...OPTIONS, clipStyle: 'highlights' });
+    const weights = signalWeights('highlights', [], false);
     expect(clips[0]!.breakdown).toMatchObject({
-      energy: { value: 1, weight: 0.25 },
-      motion: { weight: 0.3 },
-      rhythm: { weight: 0.25 },
+      energy: { value: 1, weight: Math.round(weights.energy * 10_000) / 10_000 },
+      motion: { weight: Math.round(weights.motion * 10_000) / 10_000 },
+      language: { value: 0, weight: 0 },
     });
     expect(clips[0]!.reasons).toEqual([
-      'Much more movement on screen than the rest of the source.',
-      'Among the loudest, liveliest parts of the source.',
-      'Opens with a sharp rise in sound in its first 3 seconds: a strong hook.',
+      "7.8× the source's average movement on screen.",
+      'Louder than 93% of the source.',
+      'Sound through 100% of it.',
     ]);
+    expect(clips[0]!.ranking).toEqual({
+      source: 'signals',
+      languageModel: null,
+      fallbackReason: 'No words were transcribed: ranked by sound and picture alone.',
+    });
   });
 
-  it('says so when no signal stands out, and words speech by whether there is a transcript', () => {
-    const weak = (value: number) => ({ value, weight: 1 / 6 });
-    const flat: ScoreBreakdown = {
-      energy: weak(0.2),
-      hook: weak(0),
-      speech: weak(0.4),
-      rhythm: weak(0),
-      motion: weak(0.1),
-      lengthFit: weak(0.3),
-    };
-    const context = { transcribed: false, preferredSeconds: 40 };
-    expect(clipReasons(flat, context)).toEqual([
-      'No single signal stands out: chosen as the best remaining part of the source overall.',
-    ]);
-    const spoken = { ...flat, speech: weak(0.9), lengthFit: weak(0.6) };
-    expect(clipReasons(spoken, context)).toEqual([
-      'Sound all the way through, with hardly a pause.',
-      'Close to the ideal length of 40 seconds for its preset.',
-    ]);
-    expect(clipReasons(spoken, { ...context, transcribed: true })[0]).toBe('Brisk, continuous speech.');
-    expect(clipReasons({ ...spoken, speech: { value: 0.9, weight: 0 } }, context)).toEqual([
-      'Close to the ideal length of 40 seconds for its preset.',
-    ]);
+  it('places a clip in the source when nothing in it stands out, so no two clips get the same reason', () => {
+    const quiet = { ...steadySource(600), loudnessDb: steadySource(600).loudnessDb.map(() => -60) };
+    const { clips } = chooseClips(quiet, null, { ...OPTIONS, maxClips: 3 });
+    expect(clips.map((clip) => clip.reasons)).toEqual(
+      clips.map((clip) => [
+        `The strongest stretch left, ${Math.floor(clip.startSeconds / 60)}:${String(clip.startSeconds % 60).padStart(2, '0')} to ${Math.floor(clip.endSeconds / 60)}:${String(clip.endSeconds % 60).padStart(2, '0')}: nothing in it stands out.`,
+      ]),
+    );
   });
 
   it('still makes clips of a source with no cuts and no silences, on the grid of the preferred length', () => {
@@ -388,70 +474,169 @@ describe('clip selection, by example', () => {
   });
 });
 
-describe('clip titles', () => {
-  const words = (startSeconds: number, text: string) =>
+/** A talk of sentences at given times, each word 0.35 s long, over a steady picture, with the pauses between them as silences. */
+function talk(lines: readonly [number, string][], durationSeconds: number) {
+  const words = lines.flatMap(([at, text]) =>
     text.split(' ').map((word, index) => ({
       text: word,
-      startSeconds: startSeconds + index * 0.5,
-      endSeconds: startSeconds + index * 0.5 + 0.4,
-    }));
-  /** Two 30 s clips, [0, 30] and [30, 60], split at the cut. */
-  const twoShots: SourceAnalysis = { ...steadySource(60), sceneCuts: [30] };
-  const titlesOf = (transcript: Transcript | null) =>
-    chooseClips(twoShots, transcript, { ...OPTIONS, preset: 'under_30', maxClips: 2 })
-      .clips.sort((a, b) => a.startSeconds - b.startSeconds)
-      .map((clip) => clip.title);
-
-  it('are the first sentence begun inside each clip', () => {
-    const transcript: Transcript = {
-      language: 'en',
-      words: [
-        ...words(1, 'Welcome back, everyone. Today we cut videos.'),
-        ...words(28.5, 'And this sentence began in the first clip. Here is the second one!'),
-      ],
-    };
-    expect(titlesOf(transcript)).toEqual(['Welcome back, everyone.', 'began in the first clip.']);
+      startSeconds: round3(at + index * 0.4),
+      endSeconds: round3(at + index * 0.4 + 0.35),
+    })),
+  );
+  const sentences = transcriptSentences({ language: 'en', words });
+  const silences = sentences.flatMap((sentence, index) => {
+    const next = sentences[index + 1];
+    const gapEnd = next ? next.startSeconds : durationSeconds;
+    return gapEnd - sentence.endSeconds >= 0.4 ? [{ startSeconds: sentence.endSeconds, endSeconds: gapEnd }] : [];
   });
+  const analysis: SourceAnalysis = { ...steadySource(durationSeconds), silences };
+  return { analysis, sentences };
+}
 
-  it('stop at the end of the clip when the sentence runs on', () => {
-    expect(titlesOf({ language: 'en', words: words(27, 'One two three four five six seven') })).toEqual([
-      'One two three four five six',
-      'seven',
+const signalsOnly = (sentences: readonly Sentence[]): SpokenContent => ({ sentences, language: null });
+const under30 = { ...OPTIONS, preset: 'under_30' as const };
+
+describe('clips of spoken words', () => {
+  const lines: [number, string][] = [
+    [0.5, 'Welcome to the weekly review of our build times.'],
+    [5, 'Our builds were slow for most of the year.'],
+    [9, 'The numbers did not go up.'],
+    [11.5, 'In fact.'],
+    [13.2, 'They went down every week.'],
+    [17, 'Why did our releases take two weeks?'],
+    [21, 'Every build ran on a machine of its own.'],
+    [25, 'We moved them all to one shared cache.'],
+    [29, 'A build that took forty minutes now takes eleven.'],
+    [34, 'That is the whole story of this quarter.'],
+  ];
+
+  it('start SENTENCE_LEAD_SECONDS before a sentence and end SENTENCE_TAIL_SECONDS after one, never after a thought left open', () => {
+    const { analysis, sentences } = talk(lines, 40);
+    expect(sentences.map((sentence) => sentence.dangling)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
     ]);
+    const { clips } = chooseClips(analysis, signalsOnly(sentences), { ...under30, maxClips: 3 });
+    expect(clips.length).toBeGreaterThan(0);
+    for (const clip of clips) {
+      const opening = sentences.find(
+        (sentence) => round3(sentence.startSeconds - SENTENCE_LEAD_SECONDS) === clip.startSeconds,
+      );
+      const closing = sentences.find(
+        (sentence) => round3(sentence.endSeconds + SENTENCE_TAIL_SECONDS) === clip.endSeconds,
+      );
+      expect([clip.startSeconds, opening?.text]).toEqual([clip.startSeconds, expect.any(String)]);
+      expect([clip.endSeconds, closing?.dangling]).toEqual([clip.endSeconds, false]);
+    }
   });
 
-  it(`are cut at a word boundary with an ellipsis past ${TITLE_MAX_CHARACTERS} characters`, () => {
-    const sentence =
-      'This is a very long opening sentence that keeps going well past the limit a title may have in the list.';
-    const [title] = titlesOf({ language: 'en', words: words(1, sentence) });
-    expect(title!.length).toBeLessThanOrEqual(TITLE_MAX_CHARACTERS);
-    expect(title!.endsWith('…')).toBe(true);
-    expect(sentence.startsWith(`${title!.slice(0, -1)} `)).toBe(true);
-  });
-
-  it('keep the first word of a clip that starts after a pause, though the word rose above the silence threshold late', () => {
-    // The pause measured [29.5, 30.6]: "So" began at 30.45, its soft start still under -40 dB.
-    const paused: SourceAnalysis = { ...steadySource(60), silences: [{ startSeconds: 29.5, endSeconds: 30.6 }] };
-    const transcript: Transcript = {
-      language: 'en',
-      words: [...words(24, 'That was the first part.'), ...words(30.45, 'So here is the second part.')],
-    };
-    const clips = chooseClips(paused, transcript, { ...OPTIONS, preset: 'under_30', maxClips: 2 }).clips.sort(
-      (a, b) => a.startSeconds - b.startSeconds,
+  it('open on the planted question rather than on the stretch after a pause, and no plain opening scores a full hook', () => {
+    const { analysis, sentences } = talk(lines, 40);
+    const { clips } = chooseClips(analysis, signalsOnly(sentences), {
+      ...under30,
+      maxClips: 1,
+      clipStyle: 'viral_hooks',
+    });
+    expect(clips[0]!.hookLine).toBe('Why did our releases take two weeks?');
+    expect(clips[0]!.reasons).toContain('Opens on a question: “Why did our releases take two weeks?”.');
+    const hooks = sentences.map((sentence, index) => {
+      const [start, end] = [sentenceEdges(sentences, index, 40)[0], 40];
+      return chooseClips({ ...analysis, durationSeconds: end }, signalsOnly(sentences.slice(index)), {
+        ...under30,
+        maxClips: 1,
+      }).clips.find((clip) => clip.startSeconds === start)?.breakdown.hook.value;
+    });
+    const plain = hooks.filter(
+      (hook, index) => hook !== undefined && !/\?|\d|forty|two|In fact/.test(sentences[index]!.text),
     );
-    expect(clips.map((clip) => [clip.startSeconds, clip.endSeconds])).toEqual([
-      [0, 29.7],
-      [30.4, 60],
-    ]);
-    expect(clips.map((clip) => clip.title)).toEqual(['That was the first part.', 'So here is the second part.']);
+    for (const hook of plain) expect(hook).toBeLessThan(0.6);
   });
 
-  it('are null without a transcript or without a word in the clip', () => {
-    expect(titlesOf(null)).toEqual([null, null]);
-    expect(titlesOf({ language: 'en', words: words(40, 'Only the second clip speaks.') })).toEqual([
-      null,
-      'Only the second clip speaks.',
+  it('are titled by their opening sentence, cut at a word with an ellipsis past TITLE_MAX_CHARACTERS', () => {
+    const long = 'This opening sentence keeps going well past the limit that a title may have in any list.';
+    const { analysis, sentences } = talk(
+      [
+        [1, long],
+        [12, 'Then a second one follows.'],
+      ],
+      16,
+    );
+    const clip = chooseClips(analysis, signalsOnly(sentences), { ...under30, maxClips: 2 }).clips.find(
+      (chosen) => chosen.startSeconds === round3(1 - SENTENCE_LEAD_SECONDS),
+    );
+    expect(clip!.title!.length).toBeLessThanOrEqual(TITLE_MAX_CHARACTERS);
+    expect(clip!.title!.endsWith('…')).toBe(true);
+    expect(long.startsWith(`${clip!.title!.slice(0, -1)} `)).toBe(true);
+    expect(clip!.hookLine).toBe(long);
+  });
+
+  it('have no title or hook line without a transcript, or without a word at their start', () => {
+    const { analysis } = talk(lines, 40);
+    expect(
+      chooseClips(analysis, null, { ...under30, maxClips: 2 }).clips.map((clip) => [clip.title, clip.hookLine]),
+    ).toEqual([
+      [null, null],
+      [null, null],
     ]);
+    const { clips } = chooseClips(steadySource(60), signalsOnly([]), { ...under30, maxClips: 1 });
+    expect([clips[0]!.title, clips[0]!.hookLine]).toEqual([null, null]);
+  });
+
+  const proposal: ClipIdea = {
+    firstSentence: 6,
+    lastSentence: 9,
+    hookLine: 'Every build ran on a machine of its own.',
+    title: 'One shared cache: from 40 minutes to 11',
+    reason: 'Tells how one shared cache cut a build from forty minutes to eleven.',
+    score: 92,
+  };
+
+  it("rank the language model's proposal first, with its title, hook line and reason", () => {
+    const { analysis, sentences } = talk(lines, 40);
+    const answer: ClipIdeasAnswer = { state: 'answered', ideas: [proposal] };
+    const { clips } = chooseClips(
+      analysis,
+      { sentences, language: { modelId: 'test-model', answer } },
+      { ...under30, maxClips: 2 },
+    );
+    expect(clips[0]).toMatchObject({
+      startSeconds: round3(sentences[6]!.startSeconds - SENTENCE_LEAD_SECONDS),
+      endSeconds: round3(sentences[9]!.endSeconds + SENTENCE_TAIL_SECONDS),
+      title: proposal.title,
+      hookLine: proposal.hookLine,
+      ranking: { source: 'language_and_signals', languageModel: 'test-model', fallbackReason: null },
+    });
+    expect(clips[0]!.reasons[0]).toBe(proposal.reason);
+    expect(clips[0]!.breakdown.language.value).toBe(0.92);
+    expect(clips[1]!.breakdown.language.value).toBe(0);
+  });
+
+  it.each([
+    ['throttled', 'The language model was too busy to answer: ranked by sound and picture alone.'],
+    ['timeout', 'The language model did not answer in time: ranked by sound and picture alone.'],
+    ['invalid_answer', "The language model's answer was not valid: ranked by sound and picture alone."],
+    ['refused', 'The language model declined to answer: ranked by sound and picture alone.'],
+  ] as const)('are still chosen when the language step fails (%s), and say so', (cause, fallbackReason) => {
+    const { analysis, sentences } = talk(lines, 40);
+    const answer: ClipIdeasAnswer = { state: 'failed', cause, detail: 'recorded' };
+    const withFailure = chooseClips(analysis, { sentences, language: { modelId: 'test-model', answer } }, under30);
+    const withoutModel = chooseClips(analysis, signalsOnly(sentences), under30);
+    expect(withFailure.clips.map(({ startSeconds, endSeconds }) => [startSeconds, endSeconds])).toEqual(
+      withoutModel.clips.map(({ startSeconds, endSeconds }) => [startSeconds, endSeconds]),
+    );
+    expect(withFailure.clips.length).toBeGreaterThan(0);
+    for (const clip of withFailure.clips) {
+      expect(clip.ranking).toEqual({ source: 'signals', languageModel: 'test-model', fallbackReason });
+      expect(clip.breakdown.language.weight).toBe(0);
+    }
   });
 });
 
@@ -475,15 +660,24 @@ describe('clip lengths and weights', () => {
     );
   });
 
-  it('weighs the hook more for short-video feeds and speech more for LinkedIn and X', () => {
+  it('weighs the hook more for short-video feeds and what is said more for LinkedIn and X', () => {
     const plain = signalWeights('balanced', []);
     expect(signalWeights('balanced', ['tiktok']).hook).toBeGreaterThan(plain.hook);
     expect(signalWeights('balanced', ['tiktok', 'instagram_reels', 'youtube_shorts'])).toEqual(
       signalWeights('balanced', ['tiktok']),
     );
-    expect(signalWeights('balanced', ['linkedin']).speech).toBeGreaterThan(plain.speech);
-    expect(signalWeights('podcast', ['x']).speech).toBeGreaterThan(signalWeights('podcast', []).speech);
+    expect(signalWeights('balanced', ['linkedin']).language).toBeGreaterThan(plain.language);
+    expect(signalWeights('podcast', ['x']).language).toBeGreaterThan(signalWeights('podcast', []).language);
   });
+
+  it.each(STYLES)(
+    'weighs language 0 for %s when the language step did not answer, the rest still summing to 1',
+    (style) => {
+      const weights = signalWeights(style, ['tiktok'], false);
+      expect(weights.language).toBe(0);
+      expect(Object.values(weights).reduce((sum, weight) => sum + weight, 0)).toBeCloseTo(1, 12);
+    },
+  );
 
   it('chooses lengths by content for auto', () => {
     const fastCuts = { ...steadySource(120), sceneCuts: Array.from({ length: 30 }, (_, index) => index * 4 + 2) };

@@ -153,11 +153,46 @@ describe('sentencesOf', () => {
     ]);
   });
 
-  it('keeps every word and its times, and ends one sentence per pause, plus the last', () => {
+  it('ends no sentence on a word that leaves it open, unless the speaker stops for RUN_ON_PAUSE_SECONDS', () => {
+    const words = [
+      word('prices', 0, 0.4),
+      word('did', 0.45, 0.6),
+      word('not', 0.65, 0.8),
+      word('go', 0.85, 1),
+      word('up', 1.05, 1.2),
+      word('in', 1.8, 1.9),
+      word('fact', 1.95, 2.2),
+      word('they', 2.8, 3),
+      word('fell', 3.05, 3.3),
+      word('and', 3.35, 3.45),
+      word('then', 5, 5.2),
+    ];
+    expect(sentencesOf(words).map((spoken) => spoken.text)).toEqual([
+      'Prices',
+      'did',
+      'not',
+      'go',
+      'up.',
+      'In',
+      'fact',
+      'they',
+      'fell',
+      'and.',
+      'Then.',
+    ]);
+  });
+
+  it('ends a sentence that opens as a question with a question mark', () => {
+    const words = [word('why', 0, 0.2), word('did', 0.25, 0.4), word('it', 0.45, 0.5), word('fail', 0.55, 0.9)];
+    expect(sentencesOf(words).map((spoken) => spoken.text)).toEqual(['Why', 'did', 'it', 'fail?']);
+  });
+
+  it('keeps every word and its times, and ends one sentence per pause after a word that ends a thought, plus the last', () => {
     const spokenWords = fc
       .array(
         fc.record({
-          text: fc.stringMatching(/^[a-z][a-z']{0,8}$/),
+          // Words of letters "b" to "z" and the apostrophe: no article, conjunction or question word among them.
+          text: fc.stringMatching(/^[xyz][b-z']{2,8}$/),
           gap: fc.integer({ min: 0, max: 2000 }),
           length: fc.integer({ min: 10, max: 900 }),
         }),
@@ -178,7 +213,7 @@ describe('sentencesOf', () => {
         expect(sentences.map(({ startSeconds, endSeconds }) => ({ startSeconds, endSeconds }))).toEqual(
           words.map(({ startSeconds, endSeconds }) => ({ startSeconds, endSeconds })),
         );
-        expect(sentences.map((spoken) => spoken.text.replace(/\.$/, '').toLowerCase())).toEqual(
+        expect(sentences.map((spoken) => spoken.text.replace(/[.?]$/, '').toLowerCase())).toEqual(
           words.map((spoken) => spoken.text),
         );
         const pauses = words

@@ -1,3 +1,4 @@
+import { NoLanguageModel } from '#domain/split-jobs/language/no-language-model';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -227,6 +228,8 @@ describe('storing a rendered clip', () => {
     rank: 1,
     status: 'processing',
     title: null,
+    hookLine: null,
+    ranking: null,
     startSeconds: 30,
     endSeconds: 50,
     score: 0.5,
@@ -389,7 +392,7 @@ describe('choosing the clips of a source that holds less than its header claims'
   it('chooses clips only within the decoded picture, and carries its length to the finish', async () => {
     givenAnalysis(22.3);
 
-    const chosen = await chooseSplitClips(state);
+    const chosen = await chooseSplitClips(new NoLanguageModel(), state);
 
     expect(chosen).toMatchObject({ outcome: 'chosen', decoded_seconds: 22.3 });
     const puts = dynamo
@@ -403,13 +406,17 @@ describe('choosing the clips of a source that holds less than its header claims'
     givenAnalysis(22.3);
     dynamo.on(TransactWriteCommand).callsFake(refusedAt(JOB_KEY));
 
-    await expect(chooseSplitClips(state)).resolves.toEqual({ organization_id: 7, job_id: JOB_ID, outcome: 'finished' });
+    await expect(chooseSplitClips(new NoLanguageModel(), state)).resolves.toEqual({
+      organization_id: 7,
+      job_id: JOB_ID,
+      outcome: 'finished',
+    });
   });
 
   it('ends as unreadable when less than a second of picture decodes', async () => {
     givenAnalysis(0.5);
 
-    await expect(chooseSplitClips(state)).resolves.toEqual({
+    await expect(chooseSplitClips(new NoLanguageModel(), state)).resolves.toEqual({
       organization_id: 7,
       job_id: JOB_ID,
       outcome: 'unreadable',

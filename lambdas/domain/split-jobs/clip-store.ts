@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AnyJob, JobError } from '#domain/jobs/job';
-import type { ScoreBreakdown } from './clip-selection';
+import type { ClipRanking, ScoreBreakdown } from './clip-selection';
 import { jobKey } from '#domain/jobs/job-store';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
@@ -44,6 +44,10 @@ export interface Clip {
   breakdown: ScoreBreakdown | null;
   /** Why the clip was chosen, strongest reason first; empty for clips chosen before reasons were recorded. */
   reasons: string[];
+  /** The clip's opening line as spoken; null without words, and for clips chosen before hook lines were recorded. */
+  hookLine: string | null;
+  /** How the job's clips were ranked; null for clips chosen before rankings were recorded. */
+  ranking: ClipRanking | null;
   /** Source seconds of the scene cuts inside the clip, where subject framing starts a new shot. */
   sceneCuts: number[];
   files: ClipFiles | null;
@@ -64,8 +68,11 @@ interface ClipItem {
   start_seconds: number;
   end_seconds: number;
   score: number;
-  breakdown?: ScoreBreakdown;
+  /** Without `language` when chosen before the language signal existed. */
+  breakdown?: Omit<ScoreBreakdown, 'language'> & Partial<Pick<ScoreBreakdown, 'language'>>;
   reasons?: string[];
+  hook_line?: string | null;
+  ranking?: ClipRanking;
   scene_cuts?: number[];
   files?: ClipFiles;
   rendered_seconds?: number;
@@ -104,8 +111,13 @@ function fromItem(item: ClipItem): Clip {
     startSeconds: item.start_seconds,
     endSeconds: item.end_seconds,
     score: item.score,
-    breakdown: item.breakdown ?? null,
+    // Breakdowns recorded before the language signal existed weigh it 0.
+    breakdown: item.breakdown
+      ? { ...item.breakdown, language: item.breakdown.language ?? { value: 0, weight: 0 } }
+      : null,
     reasons: item.reasons ?? [],
+    hookLine: item.hook_line ?? null,
+    ranking: item.ranking ?? null,
     sceneCuts: item.scene_cuts ?? [],
     files: item.files ?? null,
     renderedSeconds: item.rendered_seconds ?? null,
@@ -128,6 +140,8 @@ export interface ChosenClipRecord {
   score: number;
   breakdown: ScoreBreakdown;
   reasons: string[];
+  hookLine: string | null;
+  ranking: ClipRanking;
   sceneCuts: number[];
 }
 
@@ -167,6 +181,8 @@ export async function putChosenClips(
       score: clip.score,
       breakdown: clip.breakdown,
       reasons: clip.reasons,
+      hook_line: clip.hookLine,
+      ranking: clip.ranking,
       scene_cuts: clip.sceneCuts,
       updated_at: now.toISOString(),
     };

@@ -39,6 +39,12 @@ export async function presentClip(
     score: clip.score,
     score_breakdown: clip.breakdown && presentBreakdown(clip.breakdown),
     reasons: clip.reasons,
+    hook_line: clip.hookLine,
+    ranking: clip.ranking && {
+      source: clip.ranking.source,
+      language_model: clip.ranking.languageModel,
+      fallback_reason: clip.ranking.fallbackReason,
+    },
     download_url: null,
     thumbnail_url: null,
     captions_url: null,

@@ -24,7 +24,7 @@ import { captionFontFiles } from '#platform/caption-fonts';
 import { analyseSegment, analysisSegments, mergeSegmentAnalyses } from './analysis';
 import { assCaptions } from './burnt-in-captions';
 import { clipCaptionCues, webVttCaptions } from './captions';
-import { chooseClips } from './clip-selection';
+import { chooseClips, CLIP_LENGTHS, clipLengthsOf, type ClipChoiceOptions, type SpokenContent } from './clip-selection';
 import { renderClip, type RenderedClip } from './clip-rendering';
 import {
   failUnfinishedClips,
@@ -49,6 +49,8 @@ import {
 } from './subject-frames';
 import { completedJobRefund } from './split-pricing';
 import { ANALYSIS_WINDOW_SECONDS, type SegmentAnalysis, type TimeRange } from './source-analysis';
+import type { LanguageModel } from './language/port';
+import { transcriptSentences } from './sentences';
 import type { Transcript, TranscriptionProvider } from './transcription/port';
 
 /**
@@ -380,8 +382,66 @@ async function transcriptOf(state: JobExecutionInput, hasTranscript: boolean): P
   return hasTranscript ? getJson<Transcript>(transcriptKey(state)) : null;
 }
 
-/** Choose: the analyses merged, the clips chosen and written as pending, one render task each. */
-export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen | SplitUnreadable | SplitFinished> {
+/** The most ranges the language step is asked for: room to choose the job's clips among them. */
+export const MAX_CLIP_IDEAS = 30;
+/** How long the language step may take before the clips are ranked without it. */
+export const LANGUAGE_STEP_SECONDS = 60;
+
+/**
+ * What was said in the source: its sentences, and the ranges the language model proposed from
+ * them. Whatever the model answers, or fails to, the clips are chosen: a failure is logged and
+ * the clips say they were ranked without it.
+ */
+async function spokenContent(
+  language: LanguageModel,
+  state: SplitReady,
+  transcript: Transcript | null,
+  analysis: Parameters<typeof clipLengthsOf>[0],
+  options: ClipChoiceOptions & { language: string | null },
+): Promise<SpokenContent | null> {
+  if (!transcript) return null;
+  const sentences = transcriptSentences(transcript);
+  if (sentences.length === 0) return { sentences, language: null };
+  const answer = await language.proposeClips({
+    jobId: state.job_id,
+    sentences: sentences.map(({ index, text, startSeconds, endSeconds }) => ({
+      index,
+      text,
+      startSeconds,
+      endSeconds,
+    })),
+    language: options.language ?? transcript.language,
+    clipStyle: options.clipStyle,
+    lengths: CLIP_LENGTHS[clipLengthsOf(analysis, options)],
+    maxIdeas: Math.min(MAX_CLIP_IDEAS, options.maxClips * 3),
+    signal: AbortSignal.timeout(LANGUAGE_STEP_SECONDS * 1000),
+  });
+  if (answer.state === 'failed') {
+    log('warn', 'The language step gave no clip ideas; the clips are ranked by sound and picture alone', {
+      language_model: language.modelId,
+      cause: answer.cause,
+      detail: answer.detail,
+    });
+  } else {
+    log('info', 'The language step proposed clips', {
+      language_model: language.modelId,
+      ideas: answer.ideas.length,
+      sentences: sentences.length,
+      ...(answer.usage && {
+        input_tokens: answer.usage.inputTokens,
+        output_tokens: answer.usage.outputTokens,
+        seconds: Math.round(answer.usage.seconds * 1000) / 1000,
+      }),
+    });
+  }
+  return { sentences, language: { modelId: language.modelId, answer } };
+}
+
+/** Choose: the analyses merged, the language step asked, the clips chosen and written as pending, one render task each. */
+export async function chooseSplitClips(
+  language: LanguageModel,
+  state: SplitReady,
+): Promise<SplitChosen | SplitUnreadable | SplitFinished> {
   const job = await splitJob(state);
   if (!job || !isActive(job)) return { ...executionInputOf(state), outcome: 'finished' };
   const segments = await Promise.all(
@@ -400,12 +460,17 @@ export async function chooseSplitClips(state: SplitReady): Promise<SplitChosen |
     });
   }
   const transcript = await transcriptOf(state, state.transcription.state === 'completed');
-  const { clips } = chooseClips(analysis, transcript, {
+  const options: ClipChoiceOptions = {
     preset: job.input.clip_length_preset,
     clipStyle: job.input.clip_style,
     platforms: job.input.target_platforms,
     maxClips: job.input.max_clips,
+  };
+  const spoken = await spokenContent(language, state, transcript, analysis, {
+    ...options,
+    language: job.input.language ?? null,
   });
+  const { clips } = chooseClips(analysis, spoken, options);
   const written = await putChosenClips(
     job.organizationId,
     job.jobId,

@@ -96,6 +96,8 @@ export async function splitJobWithClipsDone(
     jobId,
     Array.from({ length: total }, (_, index) => ({
       title: null,
+      hookLine: null,
+      ranking: { source: 'signals' as const, languageModel: null, fallbackReason: null },
       startSeconds: index * 20,
       endSeconds: index * 20 + 15,
       score: 0.5,

@@ -1,3 +1,5 @@
+import { isQuestion } from '../opening-cues';
+import { endsDangling } from '../sentences';
 import type { TranscriptWord } from './port';
 
 /**
@@ -49,16 +51,42 @@ export function parseWordLine(line: string): RecognizedWord | undefined {
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The words in spoken order, each sentence (up to a pause, see above) capitalized and ended with a full stop. */
+/**
+ * A pause this long ends a sentence even after a word that leaves it open: the speaker stopped
+ * there, whatever the grammar says.
+ */
+export const RUN_ON_PAUSE_SECONDS = 1.5;
+
+/**
+ * The words in spoken order, in sentences (see above): a pause ends one unless its last word leaves
+ * the thought open ("and", "the", "in fact") and the pause is shorter than RUN_ON_PAUSE_SECONDS.
+ * Each sentence is capitalized and ends with a question mark when it opens as a question does
+ * ("why did…", "do you…"), else a full stop.
+ */
 export function sentencesOf(words: readonly RecognizedWord[]): TranscriptWord[] {
-  return words.map((word, index) => {
-    const previous = words[index - 1];
+  const punctuated: TranscriptWord[] = [];
+  let sentence: RecognizedWord[] = [];
+  const close = () => {
+    const text = sentence.map((word) => word.text).join(' ');
+    const ending = isQuestion(text) ? '?' : '.';
+    sentence.forEach((word, index) => {
+      const cased = index === 0 || PRONOUN_I.test(word.text) ? capitalized(word.text) : word.text;
+      // Some dictionary words end in a full stop of their own ("p.m."): it ends the sentence as it is.
+      const last = index === sentence.length - 1 && !cased.endsWith('.');
+      punctuated.push({
+        text: last ? `${cased}${ending}` : cased,
+        startSeconds: word.startSeconds,
+        endSeconds: word.endSeconds,
+      });
+    });
+    sentence = [];
+  };
+  words.forEach((word, index) => {
+    sentence.push(word);
     const next = words[index + 1];
-    const startsSentence = !previous || word.startSeconds - previous.endSeconds >= SENTENCE_PAUSE_SECONDS;
-    const endsSentence = !next || next.startSeconds - word.endSeconds >= SENTENCE_PAUSE_SECONDS;
-    const cased = startsSentence || PRONOUN_I.test(word.text) ? capitalized(word.text) : word.text;
-    // Some dictionary words end in a full stop of their own ("p.m."): it ends the sentence as it is.
-    const text = endsSentence && !cased.endsWith('.') ? `${cased}.` : cased;
-    return { text, startSeconds: word.startSeconds, endSeconds: word.endSeconds };
+    const pause = next ? next.startSeconds - word.endSeconds : Infinity;
+    const open = endsDangling(sentence.map((spoken) => spoken.text).join(' '));
+    if (pause >= RUN_ON_PAUSE_SECONDS || (pause >= SENTENCE_PAUSE_SECONDS && !open)) close();
   });
+  return punctuated;
 }
