@@ -85,8 +85,10 @@ export type Grant =
   | 'bedrock.video-model:start'
   // Read the status of the video model's asynchronous invocations.
   | 'bedrock.video-model:poll'
-  // Read the video model's documented lifecycle (GetFoundationModel, Bedrock's control plane), and its id in the environment.
-  | 'bedrock-control.video-model:describe'
+  // Converse with the configured text model through its cross-Region inference profile (bedrock:InvokeModel).
+  | 'bedrock.text-model:invoke'
+  // Read the configured models' documented lifecycles (GetFoundationModel, Bedrock's control plane), and their ids in the environment.
+  | 'bedrock-control.models:describe'
   // SendMessage to the webhook deliveries queue, and its URL in the environment.
   | 'queue.webhook-deliveries:send'
   // GenerateDataKey with the key that wraps webhook signing secrets, and its ARN in the environment.

@@ -123,8 +123,8 @@ export const TASKS: readonly Task[] = [
     handler: 'watch-model-lifecycle',
     trigger: { kind: 'schedule', everyMinutes: LIFECYCLE_WATCH_SCHEDULE.everyMinutes },
     table: [],
-    // GetFoundationModel of the configured video model, whose id the grant sets.
-    grants: ['bedrock-control.video-model:describe'],
+    // GetFoundationModel of the configured video model and text model, whose ids the grant sets.
+    grants: ['bedrock-control.models:describe'],
     // One Bedrock call per configured model.
     memoryMb: 256,
     timeoutSeconds: 30,

@@ -20,7 +20,7 @@ import type { NamedIn, Setting, SettingSourceNames } from '#platform/settings';
  * Groups of settings a worker reads (their variables are the entries of lambdas/platform/settings.ts
  * whose source names the group); the CDK app and the local stack each fill them in.
  */
-export type WorkerSetting = 'video-provider' | 'render-schedule' | 'transcription';
+export type WorkerSetting = 'video-provider' | 'render-schedule' | 'transcription' | 'language-model';
 
 /** The groups lambdas/platform/settings.ts names as set by workers: each one a WorkerSetting. */
 export type SettingWorkerSettings = NamedIn<SettingSourceNames['worker-setting'], WorkerSetting>;
@@ -212,11 +212,14 @@ export const WORKFLOWS: readonly Workflow[] = [
       ChooseClipsFunction: {
         handler: 'split-jobs/choose-clips',
         table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem'],
-        grants: ['media.work:get'],
-        // Merges the analyses (a few MB for three hours) and scores candidate windows.
+        // Reads the analyses and the transcript; asks the text model for clips by what is said.
+        grants: ['media.work:get', 'bedrock.text-model:invoke'],
+        // Merges the analyses (a few MB for three hours) and scores candidate windows, and waits
+        // for the language model, which is given up after LANGUAGE_REQUEST_TIMEOUT_MS (60 s,
+        // lambdas/domain/split-jobs/language/bedrock.ts): the 120 s the rest needed, and that minute.
         memoryMb: 1024,
-        timeoutSeconds: 120,
-        settings: [],
+        timeoutSeconds: 180,
+        settings: ['language-model'],
       },
       RenderClipFunction: {
         handler: 'split-jobs/render-clip',

@@ -6,11 +6,16 @@ import {
 } from '#domain/split-jobs/transcription/factory';
 import type { VpcSubnet } from './constructs/function-network';
 import { GOVERNED_MINIMUM_LOG_RETENTION, type GovernedProfile } from './constructs/governance';
+import { DEPLOYED_LANGUAGE_MODEL_KINDS, type DeployedLanguageModelKind } from '#domain/split-jobs/language/factory';
 import {
+  DEFAULT_TEXT_MODEL_ID,
   DEFAULT_VIDEO_MODEL_ID,
-  MODEL_REGISTRY,
   lifecycleVerdict,
+  modelIdsOfKind,
+  textModelById,
   videoModelById,
+  type ModelEntry,
+  type TextModelEntry,
   type VideoModelEntry,
 } from '#domain/models/model-registry';
 import { DEFAULT_ACCESS_LOG_RETENTION } from './constructs/http-api';
@@ -20,7 +25,11 @@ import {
   videoCreditRatesIn,
   type VideoCreditRates,
 } from '#domain/video-jobs/video-pricing';
-import { DEFAULT_EXECUTION_LOG_RETENTION, DEFAULT_TRANSCRIPTION_PROVIDER } from './constructs/workflow';
+import {
+  DEFAULT_EXECUTION_LOG_RETENTION,
+  DEFAULT_LANGUAGE_MODEL,
+  DEFAULT_TRANSCRIPTION_PROVIDER,
+} from './constructs/workflow';
 import { MEDIA_TOOLS_ARCHITECTURES, type MediaToolsSource } from './constructs/media-tools-layer';
 import { arrayIn, booleanIn, numberIn, objectIn, refusal } from './context-values';
 import { floodControlFrom, type FloodControl } from './flood-control';
@@ -42,6 +51,8 @@ export interface DeploymentConfig {
     readonly videoLifecycleNotice?: string;
     /** What the split-job workers transcribe speech with; `none` gives clips without captions or titles. */
     readonly transcription: DeployedTranscriptionProviderKind;
+    /** What chooses clips by what is said; `none` ranks them by their sound and picture alone. */
+    readonly language: LanguageProvider;
   };
   /** What a second of generated video costs in credits, by mode. */
   readonly videoCreditsPerSecond: VideoCreditRates;
@@ -69,6 +80,17 @@ export interface DeploymentConfig {
   readonly governed?: GovernedProfile;
 }
 
+/** The language model of a deployment: a text model of the registry through Bedrock, or none. */
+export type LanguageProvider =
+  | {
+      readonly kind: Extract<DeployedLanguageModelKind, 'bedrock'>;
+      /** The text model of the registry; the stack must be in a Region of its inference profile. */
+      readonly model: TextModelEntry;
+      /** As `videoLifecycleNotice`, of the text model. */
+      readonly lifecycleNotice?: string;
+    }
+  | { readonly kind: Extract<DeployedLanguageModelKind, 'none'> };
+
 export interface Stage {
   /** Names the stack and its metrics namespace: `prod` deploys VideoApiStack, `dev` VideoApiStack-dev. */
   readonly name: string;
@@ -87,6 +109,8 @@ export const CONFIG_KEYS = {
   modelsPastEndOfLife: 'modelsPastEndOfLife',
   videoCreditsPerSecond: 'videoCreditsPerSecond',
   transcriptionProvider: 'transcriptionProvider',
+  languageModel: 'languageModel',
+  textModelId: 'textModelId',
   webhookDeliveryEnabled: 'webhookDeliveryEnabled',
   alarmEmail: 'alarmEmail',
   functionLogRetentionDays: 'functionLogRetentionDays',
@@ -104,9 +128,10 @@ export const CONFIG_KEYS = {
 export const PRODUCTION_STAGE = 'prod';
 
 /** The video models of the registry (lambdas/domain/models/model-registry.ts). */
-export const VIDEO_MODEL_IDS: readonly string[] = MODEL_REGISTRY.filter((model) => model.kind === 'video').map(
-  (model) => model.id,
-);
+export const VIDEO_MODEL_IDS: readonly string[] = modelIdsOfKind('video');
+
+/** The text models of the registry. */
+export const TEXT_MODEL_IDS: readonly string[] = modelIdsOfKind('text');
 
 /** The constructs' own defaults, each with its reason next to it. */
 export const DEFAULT_LOG_RETENTION = {
@@ -272,11 +297,48 @@ function mediaToolsFrom(read: (key: string) => unknown): MediaToolsSource {
   };
 }
 
+/** The models `modelsPastEndOfLife` names: ids of the registry's video and text models. */
+function modelsPastEndOfLifeFrom(read: (key: string) => unknown): string[] {
+  const known = [...VIDEO_MODEL_IDS, ...TEXT_MODEL_IDS];
+  const value = read(CONFIG_KEYS.modelsPastEndOfLife) ?? [];
+  const ids = arrayIn(value);
+  if (!ids || ids.some((id) => typeof id !== 'string' || !known.includes(id))) {
+    throw invalid(CONFIG_KEYS.modelsPastEndOfLife, `a JSON list of model ids of ${known.join(', ')}`, value);
+  }
+  return ids as string[];
+}
+
+/** How a configured model is named in messages, and the setting that chooses another. */
+export interface ModelChoice {
+  readonly role: 'video' | 'text';
+  readonly key: string;
+  readonly defaultId: string;
+}
+
 /**
- * The configured video model, refused when its documented end of life has passed (calls to it
- * fail) unless `modelsPastEndOfLife` names it: an account with a private arrangement with the
- * provider may go on using it. A model that is Legacy, or near its end, is let through with a notice.
+ * A configured model, refused when its documented end of life has passed (calls to it fail)
+ * unless `modelsPastEndOfLife` names it: an account with a private arrangement with the provider
+ * may go on using it. A model that is Legacy, or near its end, is let through with a notice.
  */
+export function lifecycleNoticeOf(
+  model: ModelEntry,
+  choice: ModelChoice,
+  acknowledged: readonly string[],
+  now: Date,
+): string | undefined {
+  const verdict = lifecycleVerdict(model.lifecycle, now);
+  const about = `The ${choice.role} model ${model.id} (${model.name})`;
+  const source = `(${model.lifecycle.source})`;
+  if (verdict.state === 'ended' && !acknowledged.includes(model.id)) {
+    throw new Error(
+      `${about} is past its end of life: ${verdict.reason} ${source}, and calls to it fail. Choose another with -c ${choice.key}=… (${choice.defaultId} by default), or, for an account whose arrangement with the provider keeps it working, name it in -c ${CONFIG_KEYS.modelsPastEndOfLife}='["${model.id}"]'.`,
+    );
+  }
+  if (verdict.state === 'active') return undefined;
+  return `${about}: ${verdict.reason} ${source}. Plan the move to an active model.`;
+}
+
+/** The configured video model, judged by its lifecycle (lifecycleNoticeOf). */
 function videoModelFrom(
   read: (key: string) => unknown,
   now: Date,
@@ -284,25 +346,41 @@ function videoModelFrom(
   const video = videoModelById(
     oneOf(CONFIG_KEYS.videoModelId, VIDEO_MODEL_IDS, read(CONFIG_KEYS.videoModelId) ?? DEFAULT_VIDEO_MODEL_ID),
   );
-  const acknowledgedValue = read(CONFIG_KEYS.modelsPastEndOfLife) ?? [];
-  const acknowledged = arrayIn(acknowledgedValue);
-  if (!acknowledged || acknowledged.some((id) => typeof id !== 'string' || !VIDEO_MODEL_IDS.includes(id))) {
-    throw invalid(
-      CONFIG_KEYS.modelsPastEndOfLife,
-      `a JSON list of model ids of ${VIDEO_MODEL_IDS.join(', ')}`,
-      acknowledgedValue,
-    );
+  const notice = lifecycleNoticeOf(
+    video,
+    { role: 'video', key: CONFIG_KEYS.videoModelId, defaultId: DEFAULT_VIDEO_MODEL_ID },
+    modelsPastEndOfLifeFrom(read),
+    now,
+  );
+  return notice === undefined ? { video } : { video, videoLifecycleNotice: notice };
+}
+
+/**
+ * The language model: Bedrock with the configured text model (judged by its lifecycle as the
+ * video model is), unless `languageModel` is none, which leaves `textModelId` meaningless.
+ */
+function languageFrom(read: (key: string) => unknown, now: Date): LanguageProvider {
+  const kind = oneOf(
+    CONFIG_KEYS.languageModel,
+    DEPLOYED_LANGUAGE_MODEL_KINDS,
+    read(CONFIG_KEYS.languageModel) ?? DEFAULT_LANGUAGE_MODEL,
+  );
+  if (kind === 'none') {
+    if (read(CONFIG_KEYS.textModelId) !== undefined) {
+      throw new Error(`${CONFIG_KEYS.textModelId} applies only with ${CONFIG_KEYS.languageModel}=bedrock`);
+    }
+    return { kind };
   }
-  const verdict = lifecycleVerdict(video.lifecycle, now);
-  const about = `The video model ${video.id} (${video.name})`;
-  const source = `(${video.lifecycle.source})`;
-  if (verdict.state === 'ended' && !acknowledged.includes(video.id)) {
-    throw new Error(
-      `${about} is past its end of life: ${verdict.reason} ${source}, and calls to it fail. Choose another with -c ${CONFIG_KEYS.videoModelId}=… (${DEFAULT_VIDEO_MODEL_ID} by default), or, for an account whose arrangement with the provider keeps it working, name it in -c ${CONFIG_KEYS.modelsPastEndOfLife}='["${video.id}"]'.`,
-    );
-  }
-  if (verdict.state === 'active') return { video };
-  return { video, videoLifecycleNotice: `${about}: ${verdict.reason} ${source}. Plan the move to an active model.` };
+  const model = textModelById(
+    oneOf(CONFIG_KEYS.textModelId, TEXT_MODEL_IDS, read(CONFIG_KEYS.textModelId) ?? DEFAULT_TEXT_MODEL_ID),
+  );
+  const notice = lifecycleNoticeOf(
+    model,
+    { role: 'text', key: CONFIG_KEYS.textModelId, defaultId: DEFAULT_TEXT_MODEL_ID },
+    modelsPastEndOfLifeFrom(read),
+    now,
+  );
+  return notice === undefined ? { kind, model } : { kind, model, lifecycleNotice: notice };
 }
 
 /** `{"text_to_video": 2, "image_to_video": 3}` unless set: whole credits a second, from 1 to 1,000. */
@@ -337,6 +415,7 @@ export function deploymentConfigFrom(read: (key: string) => unknown, now = new D
         DEPLOYED_TRANSCRIPTION_PROVIDER_KINDS,
         read(CONFIG_KEYS.transcriptionProvider) ?? DEFAULT_TRANSCRIPTION_PROVIDER,
       ),
+      language: languageFrom(read, now),
     },
     videoCreditsPerSecond: videoCreditsFrom(read(CONFIG_KEYS.videoCreditsPerSecond)),
     webhookDeliveryEnabled: booleanSetting(

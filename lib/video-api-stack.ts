@@ -12,7 +12,7 @@ import {
   type StackProps,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { VideoModelEntry } from '#domain/models/model-registry';
+import type { TextModelEntry, VideoModelEntry } from '#domain/models/model-registry';
 import { ROUTES } from '#routes';
 import { TASKS } from '#tasks';
 import { WORKFLOWS } from '#workflows';
@@ -90,6 +90,12 @@ export class VideoApiStack extends Stack {
     if (config.providers.videoLifecycleNotice) {
       Annotations.of(this).addWarningV2('video-api:video-model-lifecycle', config.providers.videoLifecycleNotice);
     }
+    const { language } = config.providers;
+    const textModel = language.kind === 'bedrock' ? language.model : undefined;
+    if (textModel) requireTextModelReach(config.providers.video, textModel);
+    if (language.kind === 'bedrock' && language.lifecycleNotice) {
+      Annotations.of(this).addWarningV2('video-api:text-model-lifecycle', language.lifecycleNotice);
+    }
     this.queues = new ServiceQueues(this, 'Queues');
     const queues = this.queues.byName;
     const mediaTools = new MediaToolsLayer(this, 'MediaTools', { source: config.mediaTools });
@@ -103,6 +109,7 @@ export class VideoApiStack extends Stack {
           media: this.media,
           videoModel: config.providers.video,
           transcriptionProvider: config.providers.transcription,
+          languageModel: { kind: language.kind, model: textModel },
           logRetention: logRetention.functions,
           executionLogRetention: logRetention.stateMachines,
           mediaTools,
@@ -139,6 +146,7 @@ export class VideoApiStack extends Stack {
       webhookSecretsKey: this.webhookSecretsKey,
       webhookDelivery: { enabled: config.webhookDeliveryEnabled },
       videoModel: config.providers.video,
+      textModel,
       logRetention: logRetention.functions,
       governance,
     });
@@ -148,7 +156,7 @@ export class VideoApiStack extends Stack {
       workflows: this.workflows,
       tasks: this.tasks,
       queues: this.queues,
-      models: [config.providers.video],
+      models: [config.providers.video, ...(textModel ? [textModel] : [])],
     });
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { email: config.alarmEmail });
     Aspects.of(this).add(this.alarmTopic.notifyEveryAlarm(), { priority: AspectPriority.MUTATING });
@@ -201,6 +209,21 @@ function requireVideoModelRegion(stack: Stack, model: VideoModelEntry): void {
       },
     ],
   });
+}
+
+/**
+ * The stack is deployed in a Region of its video model (requireVideoModelRegion), and calls its
+ * text model through an inference profile that only the Regions of its geography can call: every
+ * Region of the video model must be one of them, or the synthesis is refused.
+ */
+function requireTextModelReach(video: VideoModelEntry, text: TextModelEntry): void {
+  const profile = text.inferenceProfile;
+  const outside = video.regions.filter((region) => !profile.regions.includes(region));
+  if (outside.length > 0) {
+    throw new Error(
+      `The text model ${text.id} is called through the inference profile ${profile.id}, which only ${profile.regions.join(', ')} can call, but the video model ${video.id} runs in ${outside.join(', ')}: choose models that share a Region (-c textModelId=…, -c videoModelId=…), or -c languageModel=none.`,
+    );
+  }
 }
 
 /**

@@ -50,6 +50,7 @@ import { startDynamoDb } from './emulators/dynamodb';
 import { captionFontsEnvironment } from './caption-fonts';
 import { peopleDetectorEnvironment } from './people-detector';
 import { mediaToolEnvironment } from './media-tools';
+import { localLanguageModel } from './language-model';
 import { localTranscription } from './transcription';
 import { startS3Server } from './emulators/s3/s3-server';
 import { startSqs } from './emulators/sqs';
@@ -537,6 +538,7 @@ export async function startLocalStack({ port, dataDir, onFreshStart }: LocalStac
       ...captionFontsEnvironment(),
       ...peopleDetectorEnvironment(),
       ...transcription.environment,
+      ...localLanguageModel(),
     };
     Object.assign(process.env, environment);
     // Not in `environment`, which other processes take from stack.json: the directory is this one's.

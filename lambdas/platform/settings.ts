@@ -140,7 +140,23 @@ export const VIDEO_MODEL_ID = {
  */
 export const WATCHED_MODEL_IDS = {
   variable: 'WATCHED_MODEL_IDS',
-  source: { by: 'grant', grants: ['bedrock-control.video-model:describe'] },
+  source: { by: 'grant', grants: ['bedrock-control.models:describe'] },
+} as const satisfies Setting;
+/**
+ * What chooses clips by what is said (lambdas/domain/split-jobs/language/factory.ts): `bedrock`,
+ * or `none` (unset), which leaves clips to be ranked by their sound and picture alone.
+ */
+export const LANGUAGE_MODEL = {
+  variable: 'LANGUAGE_MODEL',
+  source: { by: 'worker-setting', setting: 'language-model' },
+} as const satisfies Setting;
+/**
+ * The id of the text model of the registry (lambdas/domain/models/model-registry.ts) the
+ * `bedrock` language model reads transcripts with; the registry's default unless set.
+ */
+export const TEXT_MODEL_ID = {
+  variable: 'TEXT_MODEL_ID',
+  source: { by: 'worker-setting', setting: 'language-model' },
 } as const satisfies Setting;
 export const VIDEO_RENDER_POLL_SECONDS = {
   variable: 'VIDEO_RENDER_POLL_SECONDS',
@@ -208,6 +224,8 @@ export const SETTINGS = {
   VIDEO_PROVIDER,
   VIDEO_MODEL_ID,
   WATCHED_MODEL_IDS,
+  LANGUAGE_MODEL,
+  TEXT_MODEL_ID,
   VIDEO_RENDER_POLL_SECONDS,
   VIDEO_RENDER_DEADLINE_SECONDS,
   TRANSCRIPTION_PROVIDER,

@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
-import type { VideoModelEntry } from '#domain/models/model-registry';
+import type { TextModelEntry, VideoModelEntry } from '#domain/models/model-registry';
 import type { Grant } from '#grants';
 import { CURSOR_KEY_SECRET_ARN, WATCHED_MODEL_IDS, WEBHOOK_SECRETS_KEY_ARN } from '#platform/settings';
 import { queueNamed, type QueueName } from '#queues';
@@ -29,6 +29,8 @@ export interface GrantTarget {
   readonly stateMachines?: ApiStateMachines;
   /** Only workers call the video model. */
   readonly videoModel?: VideoModelEntry;
+  /** The text model of the language step: absent when the deployment has none (languageModel=none). */
+  readonly textModel?: TextModelEntry;
   /** The secret whose versions sign list cursors; only list routes read it. */
   readonly cursorKey?: secretsmanager.ISecret;
   /** The queues of lambdas/queues.ts by name; only their senders need them. */
@@ -141,13 +143,7 @@ function usesWebhookSecretsKey(grant: Grant, use: 'generate-data-key' | 'decrypt
 function videoModelArns(fn: lambda.Function, videoModel: VideoModelEntry) {
   const stack = Stack.of(fn);
   return {
-    model: stack.formatArn({
-      service: 'bedrock',
-      account: '',
-      resource: 'foundation-model',
-      resourceName: videoModel.id,
-      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-    }),
+    model: foundationModelArn(fn, videoModel.id),
     invocations: stack.formatArn({
       service: 'bedrock',
       resource: 'async-invoke',
@@ -191,17 +187,76 @@ function usesVideoModel(grant: Grant, use: 'start' | 'poll') {
   };
 }
 
-/** GetFoundationModel of the video model, which answers its lifecycle, and the model's id in WATCHED_MODEL_IDS. */
-function describesVideoModel({ fn, who, videoModel }: GrantTarget): void {
-  if (!videoModel)
-    throw new Error(`${who} needs the grant bedrock-control.video-model:describe, but no video model was given.`);
+/** A foundation model's ARN in the stack's Region. */
+function foundationModelArn(fn: lambda.Function, modelId: string): string {
+  return Stack.of(fn).formatArn({
+    service: 'bedrock',
+    account: '',
+    resource: 'foundation-model',
+    resourceName: modelId,
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+}
+
+/**
+ * GetFoundationModel of each configured model (the video model, and the text model when the
+ * deployment has one), which answers its lifecycle, and their ids in WATCHED_MODEL_IDS.
+ */
+function describesModels({ fn, who, videoModel, textModel }: GrantTarget): void {
+  if (!videoModel) {
+    throw new Error(`${who} needs the grant bedrock-control.models:describe, but no video model was given.`);
+  }
+  const models = [videoModel, ...(textModel ? [textModel] : [])];
   fn.addToRolePolicy(
     new iam.PolicyStatement({
       actions: ['bedrock:GetFoundationModel'],
-      resources: [videoModelArns(fn, videoModel).model],
+      resources: models.map((model) => foundationModelArn(fn, model.id)),
     }),
   );
-  fn.addEnvironment(WATCHED_MODEL_IDS.variable, videoModel.id);
+  fn.addEnvironment(WATCHED_MODEL_IDS.variable, models.map((model) => model.id).join(','));
+}
+
+/**
+ * Converse with the text model through its cross-Region inference profile, which Converse is
+ * authorized as (bedrock:InvokeModel): on the profile in the stack's Region, and on the
+ * foundation model in whichever Region of the profile's geography Bedrock routes the call to
+ * (Bedrock's "IAM policy requirements for Geographic cross-Region inference"), but only through
+ * that profile (the condition bedrock:InferenceProfileArn). Bedrock chooses the destination
+ * Region per request and may add Regions to a profile, so the model's ARN names any Region. A
+ * deployment without a language model gets nothing.
+ */
+function invokesTextModel({ fn, textModel }: GrantTarget): void {
+  if (!textModel) return;
+  const stack = Stack.of(fn);
+  const profileArn = stack.formatArn({
+    service: 'bedrock',
+    resource: 'inference-profile',
+    resourceName: textModel.inferenceProfile.id,
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [profileArn] }));
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel'],
+      resources: [`arn:${stack.partition}:bedrock:*::foundation-model/${textModel.id}`],
+      conditions: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
+    }),
+  );
+  NagSuppressions.addResourceSuppressions(
+    fn.role!,
+    [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: `Bedrock routes each call of the inference profile ${textModel.inferenceProfile.id} to a Region of its geography that it chooses per request, so the grant names the foundation model ${textModel.id} in any Region (foundation-model ARNs have no account), for bedrock:InvokeModel only and only through the stack's own profile (condition bedrock:InferenceProfileArn).`,
+        appliesTo: [
+          {
+            regex: `/^Resource::arn:<AWS::Partition>:bedrock:\\*::foundation-model\\/${textModel.id.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}$/`,
+          },
+        ],
+      },
+    ],
+    true,
+  );
 }
 
 /**
@@ -281,7 +336,8 @@ export const GRANT_POLICIES: Readonly<Record<Grant, (target: GrantTarget) => voi
   'transcribe.jobs:poll': usesTranscriptionJobs('transcribe:GetTranscriptionJob'),
   'bedrock.video-model:start': usesVideoModel('bedrock.video-model:start', 'start'),
   'bedrock.video-model:poll': usesVideoModel('bedrock.video-model:poll', 'poll'),
-  'bedrock-control.video-model:describe': describesVideoModel,
+  'bedrock.text-model:invoke': invokesTextModel,
+  'bedrock-control.models:describe': describesModels,
   'queue.webhook-deliveries:send': sendsTo('webhook-deliveries'),
   // Sealing a new signing secret needs a new data key only; nothing that seals ever opens one.
   'kms.webhook-secrets:encrypt': usesWebhookSecretsKey('kms.webhook-secrets:encrypt', 'generate-data-key'),

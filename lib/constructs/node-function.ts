@@ -39,6 +39,9 @@ export const FUNCTION_BUNDLING = {
   bundleAwsSDK: true,
   // Prefer the ES module builds (the SDK ships both) so esbuild can drop unused commands.
   mainFields: ['module', 'main'],
+  // The local language model (lambdas/domain/split-jobs/language/wink-nlp.ts), which no deployment
+  // may choose, loads these on first use only; bundled, its English model would add megabytes.
+  externalModules: ['wink-nlp', 'wink-eng-lite-web-model'],
 } satisfies BundlingOptions;
 
 export interface NodeFunctionProps {

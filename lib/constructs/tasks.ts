@@ -8,7 +8,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { VideoModelEntry } from '#domain/models/model-registry';
+import type { TextModelEntry, VideoModelEntry } from '#domain/models/model-registry';
 import { DEVELOPER_WEBHOOK_DELIVERY_ENABLED } from '#platform/settings';
 import { TASKS, type Task, type TaskSetting } from '#tasks';
 import { constructIdOf } from './construct-ids';
@@ -44,6 +44,8 @@ export interface TaskFunctionsProps {
   readonly webhookSecretsKey?: WebhookSecretsKey;
   /** The configured video model, for the tasks that watch it. */
   readonly videoModel?: VideoModelEntry;
+  /** The configured text model, when the deployment has a language model: watched alike. */
+  readonly textModel?: TextModelEntry;
   /** The `webhook-delivery` setting: whether deliveries are attempted (the spec's feature flag). */
   readonly webhookDelivery?: { readonly enabled: boolean };
   readonly tasks?: readonly Task[];
@@ -132,6 +134,7 @@ export class TaskFunctions extends Construct {
         queues: props.queues,
         webhookSecretsKey: props.webhookSecretsKey,
         videoModel: props.videoModel,
+        textModel: props.textModel,
       });
       functions.set(task.name, fn);
 

@@ -5,10 +5,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import type { DeployedLanguageModelKind } from '#domain/split-jobs/language/factory';
 import type { DeployedTranscriptionProviderKind } from '#domain/split-jobs/transcription/factory';
 import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
-import type { VideoModelEntry } from '#domain/models/model-registry';
+import type { TextModelEntry, VideoModelEntry } from '#domain/models/model-registry';
 import {
+  LANGUAGE_MODEL,
+  TEXT_MODEL_ID,
   TRANSCRIPTION_PROVIDER,
   VIDEO_MODEL_ID,
   VIDEO_PROVIDER,
@@ -32,6 +35,16 @@ export const WORKERS_DIR = path.join(PROJECT_ROOT, 'lambdas', 'workers');
 
 /** What the split-job workers transcribe speech with unless told. */
 export const DEFAULT_TRANSCRIPTION_PROVIDER: DeployedTranscriptionProviderKind = 'amazon-transcribe';
+
+/** What chooses clips by what is said unless told: the registry's default text model, through Bedrock. */
+export const DEFAULT_LANGUAGE_MODEL: DeployedLanguageModelKind = 'bedrock';
+
+/** The language model the split-job workers are given: a kind, and for Bedrock its text model. */
+export interface WorkerLanguageModel {
+  readonly kind: DeployedLanguageModelKind;
+  /** Given exactly when the kind is `bedrock`: its id is set, and the grant names it. */
+  readonly model?: TextModelEntry;
+}
 
 /** How long an execution log group keeps events unless told: as long as the workers' own logs. */
 export const DEFAULT_EXECUTION_LOG_RETENTION = DEFAULT_FUNCTION_LOG_RETENTION;
@@ -67,6 +80,7 @@ function settingEnvironment(
   setting: WorkerSetting,
   videoModel: VideoModelEntry,
   transcription: DeployedTranscriptionProviderKind,
+  language: WorkerLanguageModel,
 ): Record<string, string> {
   switch (setting) {
     case 'video-provider':
@@ -81,6 +95,11 @@ function settingEnvironment(
       };
     case 'transcription':
       return { [TRANSCRIPTION_PROVIDER.variable]: transcription };
+    case 'language-model':
+      return {
+        [LANGUAGE_MODEL.variable]: language.kind,
+        ...(language.model ? { [TEXT_MODEL_ID.variable]: language.model.id } : {}),
+      };
   }
 }
 
@@ -104,6 +123,11 @@ export interface WorkflowStateMachineProps {
   readonly logLevel?: string;
   /** What the split-job workers transcribe with; Amazon Transcribe unless told. */
   readonly transcriptionProvider?: DeployedTranscriptionProviderKind;
+  /**
+   * What chooses clips by what is said; without it, none: the workers granted
+   * `bedrock.text-model:invoke` are then granted nothing by it.
+   */
+  readonly languageModel?: WorkerLanguageModel;
   /** Of every worker's log group; a month unless told. */
   readonly logRetention?: logs.RetentionDays;
   /** Of the execution log group; a month unless told. */
@@ -152,7 +176,12 @@ export class WorkflowStateMachine extends Construct {
         environment: Object.assign(
           {},
           ...worker.settings.map((setting) =>
-            settingEnvironment(setting, videoModel, props.transcriptionProvider ?? DEFAULT_TRANSCRIPTION_PROVIDER),
+            settingEnvironment(
+              setting,
+              videoModel,
+              props.transcriptionProvider ?? DEFAULT_TRANSCRIPTION_PROVIDER,
+              props.languageModel ?? { kind: 'none' },
+            ),
           ),
         ),
       });
@@ -162,6 +191,7 @@ export class WorkflowStateMachine extends Construct {
         who: `Worker ${substitution} of ${workflow.name}`,
         media,
         videoModel,
+        textModel: props.languageModel?.model,
         queues: props.queues,
         webhookSecretsKey: props.webhookSecretsKey,
       });

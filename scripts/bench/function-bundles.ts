@@ -30,8 +30,8 @@ const OUTPUT_EXTENSIONS = { [OutputFormat.CJS]: '.js', [OutputFormat.ESM]: '.mjs
 
 /**
  * esbuild's options for FUNCTION_BUNDLING, as aws-cdk-lib's NodejsFunction turns them into the
- * esbuild command it runs (`--bundle --platform=node`, `@aws-sdk/*` external unless the SDK is
- * bundled), from the project root. Many entries go into one
+ * esbuild command it runs (`--bundle --platform=node`, `externalModules` external, and `@aws-sdk/*`
+ * too unless the SDK is bundled), from the project root. Many entries go into one
  * build, each into `<outdir>/<key>/index.js`: esbuild then reads each input once, and every entry's
  * bundle is the file a build of that entry alone makes. test/infra/bundling.test.ts checks that a
  * handler bundled here is byte for byte the file `cdk synth` makes.
@@ -46,6 +46,7 @@ function esbuildOptions(outdir: string): BuildOptions {
     target,
     format,
     mainFields,
+    externalModules,
     ...untranslated
   } = FUNCTION_BUNDLING;
   const untranslatedOptions = Object.keys(untranslated satisfies Record<string, never>);
@@ -66,7 +67,7 @@ function esbuildOptions(outdir: string): BuildOptions {
     sourcemap: sourceMap,
     sourcesContent,
     mainFields,
-    external: bundleAwsSDK ? [] : ['@aws-sdk/*'],
+    external: [...externalModules, ...(bundleAwsSDK ? [] : ['@aws-sdk/*'])],
     metafile: true,
     logLevel: 'warning',
   };

@@ -2,6 +2,7 @@ import {
   CONFIG_KEYS,
   deploymentConfigFrom,
   deploymentConfigOf,
+  lifecycleNoticeOf,
   stackNameOf,
   type DeploymentConfig,
 } from '../../lib/config';
@@ -9,11 +10,68 @@ import { floodControlFrom } from '../../lib/flood-control';
 import { VideoApiStack } from '../../lib/video-api-stack';
 import { appWithoutBundling, synthesizedStack } from './fixtures';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import { LUMA_RAY2 } from '#domain/models/model-registry';
+import { CLAUDE_HAIKU_5_5, LUMA_RAY2, type TextModelEntry } from '#domain/models/model-registry';
 import { ROUTES } from '#routes';
 
 /** The configuration from these context values, as `-c` or cdk.json would give them. */
 const configWith = (context: Record<string, unknown>): DeploymentConfig => deploymentConfigFrom((key) => context[key]);
+
+describe('the language model and its text model', () => {
+  const at = (day: string, context: Record<string, unknown>) =>
+    deploymentConfigFrom((key) => context[key], new Date(`${day}T12:00:00Z`));
+  /** A text model of the registry as it would stand once its end of life is announced and past. */
+  const ENDED: TextModelEntry = {
+    ...CLAUDE_HAIKU_5_5,
+    lifecycle: {
+      status: 'LEGACY',
+      legacySince: '2027-10-07',
+      endOfLife: '2028-04-07',
+      source: 'https://docs.aws.amazon.com/x',
+    },
+  };
+  const TEXT = { role: 'text', key: CONFIG_KEYS.textModelId, defaultId: CLAUDE_HAIKU_5_5.id } as const;
+
+  test('reads transcripts with Claude Haiku 5.5 through Bedrock unless told, which is Active: no notice', () => {
+    expect(at('2026-11-28', {}).providers.language).toEqual({ kind: 'bedrock', model: CLAUDE_HAIKU_5_5 });
+    expect(at('2026-11-28', { textModelId: 'anthropic.claude-haiku-5-5' }).providers.language).toEqual({
+      kind: 'bedrock',
+      model: CLAUDE_HAIKU_5_5,
+    });
+  });
+
+  test('none leaves clips to the signals, and then takes no text model', () => {
+    expect(at('2026-11-28', { languageModel: 'none' }).providers.language).toEqual({ kind: 'none' });
+    expect(() => at('2026-11-28', { languageModel: 'none', textModelId: CLAUDE_HAIKU_5_5.id })).toThrow(
+      'textModelId applies only with languageModel=bedrock',
+    );
+  });
+
+  test('refuses a language model or a text model it does not know, naming the choices', () => {
+    expect(() => at('2026-11-28', { languageModel: 'wink-nlp' })).toThrow(/languageModel.*one of bedrock, none/);
+    expect(() => at('2026-11-28', { textModelId: LUMA_RAY2.id })).toThrow(
+      /textModelId.*one of anthropic\.claude-haiku-5-5/,
+    );
+  });
+
+  test('a text model past its end of life fails the synthesis as a video model does, unless acknowledged', () => {
+    const now = new Date('2028-05-01T12:00:00Z');
+    expect(() => lifecycleNoticeOf(ENDED, TEXT, [], now)).toThrow(
+      /^The text model anthropic\.claude-haiku-5-5 \(Claude Haiku 5\.5\) is past its end of life: its end of life was 2028-04-07 .*-c textModelId=… \(anthropic\.claude-haiku-5-5 by default\).*modelsPastEndOfLife='\["anthropic\.claude-haiku-5-5"\]'/,
+    );
+    expect(lifecycleNoticeOf(ENDED, TEXT, [ENDED.id], now)).toMatch(/its end of life was 2028-04-07/);
+    expect(lifecycleNoticeOf(ENDED, TEXT, [], new Date('2028-02-01T12:00:00Z'))).toMatch(
+      /^The text model .*: its end of life is 2028-04-07, in 67 days/,
+    );
+    expect(lifecycleNoticeOf(CLAUDE_HAIKU_5_5, TEXT, [], new Date('2026-11-28T12:00:00Z'))).toBeUndefined();
+  });
+
+  test('modelsPastEndOfLife may name text models', () => {
+    expect(at('2026-11-28', { modelsPastEndOfLife: [CLAUDE_HAIKU_5_5.id] }).providers.language.kind).toBe('bedrock');
+    expect(() => at('2026-11-28', { modelsPastEndOfLife: ['anthropic.claude-haiku-4-5'] })).toThrow(
+      /modelsPastEndOfLife.*luma\.ray-v2:0, amazon\.nova-reel-v1:1, anthropic\.claude-haiku-5-5/,
+    );
+  });
+});
 
 describe('the video model and its lifecycle', () => {
   const at = (day: string, context: Record<string, unknown>) =>
@@ -44,7 +102,11 @@ describe('the video model and its lifecycle', () => {
   });
 
   test('the default, Luma Ray2, is Active: no notice', () => {
-    expect(at('2026-11-28', {}).providers).toEqual({ video: LUMA_RAY2, transcription: 'amazon-transcribe' });
+    expect(at('2026-11-28', {}).providers).toEqual({
+      video: LUMA_RAY2,
+      transcription: 'amazon-transcribe',
+      language: { kind: 'bedrock', model: CLAUDE_HAIKU_5_5 },
+    });
   });
 
   test("the synthesis reports a model's lifecycle notice as a warning on the stack", () => {
@@ -87,7 +149,11 @@ describe('the deployment configuration', () => {
   test('with nothing set is the production stage with the documented defaults', () => {
     expect(configWith({})).toEqual({
       stage: { name: 'prod', production: true },
-      providers: { video: LUMA_RAY2, transcription: 'amazon-transcribe' },
+      providers: {
+        video: LUMA_RAY2,
+        transcription: 'amazon-transcribe',
+        language: { kind: 'bedrock', model: CLAUDE_HAIKU_5_5 },
+      },
       videoCreditsPerSecond: { text_to_video: 2, image_to_video: 3 },
       webhookDeliveryEnabled: true,
       logRetention: { functions: 30, stateMachines: 30, accessLogs: 90 },

@@ -3,7 +3,7 @@ import type { Grant, TableAccess } from '#grants';
 import { FALLBACK_HANDLER, FALLBACK_TABLE_ACCESS, ROUTES } from '#routes';
 import { TASKS, type TaskTrigger } from '#tasks';
 import { WORKFLOWS } from '#workflows';
-import { DEFAULT_VIDEO_MODEL_ID } from '#domain/models/model-registry';
+import { DEFAULT_TEXT_MODEL_ID, DEFAULT_VIDEO_MODEL_ID } from '#domain/models/model-registry';
 import { asText, synthesizedStack } from './fixtures';
 
 // One synthesized stack for the file: synthesis is the slow part.
@@ -69,6 +69,27 @@ const BUCKET = `<${logicalIdOf(stack.media.bucket)}.Arn>`;
 const INCOMING_LISTINGS = `if ${canonical({ StringLike: { 's3:prefix': 'incoming/*' } })}`;
 const RENDERS_LISTINGS = `if ${canonical({ StringLike: { 's3:prefix': 'renders/*' } })}`;
 const MODEL = `arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model/${DEFAULT_VIDEO_MODEL_ID}`;
+const TEXT_MODEL = `arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model/${DEFAULT_TEXT_MODEL_ID}`;
+const TEXT_PROFILE = `arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/us.${DEFAULT_TEXT_MODEL_ID}`;
+/** The profile's ARN in a condition, which keeps its CloudFormation form. */
+const THROUGH_TEXT_PROFILE = `if ${canonical({
+  StringEquals: {
+    'bedrock:InferenceProfileArn': {
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':bedrock:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          `:inference-profile/us.${DEFAULT_TEXT_MODEL_ID}`,
+        ],
+      ],
+    },
+  },
+})}`;
 const INVOCATIONS = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:async-invoke/*';
 const TRANSCRIPTION_JOBS = 'arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/*';
 const DELIVERIES = `<${logicalIdOf(stack.queues.queues.get('webhook-deliveries')!.queue)}.Arn>`;
@@ -117,7 +138,14 @@ const GRANT_PERMISSIONS: Readonly<Record<Grant, readonly string[]>> = {
     `bedrock:StartAsyncInvoke ${INVOCATIONS}`,
   ],
   'bedrock.video-model:poll': [`bedrock:GetAsyncInvoke ${INVOCATIONS}`],
-  'bedrock-control.video-model:describe': [`bedrock:GetFoundationModel ${MODEL}`],
+  'bedrock.text-model:invoke': [
+    `bedrock:InvokeModel ${TEXT_PROFILE}`,
+    `bedrock:InvokeModel arn:<AWS::Partition>:bedrock:*::foundation-model/${DEFAULT_TEXT_MODEL_ID} ${THROUGH_TEXT_PROFILE}`,
+  ],
+  'bedrock-control.models:describe': [
+    `bedrock:GetFoundationModel ${MODEL}`,
+    `bedrock:GetFoundationModel ${TEXT_MODEL}`,
+  ],
   'queue.webhook-deliveries:send': [`sqs:SendMessage ${DELIVERIES}`],
   'kms.webhook-secrets:encrypt': [`kms:GenerateDataKey ${SECRETS_KEY} ${SECRETS_KEY_CONTEXT}`],
   'kms.webhook-secrets:decrypt': [`kms:Decrypt ${SECRETS_KEY} ${SECRETS_KEY_CONTEXT}`],

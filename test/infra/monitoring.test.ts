@@ -310,7 +310,7 @@ describe('the new alarms', () => {
 
 describe('the model lifecycle alarm', () => {
   test('fires on a reading that the video model is Legacy, unavailable or near its end, or on a day without a reading', () => {
-    expect(stack.monitoring.modelLifecycleAlarms).toHaveLength(1);
+    expect(stack.monitoring.modelLifecycleAlarms).toHaveLength(2);
     const alarm = alarmOf(stack.monitoring.modelLifecycleAlarms[0]!);
     expect(alarm).toMatchObject({
       Namespace: NAMESPACE,
@@ -324,6 +324,21 @@ describe('the model lifecycle alarm', () => {
       TreatMissingData: 'breaching',
     });
     expect(alarm.AlarmDescription).toContain('docs/operations.md, "Model lifecycle"');
+  });
+
+  test('and so does the text model’s, its own alarm', () => {
+    const alarm = alarmOf(stack.monitoring.modelLifecycleAlarms[1]!);
+    expect(alarm).toMatchObject({
+      MetricName: 'ModelLifecycleProblems',
+      Dimensions: [{ Name: 'ModelId', Value: 'anthropic.claude-haiku-5-5' }],
+      Statistic: 'Maximum',
+      Period: 86400,
+      TreatMissingData: 'breaching',
+    });
+    expect(alarm.AlarmDescription).toMatch(/^The text model anthropic\.claude-haiku-5-5 is Legacy/);
+    expect(stack.getLogicalId(stack.monitoring.modelLifecycleAlarms[1]!.node.defaultChild as never)).toMatch(
+      /^MonitoringTextModelLifecycleAlarm/,
+    );
   });
 });
 

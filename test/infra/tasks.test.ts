@@ -1,5 +1,5 @@
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
-import { LIFECYCLE_WATCH_SCHEDULE, LUMA_RAY2 } from '#domain/models/model-registry';
+import { CLAUDE_HAIKU_5_5, LIFECYCLE_WATCH_SCHEDULE, LUMA_RAY2 } from '#domain/models/model-registry';
 import { SWEEP_SCHEDULE } from '#domain/webhooks/sweep-schedule';
 import { TASKS } from '#tasks';
 import { actionsOf, resourcesOf, statementsOfFunction, synthesizedStack } from './fixtures';
@@ -63,7 +63,7 @@ describe('tasks', () => {
     expect(ruleOf('sweep-webhooks').ScheduleExpression).toBe(`rate(${SWEEP_SCHEDULE.everyMinutes} minutes)`);
   });
 
-  test("the lifecycle watch reads the configured model's lifecycle four times a day, and may do nothing else", () => {
+  test("the lifecycle watch reads the configured models' lifecycles four times a day, and may do nothing else", () => {
     expect(ruleOf('watch-model-lifecycle').ScheduleExpression).toBe(
       `rate(${LIFECYCLE_WATCH_SCHEDULE.everyMinutes / 60} hours)`,
     );
@@ -83,6 +83,18 @@ describe('tasks', () => {
                 { Ref: 'AWS::Partition' },
                 ':bedrock:',
                 { Ref: 'AWS::Region' },
+                '::foundation-model/anthropic.claude-haiku-5-5',
+              ],
+            ],
+          },
+          {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':bedrock:',
+                { Ref: 'AWS::Region' },
                 '::foundation-model/luma.ray-v2:0',
               ],
             ],
@@ -92,7 +104,7 @@ describe('tasks', () => {
     ]);
     const variables =
       template.findResources('AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties.Environment.Variables;
-    expect(variables.WATCHED_MODEL_IDS).toBe(LUMA_RAY2.id);
+    expect(variables.WATCHED_MODEL_IDS).toBe(`${LUMA_RAY2.id},${CLAUDE_HAIKU_5_5.id}`);
   });
 
   test('the reconciler runs on its schedule', () => {

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_VIDEO_MODEL_ID, LUMA_RAY2 } from '#domain/models/model-registry';
+import { CLAUDE_HAIKU_5_5, DEFAULT_VIDEO_MODEL_ID, LUMA_RAY2 } from '#domain/models/model-registry';
 import { definitionWithWorkers, WORKFLOWS, type Workflow } from '#workflows';
 import { PROJECT_ROOT } from '../../lib/constructs/node-function';
 import type { WorkflowStateMachine } from '../../lib/constructs/workflow';
@@ -132,6 +132,7 @@ describe('workers', () => {
       'video-provider': { VIDEO_PROVIDER: 'bedrock', VIDEO_MODEL_ID: 'luma.ray-v2:0' },
       'render-schedule': { VIDEO_RENDER_POLL_SECONDS: '15', VIDEO_RENDER_DEADLINE_SECONDS: '1200' },
       transcription: { TRANSCRIPTION_PROVIDER: 'amazon-transcribe' },
+      'language-model': { LANGUAGE_MODEL: 'bedrock', TEXT_MODEL_ID: 'anthropic.claude-haiku-5-5' },
     };
     for (const { resource, workflow, substitution } of allWorkers) {
       const worker = workflow.workers[substitution]!;
@@ -223,6 +224,88 @@ describe('workers', () => {
       (statement) => actionsOf(statement).includes('s3:ListBucket'),
     );
     expect(listings).toEqual([expect.objectContaining({ Condition: { StringLike: { 's3:prefix': 'renders/*' } } })]);
+  });
+});
+
+describe('the text model of the language step', () => {
+  const functions = template.findResources('AWS::Lambda::Function');
+  const PROFILE_ARN =
+    'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/us.anthropic.claude-haiku-5-5';
+
+  /** The Bedrock statements of a function, each as its actions, resources (as text) and condition. */
+  const bedrockStatements = (fn: Parameters<typeof statementsOfFunction>[2], from = { stack, template }) =>
+    statementsOfFunction(from.stack, from.template, fn)
+      .filter((statement) => actionsOf(statement).some((action) => action.startsWith('bedrock:')))
+      .map((statement) => ({
+        actions: actionsOf(statement),
+        resources: resourcesOf(statement).map(asText),
+        condition: (statement as { Condition?: unknown }).Condition,
+      }));
+
+  test('choose-clips may converse with it through its inference profile only, and knows which it is', () => {
+    expect(bedrockStatements(workerOf('split-job', 'ChooseClipsFunction'))).toEqual([
+      { actions: ['bedrock:InvokeModel'], resources: [PROFILE_ARN], condition: undefined },
+      {
+        actions: ['bedrock:InvokeModel'],
+        resources: ['arn:<AWS::Partition>:bedrock:*::foundation-model/anthropic.claude-haiku-5-5'],
+        condition: {
+          StringEquals: {
+            'bedrock:InferenceProfileArn': {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':bedrock:',
+                  { Ref: 'AWS::Region' },
+                  ':',
+                  { Ref: 'AWS::AccountId' },
+                  ':inference-profile/us.anthropic.claude-haiku-5-5',
+                ],
+              ],
+            },
+          },
+        },
+      },
+    ]);
+    const variables =
+      functions[logicalIdOf(workerOf('split-job', 'ChooseClipsFunction'))]!.Properties.Environment.Variables;
+    expect(variables).toMatchObject({ LANGUAGE_MODEL: 'bedrock', TEXT_MODEL_ID: CLAUDE_HAIKU_5_5.id });
+  });
+
+  test('no other worker may call it', () => {
+    for (const deployedWorkflow of stack.workflows) {
+      for (const [substitution, fn] of deployedWorkflow.workers) {
+        if (substitution === 'ChooseClipsFunction') continue;
+        expect({ substitution, pairs: grantPairs(fn).filter((pair) => pair.includes('inference-profile')) }).toEqual({
+          substitution,
+          pairs: [],
+        });
+      }
+    }
+  });
+
+  test('choose-clips waits for it within its own time-out', () => {
+    expect(functions[logicalIdOf(workerOf('split-job', 'ChooseClipsFunction'))]!.Properties.Timeout).toBe(180);
+  });
+
+  test('a deployment without a language model grants nothing of it, sets no model and watches only the video model', () => {
+    const none = synthesizedStack({ languageModel: 'none' }, 'NoLanguageModel');
+    const chooseClips = none.stack.workflows
+      .find(({ workflow }) => workflow.name === 'split-job')!
+      .workers.get('ChooseClipsFunction')!;
+    expect(bedrockStatements(chooseClips, none)).toEqual([]);
+    const variables =
+      none.template.findResources('AWS::Lambda::Function')[none.logicalIdOf(chooseClips)]!.Properties.Environment
+        .Variables;
+    expect(variables.LANGUAGE_MODEL).toBe('none');
+    expect(variables.TEXT_MODEL_ID).toBeUndefined();
+    const watch = none.stack.tasks.functions.get('watch-model-lifecycle')!;
+    expect(
+      none.template.findResources('AWS::Lambda::Function')[none.logicalIdOf(watch)]!.Properties.Environment.Variables
+        .WATCHED_MODEL_IDS,
+    ).toBe(LUMA_RAY2.id);
+    expect(none.stack.monitoring.modelLifecycleAlarms).toHaveLength(1);
   });
 });
 

@@ -50,6 +50,26 @@ describe('the model lifecycle watch', () => {
     expect(publishedValues(metrics, 'ModelLifecycleProblems')).toEqual([{ ModelId: 'luma.ray-v2:0', value: 0 }]);
   });
 
+  it('reads the text model of the language step too, each model under its own id', async () => {
+    process.env.WATCHED_MODEL_IDS = 'luma.ray-v2:0,anthropic.claude-haiku-5-5';
+    const metrics = captureMetrics();
+    bedrockMock
+      .on(GetFoundationModelCommand, { modelIdentifier: 'luma.ray-v2:0' })
+      .resolves(described({ status: 'ACTIVE' }) as never);
+    bedrockMock
+      .on(GetFoundationModelCommand, { modelIdentifier: 'anthropic.claude-haiku-5-5' })
+      .resolves(described({ status: 'LEGACY', legacyTime: new Date('2026-11-27T00:00:00Z') }) as never);
+
+    expect(await watchModelLifecycles(bedrock, NOW)).toEqual([
+      { modelId: 'luma.ray-v2:0', status: 'ACTIVE' },
+      { modelId: 'anthropic.claude-haiku-5-5', status: 'LEGACY', problem: 'it is Legacy since 2026-11-27' },
+    ]);
+    expect(publishedValues(metrics, 'ModelLifecycleProblems')).toEqual([
+      { ModelId: 'luma.ray-v2:0', value: 0 },
+      { ModelId: 'anthropic.claude-haiku-5-5', value: 1 },
+    ]);
+  });
+
   it('reports a model Bedrock moved to Legacy after the stack was deployed, with its end of life', async () => {
     const metrics = captureMetrics();
     bedrockMock.on(GetFoundationModelCommand).resolves(

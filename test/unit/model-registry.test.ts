@@ -1,10 +1,13 @@
 import {
+  CLAUDE_HAIKU_5_5,
+  DEFAULT_TEXT_MODEL_ID,
   DEFAULT_VIDEO_MODEL_ID,
   END_OF_LIFE_NOTICE_DAYS,
   LUMA_RAY2,
   MODEL_REGISTRY,
   NOVA_REEL_1_1,
   lifecycleVerdict,
+  textModelById,
   videoModelById,
 } from '#domain/models/model-registry';
 import { OUTPUT_DIMENSIONS } from '#domain/video-jobs/providers/port';
@@ -23,8 +26,9 @@ describe('the model registry', () => {
     }
   });
 
-  it('gives every model a start-image frame its documented image bounds accept', () => {
+  it('gives every video model a start-image frame its documented image bounds accept', () => {
     for (const model of MODEL_REGISTRY) {
+      if (model.kind !== 'video') continue;
       const { minSide, maxSide } = model.renders.startImage;
       for (const frame of Object.values(model.renders.frames)) {
         expect(Math.min(frame.width, frame.height)).toBeGreaterThanOrEqual(minSide);
@@ -33,9 +37,10 @@ describe('the model registry', () => {
     }
   });
 
-  it('names the source of every lifecycle and price, and a region for every model', () => {
+  it('names the source of every lifecycle and price, and a region for every video model', () => {
     for (const model of MODEL_REGISTRY) {
       expect(model.lifecycle.source).toMatch(/^https:\/\/docs\.aws\.amazon\.com\//);
+      if (model.kind !== 'video') continue;
       expect(model.priceSource).toMatch(/^https:\/\/aws\.amazon\.com\/bedrock\/pricing\//);
       expect(model.regions.length).toBeGreaterThan(0);
       expect(model.pricePerOutputSecondUsd).toBeGreaterThan(0);
@@ -44,6 +49,31 @@ describe('the model registry', () => {
 
   it('refuses an id that is not in the registry, naming those that are', () => {
     expect(() => videoModelById('amazon.nova-reel-v1:0')).toThrow(/luma\.ray-v2:0, amazon\.nova-reel-v1:1/);
+    expect(() => textModelById(LUMA_RAY2.id)).toThrow(/not a text model of the registry.*anthropic\.claude-haiku-5-5/);
+    expect(() => videoModelById(CLAUDE_HAIKU_5_5.id)).toThrow(/not a video model/);
+  });
+});
+
+describe('the text model', () => {
+  it('reads transcripts with Claude Haiku 5.5 by default: Active, no end of life announced, tool use', () => {
+    expect(textModelById(DEFAULT_TEXT_MODEL_ID)).toBe(CLAUDE_HAIKU_5_5);
+    expect(CLAUDE_HAIKU_5_5).toMatchObject({
+      lifecycle: { status: 'ACTIVE' },
+      toolUse: true,
+      contextWindowTokens: 1_000_000,
+      maxOutputTokens: 128_000,
+    });
+    expect(CLAUDE_HAIKU_5_5.lifecycle.endOfLife).toBeUndefined();
+    expect(lifecycleVerdict(CLAUDE_HAIKU_5_5.lifecycle, new Date('2026-11-28T12:00:00Z'))).toEqual({ state: 'active' });
+    expect(CLAUDE_HAIKU_5_5.lifecycle.source).toContain('model-card-anthropic-claude-haiku-5-5');
+  });
+
+  it('is called through its US inference profile, and prices tokens with their source', () => {
+    expect(CLAUDE_HAIKU_5_5.inferenceProfile).toMatchObject({ id: 'us.anthropic.claude-haiku-5-5', geography: 'US' });
+    expect(CLAUDE_HAIKU_5_5.inferenceProfile.regions).toEqual(expect.arrayContaining(LUMA_RAY2.regions));
+    expect(CLAUDE_HAIKU_5_5.prices.inputPerMillionUsd).toBeGreaterThan(0);
+    expect(CLAUDE_HAIKU_5_5.prices.outputPerMillionUsd).toBeGreaterThan(CLAUDE_HAIKU_5_5.prices.inputPerMillionUsd);
+    expect(CLAUDE_HAIKU_5_5.priceSource).toMatch(/https:\/\/aws\.amazon\.com\/bedrock\/pricing\//);
   });
 });
 

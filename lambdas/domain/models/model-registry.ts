@@ -1,10 +1,11 @@
 import type { AspectRatio } from '#contract/types';
 
 /**
- * The model registry: every model the stack calls, with what it can render, its documented
+ * The model registry: every model the stack calls, with what it can render or read, its documented
  * lifecycle and its price, each fact with the page it comes from. The CDK app picks the configured
- * model from here and refuses one past its end of life; the render workers plan and shape their
- * renders from it; the lifecycle task reads each configured model's status back from Bedrock.
+ * models from here and refuses one past its end of life; the render workers plan and shape their
+ * renders from it, the language step sizes its requests from it; the lifecycle task reads each
+ * configured model's status back from Bedrock.
  * A table of facts rather than an SDK's provider registry: what matters here (render lengths,
  * chaining, end-of-life dates, price per second) is what such registries do not hold.
  */
@@ -73,7 +74,73 @@ export interface VideoModelEntry {
   readonly documentation: string;
 }
 
-export type ModelEntry = VideoModelEntry;
+/**
+ * How the stack reaches a text model: through a cross-Region (system-defined) inference profile,
+ * which Bedrock routes to a Region of its geography. The grant names the profile in the stack's
+ * Region and the foundation model in whichever Region of the geography serves the call.
+ */
+export interface InferenceProfile {
+  /** The id a Converse request names as its `modelId`. */
+  readonly id: string;
+  /** The geography the profile keeps requests in. */
+  readonly geography: 'US';
+  /**
+   * The commercial Regions of that geography: where the stack may be deployed to call the
+   * profile. Bedrock chooses the destination Region among them for each request.
+   */
+  readonly regions: readonly string[];
+  readonly source: string;
+}
+
+/** What a text model's requests may carry, as its documentation says. */
+export interface TextRequestCapabilities {
+  /** Whether the model takes `temperature` (some newer models refuse sampling parameters). */
+  readonly temperature: boolean;
+  /**
+   * The model's own request fields (Converse `additionalModelRequestFields`) that turn its
+   * thinking off, when it thinks by default: a forced tool choice needs it off, and the answer is
+   * a structured one that thinking would only make slower and dearer.
+   */
+  readonly thinkingOff?: Readonly<Record<string, unknown>>;
+}
+
+/** On-demand list price of a text model, in US dollars per million tokens. */
+export interface TokenPrices {
+  readonly inputPerMillionUsd: number;
+  readonly outputPerMillionUsd: number;
+  /**
+   * A dearer tier for long prompts: a request whose input is over `overInputTokens` pays these
+   * prices for all its tokens. The language step keeps its requests under it.
+   */
+  readonly longPrompt?: {
+    readonly overInputTokens: number;
+    readonly inputPerMillionUsd: number;
+    readonly outputPerMillionUsd: number;
+  };
+}
+
+export interface TextModelEntry {
+  readonly kind: 'text';
+  /** The foundation model's id (what GetFoundationModel describes). */
+  readonly id: string;
+  readonly name: string;
+  readonly provider: string;
+  readonly inferenceProfile: InferenceProfile;
+  /** Input and output together, in tokens. */
+  readonly contextWindowTokens: number;
+  readonly maxOutputTokens: number;
+  /** Whether Converse can force a tool call (toolChoice), which the language step's structured answer is. */
+  readonly toolUse: true;
+  readonly request: TextRequestCapabilities;
+  readonly lifecycle: ModelLifecycle;
+  readonly prices: TokenPrices;
+  readonly priceSource: string;
+  /** Third-party models are sold through AWS Marketplace: the subscription an account needs. */
+  readonly marketplaceProductId?: string;
+  readonly documentation: string;
+}
+
+export type ModelEntry = VideoModelEntry | TextModelEntry;
 
 const BEDROCK_GUIDE = 'https://docs.aws.amazon.com/bedrock/latest/userguide';
 
@@ -136,20 +203,82 @@ export const NOVA_REEL_1_1: VideoModelEntry = {
   documentation: 'https://docs.aws.amazon.com/nova/latest/userguide/video-generation.html',
 };
 
+const HAIKU_5_5_CARD = `${BEDROCK_GUIDE}/model-card-anthropic-claude-haiku-5-5.html`;
+
+/**
+ * Anthropic's Claude Haiku 5.5: Active on Bedrock, with an end of life no sooner than a year after
+ * its launch, a 1M-token context (three hours of speech are some 60,000 tokens) and tool use, at
+ * the lowest price of the Active text models whose cards state their lifecycle. Its adaptive
+ * thinking is on by default and can be turned off; it refuses `temperature` (Anthropic's
+ * migration guide: "Remove temperature, top_p, and top_k from your requests").
+ */
+export const CLAUDE_HAIKU_5_5: TextModelEntry = {
+  kind: 'text',
+  id: 'anthropic.claude-haiku-5-5',
+  name: 'Claude Haiku 5.5',
+  provider: 'Anthropic',
+  inferenceProfile: {
+    id: 'us.anthropic.claude-haiku-5-5',
+    geography: 'US',
+    regions: ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2'],
+    // Bedrock's id of the model is Anthropic's (migration guide: anthropic.claude-haiku-5-5); a
+    // geographic profile's id is the model's prefixed with its geography.
+    source: `https://platform.claude.com/docs/en/models/haiku-5-5/migration-guide; ${BEDROCK_GUIDE}/geographic-cross-region-inference.html`,
+  },
+  contextWindowTokens: 1_000_000,
+  maxOutputTokens: 128_000,
+  toolUse: true,
+  request: { temperature: false, thinkingOff: { thinking: { type: 'disabled' } } },
+  lifecycle: {
+    status: 'ACTIVE',
+    source: `${HAIKU_5_5_CARD} (launched 2026-10-07; EOL no sooner than 2027-10-07; Legacy period 6 months)`,
+  },
+  // Anthropic's list price for prompts of up to 100,000 tokens ($0.10 and $0.50 per million),
+  // plus the 10% a geographic profile costs over the global one (Bedrock's global cross-Region
+  // inference page, for Claude). Prompts over 100,000 tokens pay five times as much.
+  prices: {
+    inputPerMillionUsd: 0.11,
+    outputPerMillionUsd: 0.55,
+    longPrompt: { overInputTokens: 100_000, inputPerMillionUsd: 0.55, outputPerMillionUsd: 2.75 },
+  },
+  priceSource:
+    'https://platform.claude.com/docs/en/models/haiku-5-5/overview (Pricing) and https://docs.aws.amazon.com/bedrock/latest/userguide/global-cross-region-inference.html (geographic profiles cost about 10% more than global); confirm on https://aws.amazon.com/bedrock/pricing/',
+  marketplaceProductId: 'prod-6cyn7tgqazjhu',
+  documentation: HAIKU_5_5_CARD,
+};
+
 /** Every model the stack can be configured to call. */
-export const MODEL_REGISTRY: readonly ModelEntry[] = [LUMA_RAY2, NOVA_REEL_1_1];
+export const MODEL_REGISTRY: readonly ModelEntry[] = [LUMA_RAY2, NOVA_REEL_1_1, CLAUDE_HAIKU_5_5];
 
 /** The video model `model: "auto"` renders with unless the deployment names another. */
 export const DEFAULT_VIDEO_MODEL_ID = LUMA_RAY2.id;
 
-export function videoModelById(id: string): VideoModelEntry {
-  const model = MODEL_REGISTRY.find((entry) => entry.kind === 'video' && entry.id === id);
+/** The text model the language step reads transcripts with unless the deployment names another. */
+export const DEFAULT_TEXT_MODEL_ID = CLAUDE_HAIKU_5_5.id;
+
+function modelOfKind<Kind extends ModelEntry['kind']>(kind: Kind, id: string): Extract<ModelEntry, { kind: Kind }> {
+  const model = MODEL_REGISTRY.find(
+    (entry): entry is Extract<ModelEntry, { kind: Kind }> => entry.kind === kind && entry.id === id,
+  );
   if (!model) {
     throw new Error(
-      `${id} is not a video model of the registry (lambdas/domain/models/model-registry.ts): ${MODEL_REGISTRY.map((entry) => entry.id).join(', ')}`,
+      `${id} is not a ${kind} model of the registry (lambdas/domain/models/model-registry.ts): ${modelIdsOfKind(kind).join(', ')}`,
     );
   }
   return model;
+}
+
+/** The ids of the registry's models of one kind. */
+export function modelIdsOfKind(kind: ModelEntry['kind']): string[] {
+  return MODEL_REGISTRY.filter((entry) => entry.kind === kind).map((entry) => entry.id);
+}
+
+export function videoModelById(id: string): VideoModelEntry {
+  return modelOfKind('video', id);
+}
+
+export function textModelById(id: string): TextModelEntry {
+  return modelOfKind('text', id);
 }
 
 /** How far ahead of an end of life a model is reported: the warning at synth and the alarm in AWS. */

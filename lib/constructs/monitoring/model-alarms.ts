@@ -11,6 +11,17 @@ import { onAny } from './alarm-options';
  */
 const LIFECYCLE_PERIOD = Duration.days(1);
 
+/** Each configured model's alarm, by its kind: a deployment configures one model of each. */
+const ALARM_IDS: Readonly<Record<ModelEntry['kind'], string>> = {
+  video: 'VideoModelLifecycleAlarm',
+  text: 'TextModelLifecycleAlarm',
+};
+
+const CONSEQUENCES: Readonly<Record<ModelEntry['kind'], string>> = {
+  video: 'its calls will fail, and video jobs with them.',
+  text: 'its calls will fail, and clips will be chosen by their sound and picture alone.',
+};
+
 /**
  * The alarm on each configured model's lifecycle, made in `scope`: Legacy, unavailable, within
  * END_OF_LIFE_NOTICE_DAYS of its end of life, or not read at all in a day.
@@ -21,12 +32,15 @@ export class ModelAlarms {
 
   constructor(scope: Construct, models: readonly ModelEntry[]) {
     this.scope = scope;
-    this.lifecycleAlarms = models.map((model, index) =>
+    const kinds = models.map((model) => model.kind);
+    if (new Set(kinds).size !== kinds.length)
+      throw new Error(`One configured model of each kind, got ${kinds.join(', ')}`);
+    this.lifecycleAlarms = models.map((model) =>
       this.lifecycleProblems(model.id, 'Maximum').createAlarm(
         scope,
-        index === 0 ? 'VideoModelLifecycleAlarm' : `VideoModel${index + 1}LifecycleAlarm`,
+        ALARM_IDS[model.kind],
         onAny(
-          `The model ${model.id} is Legacy, unavailable, or within ${END_OF_LIFE_NOTICE_DAYS} days of its end of life, or its lifecycle was not read for a day: its calls will fail. See docs/operations.md, "Model lifecycle".`,
+          `The ${model.kind} model ${model.id} is Legacy, unavailable, or within ${END_OF_LIFE_NOTICE_DAYS} days of its end of life, or its lifecycle was not read for a day: ${CONSEQUENCES[model.kind]} See docs/operations.md, "Model lifecycle".`,
           { treatMissingData: cloudwatch.TreatMissingData.BREACHING },
         ),
       ),

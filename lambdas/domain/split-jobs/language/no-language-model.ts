@@ -1,11 +1,11 @@
 import type { ClipIdeasAnswer, LanguageModel } from './port';
 
-/** No language model: every clip is ranked by its sound, picture and opening words alone. */
+/** For stacks without a language model: clips are ranked by their sound and picture alone, and say so. */
 export class NoLanguageModel implements LanguageModel {
   readonly kind = 'none';
   readonly modelId = null;
 
   async proposeClips(): Promise<ClipIdeasAnswer> {
-    return { state: 'failed', cause: 'unavailable', detail: 'No language model is configured.' };
+    return { state: 'failed', cause: 'unavailable', detail: 'no language model is configured' };
   }
 }

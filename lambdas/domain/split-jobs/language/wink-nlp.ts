@@ -1,5 +1,4 @@
-import winkNLP, { type ItemEntity, type ItemToken, type WinkMethods } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import type { ItemEntity, ItemToken, WinkMethods } from 'wink-nlp';
 import { CUE_STRENGTH, EXTRA_CUE_BONUS, hookCues, openingStrength, type HookCue } from '../opening-cues';
 import { cutAtWord, endsDangling } from '../sentences';
 import {
@@ -62,16 +61,20 @@ interface ReadSentence {
 /** "Releases" and "release" are one subject: a plural's "s" taken off ("process" and "bus" kept). */
 const singular = (noun: string) => (/[^su]s$/.test(noun) && noun.length > 3 ? noun.slice(0, -1) : noun);
 
-let nlp: WinkMethods | undefined;
+let nlp: Promise<WinkMethods> | undefined;
 
-/** wink-nlp with its model, read once per container (about 150 ms). */
-function reader(): WinkMethods {
-  nlp ??= winkNLP(model);
+/**
+ * wink-nlp with its model, read once per process (about 150 ms), on first use: the functions'
+ * bundles leave the packages out, so nothing may load them before a local stack asks.
+ */
+function reader(): Promise<WinkMethods> {
+  nlp ??= Promise.all([import('wink-nlp'), import('wink-eng-lite-web-model')]).then(
+    ([{ default: winkNLP }, { default: model }]) => winkNLP(model),
+  );
   return nlp;
 }
 
-function readSentence(sentence: TimedSentence): ReadSentence {
-  const words = reader();
+function readSentence(words: WinkMethods, sentence: TimedSentence): ReadSentence {
   const { its } = words;
   const doc = words.readDoc(sentence.text);
   const terms: string[] = [];
@@ -149,7 +152,8 @@ export class WinkNlpLanguageModel implements LanguageModel {
       };
     }
     const started = performance.now();
-    const read = request.sentences.map(readSentence);
+    const words = await reader();
+    const read = request.sentences.map((sentence) => readSentence(words, sentence));
     const weights = WINK_STYLE_WEIGHTS[request.clipStyle];
     const { minSeconds, maxSeconds, preferredSeconds } = request.lengths;
     const tolerance = Math.max(preferredSeconds - minSeconds, maxSeconds - preferredSeconds);
