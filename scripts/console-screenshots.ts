@@ -3,7 +3,8 @@
  * local stack on a fresh data dir (as `npm start` does: the demo organization and its key), gives
  * it something to show (two split jobs, one of them started from the page, a video job, a
  * webhook endpoint that answers and one that does not, a resend), runs the console against it
- * with the demo key, and photographs each view in Debian's Chromium. Takes about two minutes.
+ * with the demo key, and photographs each view in the browser tests' Chromium (Debian's when
+ * installed: test/integration/support/chromium.ts). Takes about two minutes.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -293,7 +293,9 @@ describe('the console, driven in Chromium', () => {
       let text = '';
       // What the console knows comes at once: the header's read and the view's own.
       while ((text.match(/^event: read$/gm) ?? []).length < 2) {
-        text += new TextDecoder().decode((await reader.read()).value);
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`The ${view} stream ended (${response.status}) before its first reads:\n${text}`);
+        text += new TextDecoder().decode(value);
       }
       await reader.cancel();
       streams.push(text);
