@@ -22,6 +22,7 @@ import {
 import { CLIP_IDEAS_TOOL_NAME, clipIdeasSchema } from '#domain/split-jobs/language/clip-ideas';
 import { createLanguageModel } from '#domain/split-jobs/language/factory';
 import { NoLanguageModel } from '#domain/split-jobs/language/no-language-model';
+import { WinkNlpLanguageModel } from '#domain/split-jobs/language/wink-nlp';
 import {
   TITLE_MAX_CHARACTERS,
   type ClipIdeasAnswer,
@@ -374,7 +375,7 @@ describe('long transcripts', () => {
 });
 
 describe('the language model factory', () => {
-  it('makes the Bedrock adapter with the registry’s default text model, or none', () => {
+  it('makes the Bedrock adapter with the registry’s default text model, the local model, or none', () => {
     const bedrock = createLanguageModel({
       kind: 'bedrock',
       bedrock: new BedrockRuntimeClient({ region: 'us-west-2' }),
@@ -382,6 +383,7 @@ describe('the language model factory', () => {
     expect(bedrock).toBeInstanceOf(BedrockLanguageModel);
     expect(bedrock).toMatchObject({ kind: 'bedrock', modelId: 'anthropic.claude-haiku-5-5' });
     expect(createLanguageModel({ kind: 'none' })).toBeInstanceOf(NoLanguageModel);
+    expect(createLanguageModel({ kind: 'wink-nlp' })).toBeInstanceOf(WinkNlpLanguageModel);
   });
 
   it('reads the kind and the text model from the settings, none when unset', () => {
@@ -396,7 +398,7 @@ describe('the language model factory', () => {
       process.env.TEXT_MODEL_ID = 'luma.ray-v2:0';
       expect(() => createLanguageModel()).toThrow(/not a text model of the registry/);
       process.env.LANGUAGE_MODEL = 'wink';
-      expect(() => createLanguageModel()).toThrow(/LANGUAGE_MODEL must be one of bedrock, none/);
+      expect(() => createLanguageModel()).toThrow(/LANGUAGE_MODEL must be one of bedrock, wink-nlp, none/);
     } finally {
       delete process.env.LANGUAGE_MODEL;
       delete process.env.TEXT_MODEL_ID;

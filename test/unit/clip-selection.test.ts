@@ -211,8 +211,10 @@ function isBoundaryPoint(
     return [round3(startSeconds + pad), round3(endSeconds - pad)];
   });
   const content = [0, duration, ...analysis.sceneCuts.map(round3), ...insideSilences];
+  const endOfOpenSpeech = edge === 'end' && seconds === duration && sentences.at(-1)?.dangling === true;
   return (
     sentenceEdge ||
+    endOfOpenSpeech ||
     (!nearSpeech && content.includes(Math.min(duration, Math.max(0, seconds)))) ||
     Number.isInteger(seconds / preferredSeconds)
   );

@@ -311,6 +311,8 @@ export function boundaryPoints(
     add({ seconds: start, canStart: true, canEnd: false, startsSentence: index });
     if (!sentence.dangling) add({ seconds: end, canStart: false, canEnd: true, endsSentence: index });
   });
+  // Speech left open to the very end (a recording cut off mid-sentence) still ends where the source does.
+  if (sentences.at(-1)?.dangling) add({ seconds: duration, canStart: false, canEnd: true });
   const points = [...byTime.values()].sort((a, b) => a.seconds - b.seconds);
   const grid: BoundaryPoint[] = [];
   points.forEach((point, index) => {
