@@ -20,6 +20,7 @@ type Domain = {
   apiKeys: typeof import('#domain/access/api-keys');
   jobStore: typeof import('#domain/jobs/job-store');
   reconciler: typeof import('#domain/jobs/reconciler');
+  clipStore: typeof import('#domain/split-jobs/clip-store');
   localRenderer: typeof import('#domain/video-jobs/providers/local-renderer');
   port: typeof import('#domain/video-jobs/providers/port');
 };
@@ -46,6 +47,7 @@ beforeAll(async () => {
     apiKeys: await import('#domain/access/api-keys'),
     jobStore: await import('#domain/jobs/job-store'),
     reconciler: await import('#domain/jobs/reconciler'),
+    clipStore: await import('#domain/split-jobs/clip-store'),
     localRenderer: await import('#domain/video-jobs/providers/local-renderer'),
     port: await import('#domain/video-jobs/providers/port'),
   };
@@ -207,7 +209,7 @@ describe('job faults', () => {
     const organization = await newOrganization();
     const jobId = await createJobLeftQueued(organization);
     const report = await until(
-      () => domain.reconciler.reconcileJobs({ now: new Date(Date.now() + 120_000) }),
+      () => domain.reconciler.reconcileJobs(domain.clipStore.JOB_CLIPS, { now: new Date(Date.now() + 120_000) }),
       (result) => result.started > 0,
     );
     expect(report.errors).toBe(0);
@@ -225,14 +227,14 @@ describe('job faults', () => {
 
     const farFuture = new Date(Date.now() + 10 * 3600_000);
     await until(
-      () => domain.reconciler.reconcileJobs({ now: farFuture }),
+      () => domain.reconciler.reconcileJobs(domain.clipStore.JOB_CLIPS, { now: farFuture }),
       (report) => report.ended > 0,
     );
     const job = await jobOf(organization, jobId);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'START_FAILED' } });
     expect(await ledgerOf(organization)).toEqual({ creditsBalance: CREDITS, activeVideoJobs: 0 });
     // A second run finds nothing more to refund.
-    await domain.reconciler.reconcileJobs({ now: farFuture });
+    await domain.reconciler.reconcileJobs(domain.clipStore.JOB_CLIPS, { now: farFuture });
     expect(await ledgerOf(organization)).toEqual({ creditsBalance: CREDITS, activeVideoJobs: 0 });
   });
 
