@@ -22,6 +22,7 @@ import { reconcileJobs } from '#domain/jobs/reconciler';
 import { JOB_CLIPS } from '#domain/split-jobs/clip-store';
 import { sortableId } from '#platform/ids';
 import type { TransactionItem } from '#platform/transactions';
+import { testCaller } from './support/api-caller';
 import { clipItem, splitJobItem } from './support/split-job-item';
 import { itemAt, refusedAt } from './support/transactions';
 
@@ -72,7 +73,7 @@ function transactionItems(): TransactionItem[] {
 }
 
 function callerWith(scopes: readonly Scope[]): Caller {
-  return { apiKey: { scopes }, organization: { organizationId: 7 } } as unknown as Caller;
+  return testCaller({ apiKey: { scopes: [...scopes] }, organization: { organizationId: 7 } });
 }
 
 beforeEach(() => {
@@ -225,10 +226,11 @@ describe('the job’s own steps after a cancel', () => {
     dynamo
       .on(UpdateCommand)
       .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
-    const provider = {
+    const provider: VideoProvider = {
+      kind: 'local',
       start: jest.fn().mockResolvedValue({ state: 'started', providerJobId: 'render-1' }),
       poll: jest.fn(),
-    } as unknown as VideoProvider;
+    };
     await expect(
       startRender(provider, { organization_id: 7, job_id: VIDEO_JOB_ID }, RENDER_SCHEDULE, LUMA_RAY2, NOW.getTime()),
     ).resolves.toEqual({ organization_id: 7, job_id: VIDEO_JOB_ID, outcome: 'finished' });
