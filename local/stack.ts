@@ -434,7 +434,8 @@ async function restartInterruptedJobs() {
   try {
     // Imported only now: its clients read the emulator endpoints from the environment when created.
     const { reconcileJobs } = await import('#domain/jobs/reconciler');
-    await reconcileJobs({ restartAfterSeconds: 0 });
+    const { JOB_CLIPS } = await import('#domain/split-jobs/clip-store');
+    await reconcileJobs(JOB_CLIPS, { restartAfterSeconds: 0 });
   } catch (error) {
     console.error('Restarting the interrupted jobs at start failed:', error);
   }

@@ -170,8 +170,8 @@ interface Player {
  */
 async function framesShown(page: Page, seconds: number) {
   for (const video of await page.locator('video').all()) {
-    await video.evaluate(async (element, at) => {
-      const player = element as unknown as Player;
+    // The element is the page's <video>; Player is what of it this function uses.
+    await video.evaluate(async (player: Player, at) => {
       await player.play();
       player.pause();
       const sought = new Promise<void>((resolve) => player.addEventListener('seeked', resolve, { once: true }));

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import createFetchClient from 'openapi-fetch';
-import type { HeadersOptions, MaybeOptionalInit, ParseAsResponse } from 'openapi-fetch';
+import type { Client, HeadersOptions, MaybeOptionalInit, ParseAsResponse } from 'openapi-fetch';
 import type {
   HttpMethod,
   MediaType,
@@ -94,9 +94,29 @@ const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS
 
 const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
+/**
+ * The paths as the transport sees them: any path, any method, any options. The document's types
+ * are the client's methods' (ApiMethod); underneath, every call is alike.
+ */
+type AnyPaths = Record<string, Record<HttpMethod, AnyOperation>>;
+
+/** Parameters of any location, any body, any response. */
+interface AnyOperation {
+  parameters: AnyParams;
+  requestBody?: { content: Record<MediaType, unknown> };
+  responses: Record<number, { content: Record<MediaType, unknown> }>;
+}
+
+interface AnyParams {
+  query?: Record<string, unknown>;
+  header?: Record<string, unknown>;
+  path?: Record<string, unknown>;
+  cookie?: Record<string, unknown>;
+}
+
 /** What the implementation reads of openapi-fetch's options, whatever the operation. */
 interface AnyInit {
-  params?: { header?: Record<string, unknown> } & Record<string, unknown>;
+  params?: AnyParams;
   headers?: HeadersOptions;
   signal?: AbortSignal | null;
   [option: string]: unknown;
@@ -228,11 +248,7 @@ export class VideoApiClient {
   private readonly fetch: (request: Request) => Promise<Response>;
   private readonly customFetch: boolean;
   private readonly retryPolicy: RetryPolicy;
-  private readonly send: (
-    method: string,
-    path: string,
-    init: AnyInit,
-  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  private readonly transport: Client<AnyPaths>;
 
   constructor({ apiKey, baseUrl, maxRetries, maxRetryAfterSeconds, fetch }: ClientOptions) {
     this.customFetch = fetch !== undefined;
@@ -242,36 +258,46 @@ export class VideoApiClient {
       ...(maxRetries !== undefined && { maxRetries }),
       ...(maxRetryAfterSeconds !== undefined && { maxRetryAfterSeconds }),
     };
-    const transport = createFetchClient<paths>({
+    this.transport = createFetchClient<AnyPaths>({
       baseUrl,
       headers: { Authorization: `Bearer ${apiKey}` },
       fetch: this.fetch,
     });
-    // The typed methods are checked at their call sites; underneath, every call is alike.
-    this.send = transport.request as unknown as VideoApiClient['send'];
-    this.GET = this.method('GET');
-    this.POST = this.method('POST');
-    this.PATCH = this.method('PATCH');
-    this.DELETE = this.method('DELETE');
+    this.GET = this.method('get');
+    this.POST = this.method('post');
+    this.PATCH = this.method('patch');
+    this.DELETE = this.method('delete');
   }
 
-  private method<Method extends HttpMethod>(method: Uppercase<Method>): ApiMethod<Method> {
-    const call = async (path: string, init: AnyInit = {}) => {
-      const idempotentCreate = method === 'POST' && IDEMPOTENT_CREATES.has(path);
+  private method<Method extends HttpMethod>(method: Method): ApiMethod<Method> {
+    const verb = method.toUpperCase();
+    const { transport, retryPolicy } = this;
+    // The transport takes any method with any path (AnyPaths).
+    const anyMethod: HttpMethod = method;
+    // What callers see: the document's types, as openapi-fetch gives them to its own methods (the
+    // body is what the API answered, which neither checks). TypeScript checks that the
+    // implementation below takes what this signature does.
+    function call<Path extends PathsWithMethod<paths, Method>, Init extends MaybeOptionalInit<paths[Path], Method>>(
+      path: Path,
+      ...init: InitParam<Init>
+    ): Promise<ApiResult<SuccessData<paths[Path][Method], Init>>>;
+    // Underneath, every call is alike.
+    async function call(path: string, init: AnyInit = {}): Promise<ApiResult<unknown>> {
+      const idempotentCreate = verb === 'POST' && IDEMPOTENT_CREATES.has(path);
       const options =
         idempotentCreate && !hasIdempotencyKey(init)
           ? { ...init, params: { ...init.params, header: { ...init.params?.header, [IDEMPOTENCY_KEY]: randomUUID() } } }
           : init;
-      const attempt = () => this.send(method, path, options);
+      const attempt = () => transport.request(anyMethod, path, options);
       const safeToRepeat =
-        IDEMPOTENT_METHODS.has(method) || idempotentCreate || (method === 'POST' && SAFE_TO_REPEAT.has(path));
+        IDEMPOTENT_METHODS.has(verb) || idempotentCreate || (verb === 'POST' && SAFE_TO_REPEAT.has(path));
       const { data, error, response } = safeToRepeat
-        ? await withRetries(attempt, this.retryPolicy, options.signal)
+        ? await withRetries(attempt, retryPolicy, options.signal)
         : await attempt();
-      if (!response.ok) throw new ApiError(`${method} ${response.url || path}`, response, error);
+      if (!response.ok) throw new ApiError(`${verb} ${response.url || path}`, response, error);
       return { data, response, rateLimit: rateLimitOf(response.headers), requestId: requestIdOf(response.headers) };
-    };
-    return call as unknown as ApiMethod<Method>;
+    }
+    return call;
   }
 
   /**

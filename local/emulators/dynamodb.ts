@@ -62,7 +62,7 @@ function launchJava(_command: string, packageArgs: readonly string[], options: S
 
 // Not the package's `spawn`: it always runs a bare `java` and passes no JVM options. Not detached,
 // so java stays in our process group and a Ctrl-C in the terminal reaches it too.
-const spawnDynamoDbLocal = createSpawn(PACKAGE_DIR, launchJava as unknown as typeof spawn);
+const spawnDynamoDbLocal = createSpawn(PACKAGE_DIR, launchJava);
 
 /** Starts DynamoDB Local (one shared database for every credential and region) and waits until it answers. */
 export async function startDynamoDb({ dataDir, port }: DynamoDbOptions): Promise<DynamoDbEmulator> {

@@ -137,6 +137,31 @@ interface PreparedStateMachine {
   tasks: Map<string, TaskRoute>;
 }
 
+const STATE_TYPES: ReadonlySet<string> = new Set([
+  'Task',
+  'Parallel',
+  'Map',
+  'Pass',
+  'Wait',
+  'Choice',
+  'Succeed',
+  'Fail',
+] satisfies StateMachineDefinition['States'][string]['Type'][]);
+
+/**
+ * Whether a machine has the frame aws-local-stepfunctions runs: its StartAt, and every state,
+ * nested ones too, of a type the library knows. What the states say beyond that is the library's
+ * own validation's to check, which `prepare` runs on the definition as written; the copy it runs
+ * skips it, since its adjustments would not pass (fractional intervals, local resources).
+ */
+function isRunnable(machine: AslStates): machine is AslStates & StateMachineDefinition {
+  let known = 'StartAt' in machine && typeof machine.StartAt === 'string';
+  forEachState(machine, (_, state) => {
+    known &&= STATE_TYPES.has(state.Type);
+  });
+  return known;
+}
+
 function forEachState(machine: AslStates, visit: (name: string, state: AslState) => void) {
   for (const [name, state] of Object.entries(machine.States)) {
     visit(name, state);
@@ -210,13 +235,13 @@ function prepare(arn: string, definition: object, waitTimeScale: number): Prepar
       tasks.set(stateName, { kind: 'scaled-wait' });
     }
   });
+  if (!isRunnable(runnable))
+    throw new Error(`State machine ${arn}: its adjusted copy lost its StartAt or a state's Type`);
   return {
     arn,
     name: arn.slice(arn.lastIndexOf(':') + 1),
     // Already validated above; the adjusted copy is not valid ASL (fractional intervals, local resources).
-    machine: new StateMachine(runnable as unknown as StateMachineDefinition, {
-      validationOptions: { noValidate: true },
-    }),
+    machine: new StateMachine(runnable, { validationOptions: { noValidate: true } }),
     tasks,
   };
 }

@@ -349,10 +349,51 @@ describe('operator CLI: endpoints', () => {
     };
   }
 
+  /** What `endpoints --json` printed, each of the fields these tests read checked to be there. */
+  function endpointsOf(stdout: string): Endpoints {
+    const printed: unknown = JSON.parse(stdout);
+    const at = (path: readonly string[]): unknown =>
+      path.reduce<unknown>(
+        (value, name) => (typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined),
+        printed,
+      );
+    const text = (...path: string[]): string => {
+      const value = at(path);
+      if (typeof value !== 'string') throw new Error(`endpoints --json printed no ${path.join('.')}: ${stdout}`);
+      return value;
+    };
+    const texts = (...path: string[]): Record<string, string> => {
+      const value = at(path);
+      if (typeof value !== 'object' || value === null) {
+        throw new Error(`endpoints --json printed no ${path.join('.')}: ${stdout}`);
+      }
+      return Object.fromEntries(Object.keys(value).map((name) => [name, text(...path, name)]));
+    };
+    return {
+      region: text('region'),
+      credentials: {
+        access_key_id: text('credentials', 'access_key_id'),
+        secret_access_key: text('credentials', 'secret_access_key'),
+      },
+      services: {
+        dynamodb: {
+          endpoint: text('services', 'dynamodb', 'endpoint'),
+          table_name: text('services', 'dynamodb', 'table_name'),
+        },
+        s3: { endpoint: text('services', 's3', 'endpoint'), bucket_name: text('services', 's3', 'bucket_name') },
+        sqs: { endpoint: text('services', 'sqs', 'endpoint'), queue_urls: texts('services', 'sqs', 'queue_urls') },
+        stepfunctions: {
+          endpoint: text('services', 'stepfunctions', 'endpoint'),
+          state_machine_arns: texts('services', 'stepfunctions', 'state_machine_arns'),
+        },
+      },
+    };
+  }
+
   it('prints endpoints, credentials and region that reach each emulator of the stack', async () => {
     const result = await admin('endpoints', '--json');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    const { region, credentials, services } = json(result.stdout) as unknown as Endpoints;
+    const { region, credentials, services } = endpointsOf(result.stdout);
     const client = {
       region,
       credentials: { accessKeyId: credentials.access_key_id, secretAccessKey: credentials.secret_access_key },
@@ -381,7 +422,7 @@ describe('operator CLI: endpoints', () => {
   });
 
   it('prints AWS CLI lines with those endpoints for a person', async () => {
-    const { services } = json((await admin('endpoints', '--json')).stdout) as unknown as Endpoints;
+    const { services } = endpointsOf((await admin('endpoints', '--json')).stdout);
     const result = await admin('endpoints');
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const lines = result.stdout.split('\n');

@@ -5,6 +5,7 @@ import {
   call,
   createKey,
   createOrganization,
+  errorOf,
   getOrganization,
   listDeliveries,
   listEvents,
@@ -234,10 +235,7 @@ describe('cancelling a job', () => {
         job.status === 'cancelled'
           ? { status: 'cancelled', answer: [200, 'cancelled'], refunded: 10 }
           : { status: ownEnd, answer: [409, 'JOB_ALREADY_ENDED'], refunded: ownEnd === 'completed' ? 0 : 10 };
-      const answered = [
-        answer.status,
-        answer.status === 200 ? answer.body.status : (answer.body as unknown as ErrorBody).error.code,
-      ];
+      const answered = [answer.status, answer.status === 200 ? answer.body.status : errorOf(answer).code];
       expect({ status: job.status, answer: answered, refunded: job.credits.refunded }).toEqual(expected);
       expectedBalance -= 10 - job.credits.refunded;
       refunded += job.credits.refunded;

@@ -12,10 +12,12 @@ afterAll(closeJobStateClients);
 
 /** One reconciler run at `secondsLater` after the job's creation; its metrics are not this test's output. */
 async function reconcileAfter(job: { created_at: string }, secondsLater: number) {
-  const { reconciler } = await domain();
+  const { reconciler, clipStore } = await domain();
   const { setMetricWriter } = await import('#platform/metrics');
   setMetricWriter(() => undefined);
-  return reconciler.reconcileJobs({ now: new Date(Date.parse(job.created_at) + secondsLater * 1000) });
+  return reconciler.reconcileJobs(clipStore.JOB_CLIPS, {
+    now: new Date(Date.parse(job.created_at) + secondsLater * 1000),
+  });
 }
 
 async function jobOf(key: string, jobId: string): Promise<VideoJob & { created_at: string }> {

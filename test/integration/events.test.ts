@@ -4,6 +4,7 @@ import {
   call,
   createKey,
   createOrganization,
+  errorOf,
   RATE_LIMIT_HEADERS,
   type ApiResponse,
   type ErrorBody,
@@ -158,7 +159,7 @@ describe('GET /events', () => {
     ];
     for (const query of otherFilters) {
       const response = await list(query);
-      expect([response.status, (response.body as unknown as ErrorBody).error.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect([response.status, errorOf(response).code]).toEqual([400, 'VALIDATION_FAILED']);
       expectDocumented('listEvents', response);
     }
     const other = await createOrganization();
@@ -178,7 +179,7 @@ describe('GET /events', () => {
     ['an unknown parameter', { status: 'completed' }],
   ])('answers %s with 400 VALIDATION_FAILED', async (_, query) => {
     const response = await list(query);
-    expect([response.status, (response.body as unknown as ErrorBody).error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([response.status, errorOf(response).code]).toEqual([400, 'VALIDATION_FAILED']);
     expectDocumented('listEvents', response);
   });
 });

@@ -1,4 +1,4 @@
-import { call, createKey, createOrganization, type ErrorBody, type TestOrganization } from './support/stack';
+import { call, createKey, createOrganization, errorOf, type ErrorBody, type TestOrganization } from './support/stack';
 import { waitForJob } from './support/jobs';
 
 interface ListItem {
@@ -254,7 +254,7 @@ describe('GET /jobs cursors', () => {
   async function expectCursorRefused(query: Record<string, string | number>, key = org.key) {
     const response = await list(query, key);
     expect(response.status).toBe(400);
-    expect((response.body as unknown as ErrorBody).error).toMatchObject({
+    expect(errorOf(response)).toMatchObject({
       code: 'VALIDATION_FAILED',
       message: expect.stringContaining('cursor'),
     });

@@ -78,11 +78,7 @@ async function splitIntoClips(org: TestOrganization, assetId: string, options: R
     body: { source_asset_id: assetId, clip_length_preset: 'under_30', language: 'en', ...options },
   });
   expect(created.status).toBe(201);
-  const { job } = await waitForJob<{ status: string; progress: number; stage: string | null }>(
-    org.key,
-    created.body.id,
-    90_000,
-  );
+  const { job } = await waitForJob(org.key, created.body.id, 90_000);
   expect(job.status).toBe('completed');
   const listed = await call<{ clips: Clip[] }>('GET', `/split-jobs/${created.body.id}/clips?order=time`, {
     key: org.key,

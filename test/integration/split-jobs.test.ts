@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { operationResponses } from './support/api-document';
-import { inStageOrder, waitForJob } from './support/jobs';
+import { inStageOrder, waitForJob, waitForSplitJob } from './support/jobs';
 import {
   makeMedia,
   makePodcastSource,
@@ -135,7 +135,7 @@ describe('a split job from start to clips', () => {
       body: { source_asset_id: sourceId, clip_length_preset: 'under_30', metadata: { external_id: 'talk-1' } },
     });
     resultWhileRunning = await call<ErrorBody>('GET', `/split-jobs/${created.body.id}/result`, { key: org.key });
-    ({ job, progress, stages } = await waitForJob<SplitJob>(org.key, created.body.id, 120_000));
+    ({ job, progress, stages } = await waitForSplitJob(org.key, created.body.id, 120_000));
   }, 180_000);
 
   it('answers the create with the queued job, and the result with 409 JOB_NOT_READY until it completes', () => {
@@ -446,7 +446,7 @@ describe('creating a split job', () => {
     });
     expect(conflict.status).toBe(409);
     expect(conflict.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
-    const { job } = await waitForJob<SplitJob>(org.key, first.body.id, 60_000);
+    const { job } = await waitForSplitJob(org.key, first.body.id, 60_000);
     expect(job.status).toBe('completed');
   });
 
@@ -477,7 +477,7 @@ describe('a short source', () => {
       key: org.key,
       body: { source_asset_id: sourceId, aspect_ratio: '1:1', clip_length_preset: 'under_60' },
     });
-    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 60_000);
+    const { job } = await waitForSplitJob(org.key, created.body.id, 60_000);
     expect(job.status).toBe('completed');
     const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
     expect(body.clips).toHaveLength(1);
@@ -507,7 +507,7 @@ describe('a source of grainy footage', () => {
       key: org.key,
       body: { source_asset_id: sourceId, clip_length_preset: 'under_30' },
     });
-    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 150_000);
+    const { job } = await waitForSplitJob(org.key, created.body.id, 150_000);
     const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
 
     expect(job.status).toBe('completed');
@@ -545,7 +545,7 @@ describe('a source that cannot be read any more', () => {
     const before = (await getOrganization(org.organizationId))!.creditsBalance;
     const created = await call<SplitJob>('POST', '/split-jobs', { key: org.key, body: { source_asset_id: sourceId } });
     expect(created.status).toBe(201);
-    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 60_000);
+    const { job } = await waitForSplitJob(org.key, created.body.id, 60_000);
     expect(job.status).toBe('failed');
     expect(job.error?.code).toBe('SOURCE_UNREADABLE');
     expect(job.credits.refunded).toBe(job.credits.charged);
@@ -578,7 +578,7 @@ describe('a source that holds less than its header claims', () => {
     const created = await call<SplitJob>('POST', '/split-jobs', { key: org.key, body: { source_asset_id: sourceId } });
     expect(created.body.credits).toMatchObject({ charged: 10 });
 
-    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 120_000);
+    const { job } = await waitForSplitJob(org.key, created.body.id, 120_000);
     const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
 
     expect(job.status).toBe('completed');
@@ -605,7 +605,7 @@ describe('a source that holds less than its header claims', () => {
     const created = await call<SplitJob>('POST', '/split-jobs', { key: org.key, body: { source_asset_id: sourceId } });
     expect(created.status).toBe(201);
 
-    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 120_000);
+    const { job } = await waitForSplitJob(org.key, created.body.id, 120_000);
 
     expect(job.status).toBe('failed');
     expect(job.error?.code).toBe('SOURCE_UNREADABLE');
@@ -627,7 +627,7 @@ describe('a podcast of one still picture a second', () => {
     });
     expect(created.body.credits).toMatchObject({ charged: 55 });
 
-    const { job } = await waitForJob<SplitJob>(org.key, created.body.id, 240_000);
+    const { job } = await waitForSplitJob(org.key, created.body.id, 240_000);
     const { body } = await call<{ clips: Clip[] }>('GET', `/split-jobs/${job.id}/clips`, { key: org.key });
 
     expect(job.status).toBe('completed');

@@ -5,6 +5,7 @@ import {
   call,
   createKey,
   createOrganization,
+  errorOf,
   RATE_LIMIT_HEADERS,
   type ApiResponse,
   type ErrorBody,
@@ -303,7 +304,7 @@ describe('who may read and resend', () => {
       }),
     ];
     for (const response of foreign) {
-      expect([response.status, (response.body as unknown as ErrorBody).error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+      expect([response.status, errorOf(response).code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
     }
     const elsewhere = await call<ErrorBody>(
       'POST',
@@ -321,7 +322,7 @@ describe('who may read and resend', () => {
     const deleted = await createEndpoint('deleted');
     expect((await call('DELETE', `/webhooks/${deleted.id}`, { key: organization.key })).status).toBe(204);
     const gone = await listDeliveries(deleted.id);
-    expect([gone.status, (gone.body as unknown as ErrorBody).error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+    expect([gone.status, errorOf(gone).code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
   });
 
   it('needs webhooks:read to list and webhooks:write to resend or recover', async () => {

@@ -20,6 +20,7 @@ type Domain = {
   apiKeys: typeof import('#domain/access/api-keys');
   jobStore: typeof import('#domain/jobs/job-store');
   reconciler: typeof import('#domain/jobs/reconciler');
+  clipStore: typeof import('#domain/split-jobs/clip-store');
   localRenderer: typeof import('#domain/video-jobs/providers/local-renderer');
   port: typeof import('#domain/video-jobs/providers/port');
 };
@@ -46,6 +47,7 @@ beforeAll(async () => {
     apiKeys: await import('#domain/access/api-keys'),
     jobStore: await import('#domain/jobs/job-store'),
     reconciler: await import('#domain/jobs/reconciler'),
+    clipStore: await import('#domain/split-jobs/clip-store'),
     localRenderer: await import('#domain/video-jobs/providers/local-renderer'),
     port: await import('#domain/video-jobs/providers/port'),
   };
@@ -113,7 +115,10 @@ async function ledgerOf(organization: Organization) {
   return { creditsBalance, activeVideoJobs };
 }
 
-/** Replaces `client.send` for the commands `fault` claims (it returns a rejection), passing the rest through. */
+/**
+ * Replaces `client.send` for the commands `fault` claims (it returns a rejection), passing the rest
+ * through; answers the spy, which sees every command sent.
+ */
 function injectFault(client: object, fault: (command: unknown) => Error | undefined) {
   const sender = client as { send: (command: unknown) => Promise<unknown> };
   const original = sender.send.bind(sender);
@@ -122,7 +127,10 @@ function injectFault(client: object, fault: (command: unknown) => Error | undefi
     return error ? Promise.reject(error) : original(command);
   });
   restoreAll.push(() => spy.mockRestore());
+  return spy;
 }
+
+type Sends = ReturnType<typeof injectFault>;
 
 /** A fault that strikes the first `times` matching commands only. */
 function firstTimes(times: number, matches: (command: unknown) => boolean, error: () => Error) {
@@ -134,7 +142,7 @@ function firstTimes(times: number, matches: (command: unknown) => boolean, error
   };
 }
 
-const isStart = (command: unknown) => command instanceof StartExecutionCommand;
+const isStart = (command: unknown): command is StartExecutionCommand => command instanceof StartExecutionCommand;
 const startRefused = () =>
   new SFNServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: {}, message: 'down' });
 
@@ -148,10 +156,9 @@ function isEnding(status: string) {
     );
 }
 
-/** The job id the create request tried to start (the response of a failed create carries none). */
-function startedJobId(): string {
-  const send = domain.clients.stepFunctions.send as unknown as jest.Mock;
-  const [start] = send.mock.calls.map(([command]) => command).filter(isStart) as StartExecutionCommand[];
+/** The job id the create request tried to start (the response of a failed create carries none), as `sends` saw it. */
+function startedJobId(sends: Sends): string {
+  const [start] = sends.mock.calls.map(([command]) => command).filter(isStart);
   if (!start?.input.name) throw new Error('No execution was started');
   return start.input.name;
 }
@@ -161,14 +168,14 @@ function startedJobId(): string {
  * 500 and leaves its job queued, charged and holding a slot.
  */
 async function createJobLeftQueued(organization: Organization, idempotencyKey?: string): Promise<string> {
-  injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
+  const sends = injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
   injectFault(
     domain.clients.dynamo,
     firstTimes(1, isEnding('failed'), () => new Error('table unavailable')),
   );
   const created = await createVideoJob(organization, { idempotencyKey });
   expect(created.status).toBe(500);
-  const jobId = startedJobId();
+  const jobId = startedJobId(sends);
   expect(await jobOf(organization, jobId)).toMatchObject({ status: 'queued' });
   return jobId;
 }
@@ -176,13 +183,13 @@ async function createJobLeftQueued(organization: Organization, idempotencyKey?: 
 describe('job faults', () => {
   test('StartExecution failing after the commit ends the job failed, refunded once, its slot released', async () => {
     const organization = await newOrganization();
-    injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
+    const sends = injectFault(domain.clients.stepFunctions, firstTimes(1, isStart, startRefused));
 
     const created = await createVideoJob(organization);
     expect(created.status).toBe(500);
     expect(created.body.error?.code).toBe('INTERNAL_ERROR');
 
-    const jobId = startedJobId();
+    const jobId = startedJobId(sends);
     const job = await jobOf(organization, jobId);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'START_FAILED' } });
     expect(job.credits.refunded).toBe(job.credits.charged);
@@ -207,7 +214,7 @@ describe('job faults', () => {
     const organization = await newOrganization();
     const jobId = await createJobLeftQueued(organization);
     const report = await until(
-      () => domain.reconciler.reconcileJobs({ now: new Date(Date.now() + 120_000) }),
+      () => domain.reconciler.reconcileJobs(domain.clipStore.JOB_CLIPS, { now: new Date(Date.now() + 120_000) }),
       (result) => result.started > 0,
     );
     expect(report.errors).toBe(0);
@@ -225,14 +232,14 @@ describe('job faults', () => {
 
     const farFuture = new Date(Date.now() + 10 * 3600_000);
     await until(
-      () => domain.reconciler.reconcileJobs({ now: farFuture }),
+      () => domain.reconciler.reconcileJobs(domain.clipStore.JOB_CLIPS, { now: farFuture }),
       (report) => report.ended > 0,
     );
     const job = await jobOf(organization, jobId);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'START_FAILED' } });
     expect(await ledgerOf(organization)).toEqual({ creditsBalance: CREDITS, activeVideoJobs: 0 });
     // A second run finds nothing more to refund.
-    await domain.reconciler.reconcileJobs({ now: farFuture });
+    await domain.reconciler.reconcileJobs(domain.clipStore.JOB_CLIPS, { now: farFuture });
     expect(await ledgerOf(organization)).toEqual({ creditsBalance: CREDITS, activeVideoJobs: 0 });
   });
 

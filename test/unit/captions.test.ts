@@ -203,7 +203,7 @@ function parseVtt(text: string): ParsedCue[] {
       if (lines.length === 0 || lines.some((line) => line.trim() === '') || unescaped) {
         throw new Error(`Not a cue payload: ${payload}`);
       }
-      const [, h1, m1, s1, ms1, h2, m2, s2, ms2, settings] = match as unknown as string[];
+      const [, h1, m1, s1, ms1, h2, m2, s2, ms2, settings] = match;
       return {
         startMs: toMs(h1!, m1!, s1!, ms1!),
         endMs: toMs(h2!, m2!, s2!, ms2!),

@@ -1,6 +1,5 @@
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Caller } from '#domain/access/authentication';
 import { TEAM_LIMITS } from '#domain/access/organizations';
 import {
   createVideoJob,
@@ -8,6 +7,7 @@ import {
   type CreateVideoJobRequest,
 } from '#domain/video-jobs/create-video-job';
 import { sortableId } from '#platform/ids';
+import { testCaller } from './support/api-caller';
 import { keyOf } from './support/transactions';
 
 process.env.TABLE_NAME = 'table';
@@ -16,11 +16,11 @@ process.env.AWS_REGION = 'us-east-1';
 const dynamo = mockClient(DynamoDBDocumentClient);
 
 const ORGANIZATION_ID = 7;
-const caller = {
+const caller = testCaller({
   apiKey: { keyPrefix: 'abcdefghjkmnpqrs' },
   organization: { organizationId: ORGANIZATION_ID },
   limits: TEAM_LIMITS,
-} as unknown as Caller;
+});
 const sourceId = sortableId('asset_', Date.parse('2026-03-01T12:00:00.000Z'));
 
 function sourceImage(sizeBytes: number, status = 'uploaded') {

@@ -19,8 +19,10 @@ import { RENDER_SCHEDULE } from '#domain/video-jobs/render-schedule';
 import { startRender } from '#domain/video-jobs/render-steps';
 import { deadlineOf } from '#domain/jobs/deadlines';
 import { reconcileJobs } from '#domain/jobs/reconciler';
+import { JOB_CLIPS } from '#domain/split-jobs/clip-store';
 import { sortableId } from '#platform/ids';
 import type { TransactionItem } from '#platform/transactions';
+import { testCaller } from './support/api-caller';
 import { clipItem, splitJobItem } from './support/split-job-item';
 import { itemAt, refusedAt } from './support/transactions';
 
@@ -71,7 +73,7 @@ function transactionItems(): TransactionItem[] {
 }
 
 function callerWith(scopes: readonly Scope[]): Caller {
-  return { apiKey: { scopes }, organization: { organizationId: 7 } } as unknown as Caller;
+  return testCaller({ apiKey: { scopes: [...scopes] }, organization: { organizationId: 7 } });
 }
 
 beforeEach(() => {
@@ -88,7 +90,7 @@ describe('cancelling a job', () => {
     'a %s video job ends cancelled in one transaction conditional on that status, refunded in full, with a job.cancelled event, then its execution is stopped',
     async (status) => {
       dynamo.on(GetCommand).resolves({ Item: videoJobItem({ status }) });
-      const job = await cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW);
+      const job = await cancelJobOfType(JOB_CLIPS, 7, VIDEO_JOB_ID, 'video', NOW);
       expect(job).toMatchObject({
         status: 'cancelled',
         credits: { charged: 10, refunded: 10 },
@@ -119,7 +121,7 @@ describe('cancelling a job', () => {
   test('a job already cancelled is answered as it is: nothing written, refunded or stopped again', async () => {
     const cancelled = videoJobItem({ status: 'cancelled', credits: { estimated: 10, charged: 10, refunded: 10 } });
     dynamo.on(GetCommand).resolves({ Item: cancelled });
-    const job = await cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW);
+    const job = await cancelJobOfType(JOB_CLIPS, 7, VIDEO_JOB_ID, 'video', NOW);
     expect(job).toMatchObject({ status: 'cancelled', credits: { refunded: 10 } });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(0);
@@ -129,7 +131,7 @@ describe('cancelling a job', () => {
     'a %s job answers 409 JOB_ALREADY_ENDED naming its status, and nothing changes',
     async (status) => {
       dynamo.on(GetCommand).resolves({ Item: videoJobItem({ status }) });
-      await expect(cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW)).rejects.toMatchObject({
+      await expect(cancelJobOfType(JOB_CLIPS, 7, VIDEO_JOB_ID, 'video', NOW)).rejects.toMatchObject({
         code: 'JOB_ALREADY_ENDED',
         status: 409,
         message: expect.stringContaining(`already ended ${status}`),
@@ -145,7 +147,7 @@ describe('cancelling a job', () => {
       .resolvesOnce({ Item: videoJobItem() })
       .resolves({ Item: videoJobItem({ status: 'completed' }) });
     dynamo.on(TransactWriteCommand).callsFake(refusedAt(JOB_KEY));
-    await expect(cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW)).rejects.toMatchObject({
+    await expect(cancelJobOfType(JOB_CLIPS, 7, VIDEO_JOB_ID, 'video', NOW)).rejects.toMatchObject({
       code: 'JOB_ALREADY_ENDED',
       message: expect.stringContaining('already ended completed'),
     });
@@ -163,7 +165,7 @@ describe('cancelling a job', () => {
       .resolvesOnce({ Item: videoJobItem() })
       .resolves({ Item: cancelled });
     dynamo.on(TransactWriteCommand).callsFake(refusedAt(JOB_KEY));
-    await expect(cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW)).resolves.toMatchObject({
+    await expect(cancelJobOfType(JOB_CLIPS, 7, VIDEO_JOB_ID, 'video', NOW)).resolves.toMatchObject({
       status: 'cancelled',
       credits: { refunded: 10 },
     });
@@ -173,7 +175,7 @@ describe('cancelling a job', () => {
   test('a processing split job keeps the price of its completed clips: 1 of 3 done of 10 credits refunds 7, and its unfinished clips are failed', async () => {
     dynamo.on(GetCommand).resolves({ Item: splitJob() });
     dynamo.on(QueryCommand).resolves({ Items: [clip(1, 'completed'), clip(2, 'processing'), clip(3, 'pending')] });
-    const job = await cancelJobOfType(7, SPLIT_JOB_ID, 'split', NOW);
+    const job = await cancelJobOfType(JOB_CLIPS, 7, SPLIT_JOB_ID, 'split', NOW);
     expect(job.credits).toEqual({ estimated: 10, charged: 10, refunded: 7 });
     expect(itemAt(transactionItems(), SPLIT_KEY).Update?.ExpressionAttributeValues).toMatchObject({ ':refund': 7 });
     const failed = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
@@ -192,22 +194,28 @@ describe('cancelling a job', () => {
 
   test('a split job cancelled before its clips are chosen is refunded in full', async () => {
     dynamo.on(GetCommand).resolves({ Item: splitJob({ status: 'queued' }) });
-    const job = await cancelJobOfType(7, SPLIT_JOB_ID, 'split', NOW);
+    const job = await cancelJobOfType(JOB_CLIPS, 7, SPLIT_JOB_ID, 'split', NOW);
     expect(job.credits.refunded).toBe(10);
   });
 
   test('an execution that never started has nothing to stop, and one that cannot be stopped still leaves the job cancelled', async () => {
     dynamo.on(GetCommand).resolves({ Item: videoJobItem({ status: 'queued' }) });
     sfn.on(StopExecutionCommand).rejects(new ExecutionDoesNotExist({ message: 'no', $metadata: {} }));
-    await expect(cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW)).resolves.toMatchObject({ status: 'cancelled' });
+    await expect(cancelJobOfType(JOB_CLIPS, 7, VIDEO_JOB_ID, 'video', NOW)).resolves.toMatchObject({
+      status: 'cancelled',
+    });
     dynamo.on(GetCommand).resolves({ Item: videoJobItem({ status: 'queued' }) });
     sfn.on(StopExecutionCommand).rejects(new Error('Step Functions unavailable'));
-    await expect(cancelJobOfType(7, VIDEO_JOB_ID, 'video', NOW)).resolves.toMatchObject({ status: 'cancelled' });
+    await expect(cancelJobOfType(JOB_CLIPS, 7, VIDEO_JOB_ID, 'video', NOW)).resolves.toMatchObject({
+      status: 'cancelled',
+    });
   });
 
   test('a typed route does not find a job of the other type, as its GET does not', async () => {
     dynamo.on(GetCommand).resolves({ Item: splitJob() });
-    await expect(cancelJobOfType(7, SPLIT_JOB_ID, 'video', NOW)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
+    await expect(cancelJobOfType(JOB_CLIPS, 7, SPLIT_JOB_ID, 'video', NOW)).rejects.toMatchObject({
+      code: 'JOB_NOT_FOUND',
+    });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });
@@ -218,10 +226,11 @@ describe('the job’s own steps after a cancel', () => {
     dynamo
       .on(UpdateCommand)
       .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
-    const provider = {
+    const provider: VideoProvider = {
+      kind: 'local',
       start: jest.fn().mockResolvedValue({ state: 'started', providerJobId: 'render-1' }),
       poll: jest.fn(),
-    } as unknown as VideoProvider;
+    };
     await expect(
       startRender(provider, { organization_id: 7, job_id: VIDEO_JOB_ID }, RENDER_SCHEDULE, LUMA_RAY2, NOW.getTime()),
     ).resolves.toEqual({ organization_id: 7, job_id: VIDEO_JOB_ID, outcome: 'finished' });
@@ -229,7 +238,7 @@ describe('the job’s own steps after a cancel', () => {
 
   test('the execution-ended task leaves a cancelled job as it is when its execution ends ABORTED', async () => {
     dynamo.on(GetCommand).resolves({ Item: videoJobItem({ status: 'cancelled' }) });
-    await endJobOfExecution({
+    await endJobOfExecution(JOB_CLIPS, {
       executionArn: `arn:aws:states:us-east-1:1:execution:video-job:${VIDEO_JOB_ID}`,
       status: 'ABORTED',
       input: JSON.stringify({ organization_id: 7, job_id: VIDEO_JOB_ID }),
@@ -245,17 +254,19 @@ describe('cancelling through the unified route', () => {
   ] as const)('a %s job needs %s', async (_type, scope, item, jobId) => {
     dynamo.on(GetCommand).resolves({ Item: item() });
     const other: Scope = scope === 'video:create' ? 'split:create' : 'video:create';
-    await expect(cancelAnyJob(callerWith([other, 'jobs:read']), jobId, NOW)).rejects.toMatchObject({
+    await expect(cancelAnyJob(JOB_CLIPS, callerWith([other, 'jobs:read']), jobId, NOW)).rejects.toMatchObject({
       code: 'INSUFFICIENT_SCOPE',
       status: 403,
     });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
-    await expect(cancelAnyJob(callerWith([scope]), jobId, NOW)).resolves.toMatchObject({ status: 'cancelled' });
+    await expect(cancelAnyJob(JOB_CLIPS, callerWith([scope]), jobId, NOW)).resolves.toMatchObject({
+      status: 'cancelled',
+    });
   });
 
   test('another organization’s job is not found whatever the key’s scopes', async () => {
     dynamo.on(GetCommand).resolves({});
-    await expect(cancelAnyJob(callerWith([]), VIDEO_JOB_ID, NOW)).rejects.toMatchObject({
+    await expect(cancelAnyJob(JOB_CLIPS, callerWith([]), VIDEO_JOB_ID, NOW)).rejects.toMatchObject({
       code: 'JOB_NOT_FOUND',
       status: 404,
     });
@@ -300,7 +311,7 @@ describe('deadlines', () => {
 
   test('the reconciler expires a job past its deadline: refunded, a job.failed event with status expired, its execution stopped', async () => {
     reconcilerFinds(videoJobItem({ input: { ...videoJobItem().input, deadline_seconds: 60 } }));
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 0, expired: 1, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 0, ended: 0, expired: 1, errors: 0 });
     const items = transactionItems();
     expect(itemAt(items, JOB_KEY).Update?.ExpressionAttributeValues).toMatchObject({
       ':status': 'expired',
@@ -317,7 +328,7 @@ describe('deadlines', () => {
 
   test('the reconciler leaves a job before its deadline running, and starts its execution again as for any job', async () => {
     reconcilerFinds(videoJobItem({ input: { ...videoJobItem().input, deadline_seconds: 600 } }));
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(0);
   });

@@ -12,6 +12,7 @@ import { submitJob } from '#domain/jobs/submit-job';
 import { ACTIVE_JOB_SHARDS } from '#domain/jobs/job-store';
 import { longestActiveSeconds, RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { reconcileJobs } from '#domain/jobs/reconciler';
+import { JOB_CLIPS } from '#domain/split-jobs/clip-store';
 import { requestFingerprint } from '#platform/idempotency';
 import { TABLE_DESIGN } from '#platform/table-design';
 import { workflowOfJobType } from '#workflows';
@@ -124,7 +125,7 @@ beforeEach(() => {
 describe('the reconciler', () => {
   test('queries every shard of the active-jobs index for jobs older than the restart bound, and scans nothing', async () => {
     activeIndexHolds([]);
-    await reconcileJobs({ now: NOW });
+    await reconcileJobs(JOB_CLIPS, { now: NOW });
     const queries = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
     expect(queries).toHaveLength(ACTIVE_JOB_SHARDS);
     for (const [shard, query] of queries.entries()) {
@@ -142,7 +143,7 @@ describe('the reconciler', () => {
   test('starts again the execution of a job within its bound, under the job id and with the same input', async () => {
     activeIndexHolds([indexed(jobItem())]);
     sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn' });
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
     expect(sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input).toEqual({
       stateMachineArn: process.env.VIDEO_JOB_STATE_MACHINE_ARN,
       name: 'video_job_1',
@@ -154,7 +155,7 @@ describe('the reconciler', () => {
   test('counts an execution that already exists as started, and does not end its job', async () => {
     activeIndexHolds([indexed(jobItem({ status: 'processing' }))]);
     sfn.on(StartExecutionCommand).rejects(new ExecutionAlreadyExists({ message: 'exists', $metadata: {} }));
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
   });
 
   test.each([
@@ -169,7 +170,7 @@ describe('the reconciler', () => {
       });
       activeIndexHolds([indexed(item)], 5);
       dynamo.on(GetCommand).resolves({ Item: item });
-      expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
+      expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
       const { job, organization } = endingWritten();
       expect(job.ExpressionAttributeValues).toMatchObject({ ':status': ending, ':refund': 10, ':error': { code } });
       expect(job.UpdateExpression).toContain(
@@ -196,7 +197,7 @@ describe('the reconciler', () => {
         Items: input.ExpressionAttributeValues[':shard'] === 'ACTIVE#0' ? [indexed(job)] : [],
       }));
 
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
 
     const { job: ending, organization } = endingWritten();
     expect(ending.ExpressionAttributeValues).toMatchObject({
@@ -215,7 +216,7 @@ describe('the reconciler', () => {
     const item = jobItem({ status: 'queued', created_at: secondsBefore(TIMEOUT_SECONDS * 2) });
     activeIndexHolds([indexed(item)]);
     dynamo.on(GetCommand).resolves({ Item: { ...item, status: 'completed' } });
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
@@ -228,13 +229,13 @@ describe('the reconciler', () => {
           ? Promise.reject(new SFNServiceException({ name: 'ThrottlingException', $fault: 'client', $metadata: {} }))
           : { executionArn: 'arn' },
       );
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 1 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 1 });
   });
 
   test('publishes every run’s counts for every job type, zeros included, so that a gap means it did not run', async () => {
     const metrics = captureMetrics();
     activeIndexHolds([]);
-    await reconcileJobs({ now: NOW });
+    await reconcileJobs(JOB_CLIPS, { now: NOW });
     expect(publishedValues(metrics, 'ActiveJobsPastBound')).toEqual([
       { JobType: 'video', value: 0 },
       { JobType: 'split', value: 0 },
@@ -252,7 +253,7 @@ describe('the reconciler', () => {
       .on(StartExecutionCommand)
       .rejects(new SFNServiceException({ name: 'ThrottlingException', $fault: 'client', $metadata: {} }));
 
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 1 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 1 });
 
     expect(publishedValues(metrics, 'ActiveJobsPastBound')).toEqual([
       { JobType: 'video', value: 1 },
@@ -334,7 +335,7 @@ describe('an execution that ended without finishing its job', () => {
     ['ABORTED', 'failed', 'INTERNAL_ERROR'],
   ] as const)('%s ends its job %s (%s), refunded', async (status, ending, code) => {
     dynamo.on(GetCommand).resolves({ Item: jobItem({ status: 'processing' }) });
-    await endJobOfExecution(ended(status));
+    await endJobOfExecution(JOB_CLIPS, ended(status));
     const { job } = endingWritten();
     expect(job.Key).toEqual({ pk: 'ORG#7', sk: 'JOB#video_job_1' });
     expect(job.ExpressionAttributeValues).toMatchObject({ ':status': ending, ':refund': 10, ':error': { code } });
@@ -342,7 +343,7 @@ describe('an execution that ended without finishing its job', () => {
 
   test('a job that already ended is left as it is', async () => {
     dynamo.on(GetCommand).resolves({ Item: jobItem({ status: 'completed' }) });
-    await endJobOfExecution(ended('FAILED'));
+    await endJobOfExecution(JOB_CLIPS, ended('FAILED'));
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
@@ -353,7 +354,7 @@ describe('an execution that ended without finishing its job', () => {
     'a split job whose execution ended %s keeps the price of 2 clips of 4 completed: 13 of 25 credits back, its unfinished clips failed first',
     async (status, ending, code) => {
       splitJobWithHalfItsClipsCompleted();
-      await endJobOfExecution({
+      await endJobOfExecution(JOB_CLIPS, {
         executionArn: `arn:aws:states:us-east-1:1:execution:split-job:${SPLIT_JOB_ID}`,
         status,
         input: JSON.stringify({ organization_id: 7, job_id: SPLIT_JOB_ID }),
@@ -374,7 +375,7 @@ describe('an execution that ended without finishing its job', () => {
     splitJobWithHalfItsClipsCompleted();
     dynamo.on(UpdateCommand).rejects(new Error('table unavailable'));
     await expect(
-      endJobOfExecution({
+      endJobOfExecution(JOB_CLIPS, {
         executionArn: `arn:aws:states:us-east-1:1:execution:split-job:${SPLIT_JOB_ID}`,
         status: 'FAILED',
         input: JSON.stringify({ organization_id: 7, job_id: SPLIT_JOB_ID }),

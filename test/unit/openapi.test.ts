@@ -8,9 +8,9 @@ import { SCOPES } from '#domain/access/scopes';
 import { ROUTES } from '#routes';
 import { describeApiContext } from '#domain/access/api-context';
 import { TEAM_LIMITS } from '#domain/access/organizations';
-import type { Caller } from '#domain/access/authentication';
 import type { JobOf } from '#domain/jobs/job';
 import { presentVideoJob } from '#domain/video-jobs/presentation';
+import { testCaller } from './support/api-caller';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed YAML is walked dynamically
 type Node = Record<string, any>;
@@ -350,12 +350,12 @@ describe('docs/openapi.yaml', () => {
     });
 
     it('describes GET /me as the route builds it', () => {
-      const caller = {
+      const caller = testCaller({
         apiKey: { keyPrefix: '0123456789abcdef', environment: 'test', scopes: ['jobs:read'] },
         organization: { organizationId: 7, plan: 'team', apiAccess: true, activeVideoJobs: 1, activeSplitJobs: 0 },
         limits: TEAM_LIMITS,
-        rateLimit: { minute: { used: 3 }, day: { used: 40 } },
-      } as unknown as Caller;
+        used: { minute: 3, day: 40 },
+      });
       const validate = schema('ApiContext');
       expect(validate(describeApiContext(caller)) ? [] : validate.errors).toEqual([]);
     });

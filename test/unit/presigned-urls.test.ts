@@ -117,7 +117,7 @@ describe('content disposition', () => {
           disposition,
         );
         expect(parts).not.toBeNull();
-        const [, fallback, encoded] = parts as unknown as [string, string, string];
+        const [, fallback = '', encoded = ''] = parts ?? [];
         expect(fallback).not.toMatch(/["\\%]/);
         expect(fallback).toHaveLength([...filename].length);
         // What a UTF-8 encoder makes of the name: itself, when it is Unicode text.

@@ -5,6 +5,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand 
 import { mockClient } from 'aws-sdk-client-mock';
 import { RECONCILE_SCHEDULE } from '#domain/jobs/reconcile-schedule';
 import { boundSecondsOf, reconcileJobs } from '#domain/jobs/reconciler';
+import { JOB_CLIPS } from '#domain/split-jobs/clip-store';
 import { TASKS } from '#tasks';
 
 // The video workflow's ASL file as if its time-out were half an hour: the reconciler's bound must
@@ -81,13 +82,13 @@ describe("the reconciler's bound", () => {
 
   test('a job just inside it has its execution started again, and is not ended', async () => {
     activeVideoJobCreatedBefore(VIDEO_TIMEOUT_SECONDS + RECONCILE_SCHEDULE.graceSeconds - 1);
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 1, ended: 0, expired: 0, errors: 0 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
   test('a job just past it is ended, expired and refunded, without a start', async () => {
     activeVideoJobCreatedBefore(VIDEO_TIMEOUT_SECONDS + RECONCILE_SCHEDULE.graceSeconds + 1);
-    expect(await reconcileJobs({ now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
+    expect(await reconcileJobs(JOB_CLIPS, { now: NOW })).toEqual({ started: 0, ended: 1, expired: 0, errors: 0 });
     const [ending] = dynamo.commandCalls(TransactWriteCommand);
     expect(ending!.args[0].input.TransactItems![0]!.Update!.ExpressionAttributeValues).toMatchObject({
       ':status': 'expired',

@@ -1,6 +1,7 @@
 import type { Caller } from '#domain/access/authentication';
 import { ApiError } from '#platform/errors';
 import { jobOfType, type AnyJob, type Job, type JobOf, type JobType } from './job';
+import type { JobClips } from './job-clips';
 import { JOB_ERRORS } from './job-errors';
 import { JOB_TYPES } from './job-types';
 import { getAnyJob, getJobOfType } from './jobs';
@@ -12,8 +13,8 @@ import { endJobFromOutside } from './stopping';
  * otherwise cannot be cancelled.
  */
 
-async function cancel(job: AnyJob, now: Date): Promise<Job> {
-  const { job: ended } = await endJobFromOutside(job, 'cancelled', JOB_ERRORS.cancelled, now);
+async function cancel(jobClips: JobClips, job: AnyJob, now: Date): Promise<Job> {
+  const { job: ended } = await endJobFromOutside(jobClips, job, 'cancelled', JOB_ERRORS.cancelled, now);
   if (ended.status !== 'cancelled') {
     throw new ApiError(
       'JOB_ALREADY_ENDED',
@@ -25,12 +26,13 @@ async function cancel(job: AnyJob, now: Date): Promise<Job> {
 
 /** The typed routes: a job of another type is not found, as by their GET. */
 export async function cancelJobOfType<T extends JobType>(
+  jobClips: JobClips,
   organizationId: number,
   jobId: string,
   type: T,
   now = new Date(),
 ): Promise<JobOf<T>> {
-  const cancelled = jobOfType(await cancel(await getJobOfType(organizationId, jobId, type), now), type);
+  const cancelled = jobOfType(await cancel(jobClips, await getJobOfType(organizationId, jobId, type), now), type);
   if (!cancelled) throw new Error(`Job ${jobId} changed type while it was cancelled`);
   return cancelled;
 }
@@ -39,7 +41,7 @@ export async function cancelJobOfType<T extends JobType>(
  * The unified route: the key needs the scope that creates jobs of the job's type. The job is
  * looked up first, so another organization's job is not found whatever the key may do.
  */
-export async function cancelAnyJob(caller: Caller, jobId: string, now = new Date()): Promise<Job> {
+export async function cancelAnyJob(jobClips: JobClips, caller: Caller, jobId: string, now = new Date()): Promise<Job> {
   const job = await getAnyJob(caller.organization.organizationId, jobId);
   const scope = JOB_TYPES[job.type].createScope;
   if (!caller.apiKey.scopes.includes(scope)) {
@@ -48,5 +50,5 @@ export async function cancelAnyJob(caller: Caller, jobId: string, now = new Date
       `This API key lacks the scope '${scope}' that cancelling a ${job.type} job requires.`,
     );
   }
-  return cancel(job, now);
+  return cancel(jobClips, job, now);
 }

@@ -1,4 +1,5 @@
 import { isActive, type AnyJob } from './job';
+import type { JobClips } from './job-clips';
 import { JOB_ERRORS } from './job-errors';
 import { findJob } from './job-store';
 import { endJobFromOutside } from './stopping';
@@ -17,9 +18,14 @@ export function deadlineOf(job: Pick<AnyJob, 'createdAt' | 'input'>): Date | und
 }
 
 /** Expires the job if it is still active at `now` and its deadline has passed; answers whether this call did. */
-export async function expireJobPastDeadline(organizationId: number, jobId: string, now = new Date()): Promise<boolean> {
+export async function expireJobPastDeadline(
+  jobClips: JobClips,
+  organizationId: number,
+  jobId: string,
+  now = new Date(),
+): Promise<boolean> {
   const job = await findJob(organizationId, jobId);
   const deadline = job && isActive(job) ? deadlineOf(job) : undefined;
   if (!job || !deadline || deadline > now) return false;
-  return (await endJobFromOutside(job, 'expired', JOB_ERRORS.deadlineExceeded, now)).stoppedNow;
+  return (await endJobFromOutside(jobClips, job, 'expired', JOB_ERRORS.deadlineExceeded, now)).stoppedNow;
 }

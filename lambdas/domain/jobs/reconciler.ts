@@ -4,6 +4,7 @@ import { expireJobPastDeadline } from './deadlines';
 import { endUnfinishedJob, type UnfinishedOutcome } from './execution-endings';
 import { startJobExecution } from './executions';
 import type { JobType } from './job';
+import type { JobClips } from './job-clips';
 import { JOB_STATE_MACHINES } from './job-execution';
 import { JOB_ERRORS } from './job-errors';
 import { activeJobsCreatedBefore, type ActiveJobEntry } from './job-store';
@@ -69,21 +70,21 @@ function publishRun(pastBound: Readonly<Record<JobType, number>>, errors: number
  * ends, refunded for what it did not deliver, through endUnfinishedJob, whose finish is
  * conditional, so that happens once whoever else finishes it; past its own deadline it expires
  * the same way; otherwise its execution is started again, which revives one that never started
- * or was lost.
+ * or was lost. A split job's clips are read and failed through `jobClips`.
  */
-export async function reconcileJobs({
-  now = new Date(),
-  restartAfterSeconds = RECONCILE_SCHEDULE.restartAfterSeconds,
-}: ReconcileOptions = {}): Promise<ReconcileReport> {
+export async function reconcileJobs(
+  jobClips: JobClips,
+  { now = new Date(), restartAfterSeconds = RECONCILE_SCHEDULE.restartAfterSeconds }: ReconcileOptions = {},
+): Promise<ReconcileReport> {
   const report: ReconcileReport = { started: 0, ended: 0, expired: 0, errors: 0 };
   const pastBound = Object.fromEntries(JOB_TYPE_NAMES.map((type) => [type, 0])) as Record<JobType, number>;
   for await (const entry of activeJobsCreatedBefore(new Date(now.getTime() - restartAfterSeconds * 1000))) {
     try {
       if (isPastBound(entry, now)) {
         pastBound[entry.type] += 1;
-        await endUnfinishedJob(entry.organizationId, entry.jobId, overdueOutcome(entry), now);
+        await endUnfinishedJob(jobClips, entry.organizationId, entry.jobId, overdueOutcome(entry), now);
         report.ended += 1;
-      } else if (await expireJobPastDeadline(entry.organizationId, entry.jobId, now)) {
+      } else if (await expireJobPastDeadline(jobClips, entry.organizationId, entry.jobId, now)) {
         report.expired += 1;
       } else {
         await startJobExecution(entry);

@@ -1,5 +1,3 @@
-import type { Clip } from '#domain/split-jobs/clip-store';
-
 /** How much of a job's work was delivered when it ended without completing: a split job's clips. */
 export interface DeliveredClips {
   completed: number;
@@ -11,7 +9,7 @@ export interface DeliveredClips {
 export const NOTHING_DELIVERED: DeliveredClips = { completed: 0, total: 0 };
 
 /** What a job's clips (none for a video job), as read before it ends, delivered. */
-export function deliveredBy(clips: readonly Pick<Clip, 'status'>[]): DeliveredClips {
+export function deliveredBy(clips: readonly { readonly status: string }[]): DeliveredClips {
   return { completed: clips.filter((clip) => clip.status === 'completed').length, total: clips.length };
 }
 

@@ -1,14 +1,14 @@
-import { failUnfinishedClips, findClipsOfJob, type Clip } from '#domain/split-jobs/clip-store';
 import { log } from '#platform/log';
 import { stopJobExecution } from './executions';
 import { asJob, type AnyJob, type JobError } from './job';
+import type { ClipsRead, JobClips } from './job-clips';
 import { stopJob, type StoppedJob } from './lifecycle';
-import { deliveredBy } from './refunds';
 
 /**
  * Ending a job from outside its work, for a cancel (cancellation.ts) or a passed deadline
  * (deadlines.ts): the job ends in one conditional transaction, refunded for what it did not
- * deliver (refunds.ts); then its unfinished clips are failed and its execution stopped.
+ * deliver (refunds.ts; its clips read through `jobClips`); then its unfinished clips are failed and
+ * its execution stopped.
  */
 
 /**
@@ -17,16 +17,17 @@ import { deliveredBy } from './refunds';
  * the clips and the transaction is refunded all the same: the customer's favour.
  */
 export async function endJobFromOutside(
+  jobClips: JobClips,
   job: AnyJob,
   status: 'cancelled' | 'expired',
   error: JobError,
   now = new Date(),
 ): Promise<StoppedJob> {
-  const clips = await findClipsOfJob(job);
+  const clips = await jobClips.read(job);
   const stopped = await stopJob(
     job.organizationId,
     job.jobId,
-    { status, error, delivered: deliveredBy(clips) },
+    { status, error, delivered: clips.delivered },
     now,
     asJob(job),
   );
@@ -41,9 +42,9 @@ export async function endJobFromOutside(
  * without harm: every step of a workflow first checks that its job is still active, and the
  * execution-ended task leaves an ended job as it is, so the execution ends at its next step.
  */
-async function stopWork(job: AnyJob, clips: readonly Clip[], error: JobError): Promise<void> {
+async function stopWork(job: AnyJob, clips: ClipsRead, error: JobError): Promise<void> {
   try {
-    await failUnfinishedClips(clips, error);
+    await clips.failUnfinished(error);
     await stopJobExecution(job);
   } catch (cause) {
     log('warn', "A stopped job's work could not be stopped; it ends at its next step", {

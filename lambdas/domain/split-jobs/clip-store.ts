@@ -1,8 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AnyJob, JobError } from '#domain/jobs/job';
+import type { JobClips } from '#domain/jobs/job-clips';
 import type { ClipRanking, ScoreBreakdown } from './clip-selection';
 import { jobKey } from '#domain/jobs/job-store';
+import { deliveredBy } from '#domain/jobs/refunds';
 import { dynamo, tableName } from '#platform/clients/dynamodb';
 import { TransactionRefused, writeTransaction, type TransactionItem } from '#platform/transactions';
 
@@ -227,7 +229,7 @@ export async function findClips(organizationId: number, jobId: string): Promise<
 }
 
 /** A job's clips as findClips reads them; a video job has none. */
-export async function findClipsOfJob(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<Clip[]> {
+async function findClipsOfJob(job: Pick<AnyJob, 'organizationId' | 'jobId' | 'type'>): Promise<Clip[]> {
   return job.type === 'split' ? findClips(job.organizationId, job.jobId) : [];
 }
 
@@ -320,3 +322,17 @@ export async function failUnfinishedClips(clips: readonly Clip[], error: JobErro
     if (clip.status === 'pending' || clip.status === 'processing') await markClipFailed(clip, error, now);
   }
 }
+
+/**
+ * The job core's port to the clips of a job it ends without its work having finished it
+ * (jobs/job-clips.ts): a split job's, read from this store, none of a video job.
+ */
+export const JOB_CLIPS: JobClips = {
+  async read(job) {
+    const clips = await findClipsOfJob(job);
+    return {
+      delivered: deliveredBy(clips),
+      failUnfinished: (error, now) => failUnfinishedClips(clips, error, now),
+    };
+  },
+};

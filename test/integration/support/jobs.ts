@@ -1,4 +1,4 @@
-import { createClient } from '@video-automation/client';
+import { createClient, type SplitJob, type VideoJob as ClientVideoJob } from '@video-automation/client';
 import { apiUrl } from './stack';
 
 export interface VideoJob {
@@ -25,18 +25,21 @@ export function inStageOrder(type: keyof typeof STAGE_ORDER, stages: readonly (s
   return positions.every((position, index) => position >= 0 && (index === 0 || position > positions[index - 1]!));
 }
 
+/** A job as the client answers it: its type tells which. */
+export type Job = ClientVideoJob | SplitJob;
+
 /**
  * Polls a job until it leaves queued/processing, as an integrator's code does with the client's
  * waitForJob: about once a second, less often when the key's minute window runs low, and after a
  * 429 only once its Retry-After has passed. Answers the job, and the progress and stages seen.
  */
-export async function waitForJob<T extends Pick<VideoJob, 'status' | 'progress' | 'stage'> = VideoJob>(
+export async function waitForJob(
   key: string,
   jobId: string,
   timeoutMs = 60_000,
-): Promise<{ job: T; progress: number[]; stages: T['stage'][] }> {
+): Promise<{ job: Job; progress: number[]; stages: Job['stage'][] }> {
   const progress: number[] = [];
-  const stages: T['stage'][] = [];
+  const stages: Job['stage'][] = [];
   const client = createClient({ apiKey: key, baseUrl: apiUrl() });
   const job = await client
     .waitForJob(jobId, {
@@ -44,7 +47,7 @@ export async function waitForJob<T extends Pick<VideoJob, 'status' | 'progress' 
       signal: AbortSignal.timeout(timeoutMs),
       onPoll: (polled) => {
         progress.push(polled.progress);
-        if (stages.at(-1) !== polled.stage) stages.push(polled.stage as T['stage']);
+        if (stages.at(-1) !== polled.stage) stages.push(polled.stage);
       },
     })
     .catch((error: unknown) => {
@@ -52,5 +55,12 @@ export async function waitForJob<T extends Pick<VideoJob, 'status' | 'progress' 
         throw new Error(`Job ${jobId} did not finish within ${timeoutMs} ms`);
       throw error;
     });
-  return { job: job as unknown as T, progress, stages };
+  return { job, progress, stages };
+}
+
+/** waitForJob for a split job: the job it answers is checked to be one. */
+export async function waitForSplitJob(key: string, jobId: string, timeoutMs?: number) {
+  const waited = await waitForJob(key, jobId, timeoutMs);
+  if (waited.job.type !== 'split') throw new Error(`Job ${jobId} was answered as a ${waited.job.type} job`);
+  return { ...waited, job: waited.job };
 }

@@ -108,6 +108,29 @@ export interface ApiResponse<T = unknown> {
   body: T;
 }
 
+function isErrorBody(body: unknown): body is ErrorBody {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return false;
+  const { error } = body;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    'message' in error &&
+    typeof error.message === 'string' &&
+    'request_id' in error &&
+    typeof error.request_id === 'string'
+  );
+}
+
+/** The error of a response in the error envelope, whatever the body its success would have; throws for any other body. */
+export function errorOf(response: ApiResponse): ErrorBody['error'] {
+  if (!isErrorBody(response.body)) {
+    throw new Error(`Not the error envelope (status ${response.status}): ${JSON.stringify(response.body)}`);
+  }
+  return response.body.error;
+}
+
 export async function call<T = Record<string, unknown>>(
   method: string,
   path: string,

@@ -1,7 +1,10 @@
 import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
-import { hashSecret } from '#domain/access/api-keys';
+import { hashSecret, type ApiKey } from '#domain/access/api-keys';
+import type { Caller } from '#domain/access/authentication';
+import { TEAM_LIMITS, type ApiOrganization, type Limits } from '#domain/access/organizations';
+import type { WindowState } from '#domain/access/rate-limits';
 import type { Scope } from '#domain/access/scopes';
 import { API_PREFIX } from '#platform/api-prefix';
 
@@ -82,5 +85,62 @@ export function callerEvent(
     requestContext: {
       http: { method, path: `${API_PREFIX}${path}` },
     } as APIGatewayProxyEventV2['requestContext'],
+  };
+}
+
+/**
+ * A whole Caller, as authentication answers it: an active test key of a Team organization with
+ * API access, admitted with its windows unused. Tests that call the domain directly give what
+ * they need of it.
+ */
+export function testCaller({
+  apiKey = {},
+  organization = {},
+  limits = TEAM_LIMITS,
+  used = {},
+}: {
+  apiKey?: Partial<ApiKey>;
+  organization?: Partial<ApiOrganization>;
+  limits?: Limits;
+  /** The requests counted in the key's minute and the organization's day, this one included. */
+  used?: { minute?: number; day?: number };
+} = {}): Caller {
+  const organizationId = organization.organizationId ?? apiKey.organizationId ?? 9;
+  const window = (limit: number, count = 0): WindowState => ({
+    limit,
+    used: count,
+    remaining: limit - count,
+    resetsAt: 1_767_225_600,
+  });
+  return {
+    apiKey: {
+      keyPrefix: CALLER_PREFIX,
+      organizationId,
+      environment: 'test',
+      scopes: [],
+      status: 'active',
+      createdAt: '2026-01-01T00:00:00Z',
+      expiresAt: null,
+      revokedAt: null,
+      ...apiKey,
+    },
+    organization: {
+      organizationId,
+      plan: 'team',
+      apiAccess: true,
+      negotiatedLimits: {},
+      creditsBalance: 0,
+      activeVideoJobs: 0,
+      activeSplitJobs: 0,
+      activeApiKeys: 1,
+      createdAt: '2026-01-01T00:00:00Z',
+      ...organization,
+    },
+    limits,
+    rateLimit: {
+      minute: window(limits.requests_per_minute_per_key, used.minute),
+      day: window(limits.requests_per_day_per_organization, used.day),
+      exceeded: [],
+    },
   };
 }

@@ -45,6 +45,14 @@ beforeEach(() => {
   s3Mock.on(PutObjectCommand).resolves({});
 });
 
+/** Whether `target` has a method `name`, private ones included, which jest.spyOn can then replace. */
+function hasMethod<Name extends string>(
+  target: object,
+  name: Name,
+): target is Record<Name, (...args: never[]) => unknown> {
+  return typeof Reflect.get(target, name) === 'function';
+}
+
 function renderer(options: Partial<ConstructorParameters<typeof LocalRenderer>[0]> = {}) {
   return new LocalRenderer({
     s3: new S3Client({ region: 'us-east-1' }),
@@ -260,7 +268,9 @@ describe('local renderer', () => {
 
     it('[fault:stall] stays in progress at the same value and uploads nothing', async () => {
       // A render's progress and outcome change only as its run goes; start() launches the run before it returns.
-      const runs = jest.spyOn(LocalRenderer.prototype as unknown as { run: () => Promise<void> }, 'run');
+      const prototype: object = LocalRenderer.prototype;
+      if (!hasMethod(prototype, 'run')) throw new Error('LocalRenderer has no run method to watch');
+      const runs = jest.spyOn(prototype, 'run');
       try {
         const provider = renderer();
         const id = providerJobId(await provider.start(request({ prompt: 'a calm lake [fault:stall]' })));
