@@ -1,5 +1,5 @@
 import type { Clip } from '#contract/types';
-import { waitForJob } from './support/jobs';
+import { waitForSplitJob } from './support/jobs';
 import { makeSpeechSource, type SpeechSource, type SpokenSentence } from './support/media';
 import { call, createOrganization, uploadSplitSource } from './support/stack';
 
@@ -77,11 +77,7 @@ describe('clips chosen for what is said, on a local stack that hears and reads s
       body: { source_asset_id: assetId, clip_length_preset: 'under_30', language: 'en', max_clips: 5 },
     });
     if (created.status !== 201) throw new Error(`The split job was refused: ${JSON.stringify(created.body)}`);
-    const { job } = await waitForJob<{ status: string; progress: number; stage: string | null }>(
-      org.key,
-      created.body.id,
-      150_000,
-    );
+    const { job } = await waitForSplitJob(org.key, created.body.id, 150_000);
     if (job.status !== 'completed') throw new Error(`The split job ended ${job.status}`);
     const listed = await call<{ clips: Clip[] }>('GET', `/split-jobs/${created.body.id}/clips`, { key: org.key });
     clips = listed.body.clips;
