@@ -219,7 +219,7 @@ describe('a split job from start to clips', () => {
     for (const clip of body.clips) {
       const contributions = Object.values(clip.score_breakdown!);
       expect(Object.keys(clip.score_breakdown!).sort()).toEqual(
-        ['energy', 'hook', 'length_fit', 'motion', 'rhythm', 'speech'].sort(),
+        ['energy', 'hook', 'language', 'length_fit', 'motion', 'rhythm', 'speech'].sort(),
       );
       expect(contributions.reduce((sum, { weight }) => sum + weight, 0)).toBeCloseTo(1, 3);
       const recomputed = contributions.reduce((sum, { value, weight }) => sum + value * weight, 0);

@@ -72,13 +72,17 @@ export async function queuedJob(
   return job.jobId;
 }
 
-/** Every signal at 0.5, weighed evenly: a score of 0.5. */
-const EVEN_BREAKDOWN = Object.fromEntries(
-  ['energy', 'hook', 'speech', 'rhythm', 'motion', 'lengthFit'].map((signal) => [
-    signal,
-    { value: 0.5, weight: 1 / 6 },
-  ]),
-) as ScoreBreakdown;
+/** Every signal at 0.5, weighed evenly but for language, which a stack without a language model weighs 0: a score of 0.5. */
+const EVEN_SIGNAL = { value: 0.5, weight: 1 / 6 };
+const EVEN_BREAKDOWN: ScoreBreakdown = {
+  energy: EVEN_SIGNAL,
+  hook: EVEN_SIGNAL,
+  speech: EVEN_SIGNAL,
+  rhythm: EVEN_SIGNAL,
+  motion: EVEN_SIGNAL,
+  lengthFit: EVEN_SIGNAL,
+  language: { value: 0, weight: 0 },
+};
 
 /** A split job processing its clips, `completed` of `total` already rendered. */
 export async function splitJobWithClipsDone(
