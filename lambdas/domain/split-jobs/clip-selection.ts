@@ -1,7 +1,7 @@
 import type { CreateSplitJobRequest, SplitPlatform } from '#contract/types';
 import type { ClipIdea, ClipIdeasAnswer, LanguageFailureCause } from './language/port';
 import { HOOK_LINE_MAX_CHARACTERS, TITLE_MAX_CHARACTERS } from './language/port';
-import { hookCues, openingStrength, type HookCue } from './opening-cues';
+import { hookCues, openingCueReason, openingStrength } from './opening-cues';
 import { cutAtWord, type Sentence } from './sentences';
 import { ANALYSIS_WINDOW_SECONDS, SILENCE_THRESHOLD_DB, type SourceAnalysis, type TimeRange } from './source-analysis';
 
@@ -441,18 +441,9 @@ export const REASON_MIN_SIGNAL = 0.5;
 /** At most this many reasons per clip. */
 export const MAX_REASONS = 3;
 
-const CUE_NAMES: Readonly<Record<HookCue, string>> = {
-  question: 'a question',
-  number: 'a number',
-  contrast: 'a contrast',
-  promise: 'a promise',
-  claim: 'a strong claim',
-};
-
 /** The loudness reason is given only to a clip louder than this share of the source's windows. */
 const LOUDER_THAN_MOST = 0.6;
 
-const quoted = (text: string, limit: number) => `“${cutAtWord(text, limit)}”`;
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
 type Figures = ReturnType<ReturnType<typeof clipSignals>['figures']>;
@@ -462,12 +453,7 @@ const REASON_SENTENCES: Partial<Record<ClipSignal, (figures: Figures, transcribe
   hook: ({ opening }) => {
     const cue = opening.sentence && hookCues(opening.sentence.text)[0];
     if (!opening.sentence || !cue) return undefined;
-    const text = opening.sentence.text;
-    const what =
-      cue.cue === 'question' || cue.phrase === text || cue.phrase.split(/\s+/).length < 2
-        ? quoted(text, 120)
-        : `${quoted(cue.phrase, 60)} in ${quoted(text, 100)}`;
-    return `Opens on ${CUE_NAMES[cue.cue]}: ${what}.`;
+    return `${openingCueReason(opening.sentence.text, cue)}.`;
   },
   energy: ({ quieterShare }) =>
     quieterShare >= LOUDER_THAN_MOST ? `Louder than ${Math.round(quieterShare * 100)}% of the source.` : undefined,

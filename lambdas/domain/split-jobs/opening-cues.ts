@@ -1,3 +1,5 @@
+import { cutAtWord } from './sentences';
+
 /**
  * What in a clip's opening sentence makes a viewer stay: a question, a number, a contrast, a
  * promise or a strong claim, the cues editors and the clipping tools look for in a hook. Found by
@@ -12,6 +14,15 @@ export interface CueFound {
   /** The words of the sentence that carry the cue, as spoken. */
   phrase: string;
 }
+
+/** How a reason names each cue. */
+const CUE_NAMES: Readonly<Record<HookCue, string>> = {
+  question: 'a question',
+  number: 'a number',
+  contrast: 'a contrast',
+  promise: 'a promise',
+  claim: 'a strong claim',
+};
 
 /** How strongly each cue holds a viewer, 0 to 1: a question or a promise most, a claim least. */
 export const CUE_STRENGTH: Readonly<Record<HookCue, number>> = {
@@ -97,4 +108,17 @@ export function openingStrength(sentence: string): number {
   const strongest = cues[0];
   if (!strongest) return PLAIN_OPENING;
   return Math.min(1, CUE_STRENGTH[strongest.cue] + EXTRA_CUE_BONUS * (cues.length - 1));
+}
+
+/** Words quoted in a reason, cut at a word past `limit` characters. */
+export const quoted = (text: string, limit: number) => `“${cutAtWord(text, limit)}”`;
+
+/**
+ * The opening of a reason naming a sentence's cue and quoting it, without a full stop: "Opens on
+ * a question: “Why…?”", or with the words that carry the cue, "Opens on a number: “73 percent” in “…”".
+ */
+export function openingCueReason(sentence: string, cue: CueFound): string {
+  const whole = cue.cue === 'question' || cue.phrase === sentence || cue.phrase.split(/\s+/).length < 2;
+  const what = whole ? quoted(sentence, 120) : `${quoted(cue.phrase, 60)} in ${quoted(sentence, 100)}`;
+  return `Opens on ${CUE_NAMES[cue.cue]}: ${what}`;
 }

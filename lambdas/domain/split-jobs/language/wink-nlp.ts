@@ -1,5 +1,13 @@
 import type { ItemEntity, ItemToken, WinkMethods } from 'wink-nlp';
-import { CUE_STRENGTH, EXTRA_CUE_BONUS, hookCues, openingStrength, type HookCue } from '../opening-cues';
+import {
+  CUE_STRENGTH,
+  EXTRA_CUE_BONUS,
+  hookCues,
+  openingCueReason,
+  openingStrength,
+  quoted,
+  type HookCue,
+} from '../opening-cues';
 import { cutAtWord, endsDangling } from '../sentences';
 import {
   HOOK_LINE_MAX_CHARACTERS,
@@ -40,13 +48,6 @@ export const WINK_STYLE_WEIGHTS: Readonly<Record<ClipStyle, Readonly<Record<Idea
 const BACK_REFERENCE_OPENERS = new Set(['and', 'also', 'which', 'because', 'or', 'plus']);
 const NUMBER_ENTITIES = new Set(['CARDINAL', 'PERCENT', 'MONEY', 'DURATION', 'QUANTITY', 'ORDINAL', 'TIME', 'DATE']);
 const CONTENT_POS = new Set(['NOUN', 'PROPN']);
-const CUE_NAMES: Readonly<Record<HookCue, string>> = {
-  question: 'a question',
-  number: 'a number',
-  contrast: 'a contrast',
-  promise: 'a promise',
-  claim: 'a strong claim',
-};
 
 interface ReadSentence {
   sentence: TimedSentence;
@@ -120,19 +121,13 @@ function titleOf(clip: readonly ReadSentence[], keyTerm: string | undefined): st
   return capitalized(cutAtWord(key.sentence.text, TITLE_MAX_CHARACTERS));
 }
 
-const quoted = (text: string, limit: number) => `“${cutAtWord(text, limit)}”`;
-
 function reasonOf(clip: readonly ReadSentence[], keyTerm: string | undefined, keyCount: number): string {
   const opening = clip[0]!;
   const focus =
     keyTerm && keyCount >= 2 ? `stays on “${keyTerm}” in ${keyCount} of its ${clip.length} sentences` : undefined;
   if (opening.hookCue) {
-    const cue = opening.hookCue;
-    const what =
-      cue.cue === 'question' || cue.phrase === opening.sentence.text || cue.phrase.split(/\s+/).length < 2
-        ? quoted(opening.sentence.text, 120)
-        : `${quoted(cue.phrase, 60)} in ${quoted(opening.sentence.text, 100)}`;
-    return cutAtWord(`Opens on ${CUE_NAMES[cue.cue]}: ${what}${focus ? `, and ${focus}` : ''}.`, REASON_MAX_CHARACTERS);
+    const cueReason = openingCueReason(opening.sentence.text, opening.hookCue);
+    return cutAtWord(`${cueReason}${focus ? `, and ${focus}` : ''}.`, REASON_MAX_CHARACTERS);
   }
   if (focus)
     return cutAtWord(`${capitalized(focus)}, from ${quoted(opening.sentence.text, 100)}.`, REASON_MAX_CHARACTERS);
