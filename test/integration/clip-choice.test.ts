@@ -1,6 +1,6 @@
 import type { Clip } from '#contract/types';
 import { waitForSplitJob } from './support/jobs';
-import { makeSpeechSource, type SpeechSource, type SpokenSentence } from './support/media';
+import { makeSpeechSource, type SpeechSource, type SpokenSentence, wordsOf } from './support/media';
 import { call, createOrganization, uploadSplitSource } from './support/stack';
 
 /**
@@ -42,13 +42,6 @@ const HOOKS = [QUESTION[0]!, NUMBER[0]!, CONTRAST[0]!];
 /** How far before a sentence's start a clip may start, and after a sentence's end it may end. */
 const START_TOLERANCE_SECONDS = 0.3;
 const END_TOLERANCE_SECONDS = 0.5;
-
-const wordsOf = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9'\s]/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
 
 /** The script's sentences spoken inside a clip. */
 const sentencesIn = (sentences: readonly SpokenSentence[], clip: Clip) =>

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { resolveMediaTool } from '../../local/media-tools';
 import { waitForJob } from './support/jobs';
-import { makeSpeechSource, type SpeechSource, type SpokenSentence } from './support/media';
+import { makeSpeechSource, type SpeechSource, type SpokenSentence, wordsOf } from './support/media';
 import { call, createOrganization, type TestOrganization, uploadSplitSource } from './support/stack';
 
 /**
@@ -28,14 +28,6 @@ const INSTALL = "install Debian's pocketsphinx pocketsphinx-en-us (apt-get insta
 const MIN_WORD_RECALL = 0.6;
 /** A sentence counts as spoken in a clip when it lies inside it, give or take this much. */
 const EDGE_SECONDS = 0.3;
-
-/** Lower case, without punctuation: how a spoken word and a captioned one are compared. */
-const wordsOf = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9'\s]/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
 
 /** The text of every cue of a WebVTT file, tags and character references taken out. */
 function cueText(webvtt: string): string {

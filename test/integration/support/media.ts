@@ -246,6 +246,14 @@ export interface SpeechSource {
   sentences: SpokenSentence[];
 }
 
+/** Lower case, without punctuation: how a spoken word and a captioned or titled one are compared. */
+export const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9'\s]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+
 /** Debian's flite, whose `rms` voice PocketSphinx's English model hears almost word for word. */
 const SPEECH_SYNTHESIZER = 'flite';
 
