@@ -123,7 +123,7 @@ describe('the local language model (wink-nlp)', () => {
     if (answer.state !== 'answered') throw new Error(`expected ideas, got ${answer.detail}`);
     const openings = answer.ideas.slice(0, 3).map((idea) => TALK[idea.firstSentence]);
     expect(new Set(openings)).toEqual(new Set([TALK[2], TALK[6], TALK[10]]));
-    const [question] = answer.ideas;
+    const question = answer.ideas.find((idea) => idea.firstSentence === 2);
     expect(question).toMatchObject({
       hookLine: 'Why did our releases take two whole weeks?',
       title: 'Why did our releases take two whole weeks?',
@@ -161,6 +161,18 @@ describe('the local language model (wink-nlp)', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('ends a clip before the speaker turns to another subject', async () => {
+    const texts = [
+      'Why did our releases take two whole weeks?',
+      'Every build ran on its own machine.',
+      'So a small change waited for hours.',
+      'Anyway that was how things were.',
+      'We talked about it at lunch a few times.',
+    ];
+    const answer = await model.proposeClips(request({ sentences: timed(texts), maxIdeas: 1 }));
+    expect(answer).toMatchObject({ state: 'answered', ideas: [{ firstSentence: 0, lastSentence: 2 }] });
   });
 
   it('answers the same ideas for the same sentences', async () => {

@@ -25,7 +25,8 @@ import {
  * The local language model: wink-nlp with its English model (both MIT, the model inside its npm
  * package, nothing downloaded). It reads each sentence for what a hook is made of (the shared cues
  * of opening-cues.ts, with wink's number entities), what the clip is about (its nouns, weighed
- * against the whole talk), whether it ends a thought (no dangling "and", "because", "in fact")
+ * against the whole talk), whether it holds one thought (never ending on a dangling "and", "because", "in fact";
+ * scored down when it runs on past an "Anyway…")
  * and how near it is to the preferred length; it proposes the best ranges that do not overlap,
  * each titled by its key sentence. Deterministic: the same sentences give the same ideas.
  */
@@ -46,6 +47,14 @@ export const WINK_STYLE_WEIGHTS: Readonly<Record<ClipStyle, Readonly<Record<Idea
 
 /** Words that open on what came before ("And…", "Also…"): a clip starting there starts mid-thought. */
 const BACK_REFERENCE_OPENERS = new Set(['and', 'also', 'which', 'because', 'or', 'plus']);
+/**
+ * Openers that turn to another subject ("Anyway…", "Moving on…"): a clip holding one after its
+ * first sentence runs past the end of its thought.
+ */
+const TOPIC_SHIFT =
+  /^(?:anyway|anyhow|moving on|by the way|speaking of|on another note|okay so|ok so|alright|all right|next up)\b/i;
+/** What `complete` is for a clip that runs past a change of subject. */
+export const RUNS_PAST_ITS_THOUGHT = 0.3;
 const NUMBER_ENTITIES = new Set(['CARDINAL', 'PERCENT', 'MONEY', 'DURATION', 'QUANTITY', 'ORDINAL', 'TIME', 'DATE']);
 const CONTENT_POS = new Set(['NOUN', 'PROPN']);
 
@@ -57,6 +66,8 @@ interface ReadSentence {
   hookCue: { cue: HookCue; phrase: string } | undefined;
   dangling: boolean;
   opensMidThought: boolean;
+  /** Whether it turns to another subject ("Anyway…"). */
+  shiftsTopic: boolean;
 }
 
 /** "Releases" and "release" are one subject: a plural's "s" taken off ("process" and "bus" kept). */
@@ -107,6 +118,7 @@ function readSentence(words: WinkMethods, sentence: TimedSentence): ReadSentence
     hookCue: cues[0],
     dangling: endsDangling(sentence.text),
     opensMidThought: firstWord !== undefined && BACK_REFERENCE_OPENERS.has(firstWord),
+    shiftsTopic: TOPIC_SHIFT.test(sentence.text.trim()),
   };
 }
 
@@ -160,7 +172,9 @@ export class WinkNlpLanguageModel implements LanguageModel {
     for (let first = 0; first < read.length; first += 1) {
       if (read[first]!.opensMidThought) continue;
       const counts = new Map<string, number>();
+      let shifted = false;
       for (let last = first; last < read.length; last += 1) {
+        shifted ||= last > first && read[last]!.shiftsTopic;
         const seconds = read[last]!.sentence.endSeconds - read[first]!.sentence.startSeconds;
         if (seconds > maxSeconds) break;
         for (const term of new Set(read[last]!.terms)) counts.set(term, (counts.get(term) ?? 0) + 1);
@@ -178,7 +192,7 @@ export class WinkNlpLanguageModel implements LanguageModel {
         const measures: Record<IdeaMeasure, number> = {
           hook: read[first]!.hook,
           focus: clip.length > 1 ? Math.min(1, (keyCount - 1) / (clip.length - 1)) : 0,
-          complete: 1,
+          complete: shifted ? RUNS_PAST_ITS_THOUGHT : 1,
           lengthFit: Math.max(0, 1 - Math.abs(seconds - preferredSeconds) / tolerance),
         };
         const score = Object.entries(weights).reduce(
