@@ -48,14 +48,21 @@ export const WINK_STYLE_WEIGHTS: Readonly<Record<ClipStyle, Readonly<Record<Idea
 /** Words that open on what came before ("And…", "Also…"): a clip starting there starts mid-thought. */
 const BACK_REFERENCE_OPENERS = new Set(['and', 'also', 'which', 'because', 'or', 'plus']);
 /**
- * Openers that turn to another subject ("Anyway…", "Moving on…"): a clip holding one after its
- * first sentence runs past the end of its thought.
+ * Openers that turn to another subject ("Anyway…", "Moving on…") or close the talk ("Thank you
+ * for…", "That is all of what…"): a clip holding one after its first sentence runs past the end
+ * of its thought.
  */
 const TOPIC_SHIFT =
-  /^(?:anyway|anyhow|moving on|by the way|speaking of|on another note|okay so|ok so|alright|all right|next up)\b/i;
+  /^(?:anyway|anyhow|moving on|by the way|speaking of|on another note|okay so|ok so|alright|all right|next up|thank you|thanks for|see you|that'?s (?:all|it) for|that is (?:all|most) of what)\b/i;
+/**
+ * A question, a promise or a contrast opens a thought of its own: a clip holding one after its
+ * first sentence runs into the next thought (and takes its hook from the clip that would open there).
+ */
+const PIVOT_CUES = new Set<HookCue | 'none'>(['question', 'promise', 'contrast']);
 /** What `complete` is for a clip that runs past a change of subject. */
 export const RUNS_PAST_ITS_THOUGHT = 0.3;
-const NUMBER_ENTITIES = new Set(['CARDINAL', 'PERCENT', 'MONEY', 'DURATION', 'QUANTITY', 'ORDINAL', 'TIME', 'DATE']);
+// Dates and times ("the same day", "now") are not the striking figures a hook is made of.
+const NUMBER_ENTITIES = new Set(['CARDINAL', 'PERCENT', 'MONEY', 'DURATION', 'QUANTITY']);
 const CONTENT_POS = new Set(['NOUN', 'PROPN']);
 
 interface ReadSentence {
@@ -66,7 +73,7 @@ interface ReadSentence {
   hookCue: { cue: HookCue; phrase: string } | undefined;
   dangling: boolean;
   opensMidThought: boolean;
-  /** Whether it turns to another subject ("Anyway…"). */
+  /** Whether it turns to another subject ("Anyway…") or opens a thought of its own (a question, a promise, a contrast). */
   shiftsTopic: boolean;
 }
 
@@ -118,7 +125,7 @@ function readSentence(words: WinkMethods, sentence: TimedSentence): ReadSentence
     hookCue: cues[0],
     dangling: endsDangling(sentence.text),
     opensMidThought: firstWord !== undefined && BACK_REFERENCE_OPENERS.has(firstWord),
-    shiftsTopic: TOPIC_SHIFT.test(sentence.text.trim()),
+    shiftsTopic: TOPIC_SHIFT.test(sentence.text.trim()) || PIVOT_CUES.has(cues[0]?.cue ?? 'none'),
   };
 }
 
