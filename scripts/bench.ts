@@ -50,6 +50,7 @@ import { seedCaller } from './bench/seeding';
 import { BENCH_SETTINGS } from './bench/settings';
 import { measureSoak } from './bench/soak';
 import { measureCaptionBurnIn } from './bench/caption-burn-in';
+import { measureLanguageStep } from './bench/language-step';
 import { measureSplitJobs, parseSplitSourceName } from './bench/split-jobs';
 import { megabytes, round } from './bench/statistics';
 import { measureWebhooks } from './bench/webhooks';
@@ -179,6 +180,7 @@ async function main(): Promise<Figures> {
         })
       : undefined;
     const captionBurnIn = runs('split') ? await measureCaptionBurnIn(progress) : undefined;
+    const languageStep = runs('split') ? await measureLanguageStep() : undefined;
     const webhooks = runs('webhooks') ? await measureWebhooks(apiUrl, progress) : undefined;
     const soak = runs('soak') ? await measureSoak({ apiUrl, dataDir, minutes: soakMinutes, progress }) : undefined;
 
@@ -197,6 +199,7 @@ async function main(): Promise<Figures> {
       ...phasesBeforeWebhooks,
       split_jobs: splitJobs,
       caption_burn_in: captionBurnIn,
+      language_step: languageStep,
       webhooks,
       soak,
     };

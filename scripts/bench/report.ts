@@ -1,5 +1,6 @@
 import type { CaptionBurnInFigures } from './caption-burn-in';
 import type { measureColdInit } from './cold-init';
+import type { measureLanguageStep } from './language-step';
 import type { measureRoutes } from './routes';
 import { SOAK_FAMILIES, type SoakFigures } from './soak';
 import type { measureSplitJobs } from './split-jobs';
@@ -17,6 +18,7 @@ export type Figures = Record<string, unknown> & {
   webhooks?: WebhookFigures;
   split_jobs?: SplitJobsFigures;
   caption_burn_in?: CaptionBurnInFigures;
+  language_step?: Awaited<ReturnType<typeof measureLanguageStep>>;
   soak?: SoakFigures;
 } & Partial<LocalStackFigures> &
   Partial<PhasesBeforeWebhooksFigures>;
@@ -111,6 +113,7 @@ export function report(figures: Figures, jsonOnly: boolean): string {
   if (ranPhasesBeforeWebhooks(figures)) reportPhasesBeforeWebhooks(figures, lines);
   if (figures.split_jobs) reportSplitJobs(figures.split_jobs, lines);
   if (figures.caption_burn_in) reportCaptionBurnIn(figures.caption_burn_in, lines);
+  if (figures.language_step) reportLanguageStep(figures.language_step, lines);
   if (figures.webhooks) reportWebhooks(figures.webhooks, lines);
   if (figures.soak) reportSoak(figures.soak, lines);
   if (ranLocalStack(figures)) reportLocalStack(figures, lines);
@@ -239,6 +242,33 @@ function reportCaptionBurnIn(burnIn: CaptionBurnInFigures, lines: string[]) {
     ...table(
       ['style', 'CPU s', 'added %'],
       burnIn.styles.map((style) => [style.style, String(style.cpu_s), String(style.added_percent)]),
+    ),
+  );
+  lines.push('');
+}
+
+function reportLanguageStep(step: NonNullable<Figures['language_step']>, lines: string[]) {
+  lines.push(
+    'The language step on the transcript of a talk: the local model (wink-nlp) timed, and the Bedrock request estimated (input tokens from its characters, the answer at its cap, list prices):',
+  );
+  lines.push(
+    ...table(
+      [
+        'source min',
+        'sentences',
+        'local s',
+        'local s / source min',
+        'Bedrock input tokens / min',
+        'Bedrock $ / source min',
+      ],
+      step.map((row) => [
+        String(row.source_minutes),
+        String(row.sentences),
+        String(row.local_seconds),
+        String(row.local_seconds_per_source_minute),
+        String(row.bedrock_input_tokens_per_source_minute),
+        String(row.bedrock_usd_per_source_minute),
+      ]),
     ),
   );
   lines.push('');
