@@ -21,8 +21,10 @@ import { frameDifference, greyFramesOf } from '../../support/frames';
 import { captureMetrics, publishedValues } from '../support/metrics';
 
 const run = promisify(execFile);
-// Real ffmpeg renders take seconds each; set here because a testTimeout inside Jest `projects` is ignored.
-jest.setTimeout(30_000);
+// Real ffmpeg renders take seconds each, tens of seconds on a loaded 2-core machine (a captioned
+// render timed out at 30 s under a load average of 13); set here because a testTimeout inside
+// Jest `projects` is ignored.
+jest.setTimeout(120_000);
 const s3Mock = mockClient(S3Client);
 const BUCKET = 'media-test';
 
