@@ -1,4 +1,5 @@
 import { channel } from 'node:diagnostics_channel';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '@vladmandic/human';
 import { PEOPLE_DETECTOR_MODELS, peopleDetectorFiles, type PeopleDetectorFiles } from '#platform/people-detector-files';
@@ -7,8 +8,9 @@ import type { DetectorReply, DetectorRequest, DetectorWorkerData, FoundBox } fro
 /**
  * Faces and people in sampled frames, by Human (@vladmandic/human: BlazeFace for faces, MoveNet
  * Lightning for a body's pose) on TensorFlow.js's WebAssembly backend, loaded once per container
- * from the files of lambdas/platform/people-detector-files.ts into a thread of its own
- * (people-detector-worker.ts), so that the process goes on while it works.
+ * from the files of lambdas/platform/people-detector-files.ts into threads of its own
+ * (people-detector-worker.ts; MAX_THREADS), so that the process goes on while it works and a
+ * segment's runs share the cores.
  *
  * Both models take a square: a frame is padded to one, since a 16:9 frame squeezed into a square
  * narrows faces until BlazeFace misses them. Two frames that fit one square with little shrinking
@@ -64,6 +66,12 @@ const BODY_SEARCH_INTERVAL = 4;
  * its size; not two 4:3 ones, which would be shrunk by a third.
  */
 const SHARED_SQUARE_LIMIT = 1.15;
+/**
+ * Model runs are shared among at most this many threads (and no more than the cores): a function's
+ * segment is looked at on both of its vCPUs once its ffmpeg is done, and locally the segments
+ * analysed side by side share them.
+ */
+const MAX_THREADS = 2;
 /** Frames are compared in blocks of this many pixels square... */
 const BLOCK = 8;
 /**
@@ -109,11 +117,11 @@ export interface PeopleDetectionReport {
   wallMs: number;
 }
 
-/** The loading of a detector: its thread started, the engine, the WebAssembly and both models loaded. */
+/** The loading of a detector: its first thread started, the engine, the WebAssembly and both models loaded in it. */
 export interface PeopleDetectorLoadReport {
   kind: 'loaded';
   wallMs: number;
-  /** CPU time of the detector's thread to load. */
+  /** CPU time of that thread to load. */
   cpuMs: number;
 }
 
@@ -162,6 +170,8 @@ const detectorConfig = (files: PeopleDetectorFiles): Partial<Config> => ({
 
 /** The detector's thread: requests go out in order, each answered by its id. */
 interface DetectorThread {
+  /** CPU time the thread took to load. */
+  loadCpuMs: number;
   run(
     part: DetectorRequest['part'],
     side: number,
@@ -177,7 +187,6 @@ function startThread(files: PeopleDetectorFiles, onEnded: () => void): Promise<D
     execArgv: [],
     workerData: { engine: files.engine, config: detectorConfig(files) } satisfies DetectorWorkerData,
   });
-  const startedAt = performance.now();
   const pending = new Map<
     number,
     { resolve: (reply: { found: FoundBox[]; cpuMs: number }) => void; reject: (error: Error) => void }
@@ -201,12 +210,8 @@ function startThread(files: PeopleDetectorFiles, onEnded: () => void): Promise<D
     worker.on('message', (reply: DetectorReply) => {
       if (reply.kind === 'loaded') {
         idle();
-        reports.publish({
-          kind: 'loaded',
-          wallMs: performance.now() - startedAt,
-          cpuMs: reply.cpuMs,
-        } satisfies PeopleDetectorLoadReport);
         resolve({
+          loadCpuMs: reply.cpuMs,
           run(part, side, rgb) {
             if (ended) return Promise.reject(ended);
             const id = nextId++;
@@ -238,6 +243,80 @@ function startThread(files: PeopleDetectorFiles, onEnded: () => void): Promise<D
       waiting?.resolve({ found: reply.found, cpuMs: reply.cpuMs });
     });
   });
+}
+
+/** Runs queued for the threads of a pool; `pixels` is drawn only when a thread takes the run. */
+interface DetectorPool {
+  run(
+    part: DetectorRequest['part'],
+    side: number,
+    pixels: () => Uint8Array<ArrayBuffer>,
+    signal?: AbortSignal,
+  ): Promise<{ found: FoundBox[]; cpuMs: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the first thread and waits until it has loaded, then the others (up to `size`) beside
+ * the first runs; each run goes to the first thread free. A thread that fails to load leaves the
+ * pool smaller; one that ends after loading ends the pool (`onEnded`).
+ */
+async function startPool(files: PeopleDetectorFiles, size: number, onEnded: () => void): Promise<DetectorPool> {
+  let ended = false;
+  const end = () => {
+    if (!ended) onEnded();
+    ended = true;
+  };
+  const startedAt = performance.now();
+  const first = await startThread(files, end);
+  reports.publish({
+    kind: 'loaded',
+    wallMs: performance.now() - startedAt,
+    cpuMs: first.loadCpuMs,
+  } satisfies PeopleDetectorLoadReport);
+  const idle: DetectorThread[] = [first];
+  const threads = [...idle];
+  const queue: {
+    start: (thread: DetectorThread) => void;
+  }[] = [];
+  const dispatch = () => {
+    while (idle.length > 0 && queue.length > 0) queue.shift()!.start(idle.shift()!);
+  };
+  for (let more = 1; more < size; more += 1) {
+    let joined = false;
+    startThread(files, () => joined && end()).then(
+      (thread) => {
+        if (ended) return void thread.close();
+        joined = true;
+        threads.push(thread);
+        idle.push(thread);
+        dispatch();
+      },
+      () => {},
+    );
+  }
+  return {
+    run(part, side, pixels, signal) {
+      return new Promise((resolve, reject) => {
+        queue.push({
+          start(thread) {
+            const ran = signal?.aborted
+              ? Promise.reject(signal.reason as Error)
+              : Promise.resolve().then(() => thread.run(part, side, pixels()));
+            ran.then(resolve, reject).finally(() => {
+              idle.push(thread);
+              dispatch();
+            });
+          },
+        });
+        dispatch();
+      });
+    },
+    async close() {
+      end();
+      await Promise.all(threads.map((thread) => thread.close()));
+    },
+  };
 }
 
 /** The largest mean absolute difference (of 255, per colour) of a BLOCK x BLOCK block between two frames. */
@@ -389,7 +468,7 @@ const halfway = ([a, b]: [Detection, Detection]): Detection => ({
 });
 
 async function loadDetector(files: PeopleDetectorFiles, onEnded: () => void = () => {}): Promise<PeopleDetector> {
-  const thread = await startThread(files, onEnded);
+  const pool = await startPool(files, Math.min(MAX_THREADS, availableParallelism()), onEnded);
 
   async function detectFrames(frames: RgbFrames, sampled: boolean, signal?: AbortSignal): Promise<PeopleInFrame[]> {
     const startedAt = performance.now();
@@ -421,36 +500,42 @@ async function loadDetector(files: PeopleDetectorFiles, onEnded: () => void = ()
     const shared = squareFor(2, frames);
     const share = shared.side <= SHARED_SQUARE_LIMIT * single.side;
 
+    /** One run of a model over these frames in their square; runs asked for together share the pool's threads. */
     const run = async (part: DetectorRequest['part'], indexes: readonly number[], square: Square) => {
       signal?.throwIfAborted();
-      const pixels = measured(() => drawSquare(frames, indexes, square));
-      const { found, cpuMs } = await thread.run(part, square.side, pixels);
+      const draw = () => measured(() => drawSquare(frames, indexes, square));
+      const { found, cpuMs } = await pool.run(part, square.side, draw, signal);
       report.cpuMs += cpuMs;
       return found;
     };
 
-    /** Looks for faces in these frames, two to a square where they fit. */
+    /** Looks for faces in these frames (in one square, two at most). */
+    const lookAtGroup = async (group: readonly number[]) => {
+      const square = group.length === 2 ? shared : single;
+      const found = await run('faces', group, square);
+      report.faceRuns += 1;
+      for (const index of group) faces[index] = [];
+      for (const box of found) {
+        const [x, y, width, height] = box.box;
+        // Each face belongs to the frame its centre is in.
+        const centre = { x: (x + width / 2) * square.side, y: (y + height / 2) * square.side };
+        const place =
+          group.length === 1
+            ? 0
+            : frames.width >= frames.height
+              ? Number(centre.y >= square.corners[1]!.y)
+              : Number(centre.x >= square.corners[1]!.x);
+        faces[group[place]!]!.push(inFrame(box, square.side, square.corners[place]!, frames));
+      }
+    };
+
+    /** Looks for faces in these frames, two to a square where they fit, the squares looked at together. */
     const lookAt = async (indexes: readonly number[]) => {
       const step = share ? 2 : 1;
-      for (let start = 0; start < indexes.length; start += step) {
-        const group = indexes.slice(start, start + step);
-        const square = group.length === 2 ? shared : single;
-        const found = await run('faces', group, square);
-        report.faceRuns += 1;
-        for (const index of group) faces[index] = [];
-        for (const box of found) {
-          const [x, y, width, height] = box.box;
-          // Each face belongs to the frame its centre is in.
-          const centre = { x: (x + width / 2) * square.side, y: (y + height / 2) * square.side };
-          const place =
-            group.length === 1
-              ? 0
-              : frames.width >= frames.height
-                ? Number(centre.y >= square.corners[1]!.y)
-                : Number(centre.x >= square.corners[1]!.x);
-          faces[group[place]!]!.push(inFrame(box, square.side, square.corners[place]!, frames));
-        }
-      }
+      const groups = Array.from({ length: Math.ceil(indexes.length / step) }, (_, group) =>
+        indexes.slice(group * step, group * step + step),
+      );
+      await Promise.all(groups.map(lookAtGroup));
     };
 
     /** The faces half way between those of the frames either side of `index`, when they are alike and `index` is no other picture. */
@@ -513,34 +598,38 @@ async function loadDetector(files: PeopleDetectorFiles, onEnded: () => void = ()
     }
 
     // Bodies, in order: where a face was lost a moment ago, and now and then where there is none.
+    // Which frames are looked at follows from the faces alone: decided first, then looked at together.
     const bodies = new Array<Detection[]>(count);
-    /** The frame whose picture the previous frame's bodies were looked for in, if they were. */
-    let bodiesFrom: number | undefined;
+    /** Per frame searched for a body, the frame whose picture it is (itself when looked at). */
+    const bodiesFrom = new Array<number | undefined>(count);
+    const bodiesToLookAt: number[] = [];
     let lastFaceFrame = -Infinity;
     let facelessFrames = 0;
     for (let index = 0; index < count; index += 1) {
-      const searchedBefore = bodiesFrom;
-      bodiesFrom = undefined;
       if (faces[index]!.some((face) => face.score >= CONFIDENT_FACE_SCORE)) {
         lastFaceFrame = index;
-        bodies[index] = [];
         continue;
       }
       facelessFrames += 1;
-      const search = index - lastFaceFrame <= BODY_BRIDGE_FRAMES || facelessFrames % BODY_SEARCH_INTERVAL === 1;
-      if (!search) {
-        bodies[index] = [];
+      if (index - lastFaceFrame > BODY_BRIDGE_FRAMES && facelessFrames % BODY_SEARCH_INTERVAL !== 1) continue;
+      const before = index > 0 ? bodiesFrom[index - 1] : undefined;
+      if (before !== undefined && measured(() => samePicture(frames, index, before))) {
+        bodiesFrom[index] = before;
         continue;
       }
-      if (searchedBefore !== undefined && measured(() => samePicture(frames, index, searchedBefore))) {
-        bodies[index] = bodies[index - 1]!;
-        bodiesFrom = searchedBefore;
-        continue;
-      }
-      const found = await run('bodies', [index], single);
-      report.bodyRuns += 1;
-      bodies[index] = found.map((box) => inFrame(box, single.side, single.corners[0]!, frames));
-      bodiesFrom = index;
+      bodiesFrom[index] = index;
+      bodiesToLookAt.push(index);
+    }
+    await Promise.all(
+      bodiesToLookAt.map(async (index) => {
+        const found = await run('bodies', [index], single);
+        report.bodyRuns += 1;
+        bodies[index] = found.map((box) => inFrame(box, single.side, single.corners[0]!, frames));
+      }),
+    );
+    for (let index = 0; index < count; index += 1) {
+      const from = bodiesFrom[index];
+      bodies[index] = from === undefined ? [] : bodies[from]!;
     }
 
     report.wallMs = performance.now() - startedAt;
@@ -551,7 +640,7 @@ async function loadDetector(files: PeopleDetectorFiles, onEnded: () => void = ()
   return {
     detect: (frames, signal) => detectFrames(frames, false, signal),
     detectSampled: (frames, signal) => detectFrames(frames, true, signal),
-    close: () => thread.close(),
+    close: () => pool.close(),
   };
 }
 
