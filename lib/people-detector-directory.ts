@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
 import {
@@ -15,10 +16,37 @@ function installedVersion(packageName: string): string {
   return (JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** What the directory is made of, to name it: the packages' versions and the models. */
+/** The thread that runs the engine, from its source in lambdas/ (people-detector-worker.ts). */
+const WORKER_SOURCE = join(__dirname, '..', 'lambdas', 'platform', 'people-detector-worker.ts');
+
+/** The worker bundled into one CommonJS file: only Node's modules are left to require. */
+function workerBundle(): Uint8Array {
+  const built = buildSync({
+    entryPoints: [WORKER_SOURCE],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    legalComments: 'none',
+    logLevel: 'error',
+    write: false,
+  });
+  return built.outputFiles[0]!.contents;
+}
+
+/** What the directory is made of, to describe it: the packages' versions and the models. */
 export function peopleDetectorContents(): string {
   const versions = [PEOPLE_DETECTOR_PACKAGE, WASM_BACKEND_PACKAGE].map(installedVersion).join('-');
   return `${versions}-${Object.values(PEOPLE_DETECTOR_MODELS).join('-')}`;
+}
+
+/**
+ * What names one build of the directory: its contents and the worker's code (the first 12 hex
+ * digits of its bundle's SHA-256), so that a changed worker makes a new directory and layer.
+ */
+export function peopleDetectorBuild(): string {
+  const worker = createHash('sha256').update(workerBundle()).digest('hex').slice(0, 12);
+  return `${peopleDetectorContents()}-${worker}`;
 }
 
 /**
@@ -29,6 +57,7 @@ export function peopleDetectorContents(): string {
  * The engine is Human's build for Node on the WebAssembly backend, which the package's `exports`
  * do not name (they offer only the build on the native backend, whose install downloads a
  * binary): it is taken by its path and bundled with the TensorFlow.js modules it requires. The
+ * thread that runs it (lambdas/platform/people-detector-worker.ts) is bundled beside it. The
  * licences go with it: Human's (MIT) and TensorFlow.js's (Apache 2.0, stated in its package.json).
  */
 export function writePeopleDetectorDirectory(target: string): void {
@@ -48,6 +77,7 @@ export function writePeopleDetectorDirectory(target: string): void {
     logLevel: 'error',
     outfile: files.engine,
   });
+  writeFileSync(files.worker, workerBundle());
   for (const file of readdirSync(wasmDirectory).filter(
     (name) => name.endsWith('.wasm') && !name.includes('threaded'),
   )) {

@@ -1,16 +1,16 @@
 import { PEOPLE_DETECTOR_DIR } from '#platform/settings';
-import { peopleDetectorContents, writePeopleDetectorDirectory } from '../lib/people-detector-directory';
+import { peopleDetectorBuild, writePeopleDetectorDirectory } from '../lib/people-detector-directory';
 import { preparedDirectory } from './prepared-directory';
 
 /**
  * The people detector's directory on this machine (lambdas/platform/people-detector-files.ts),
- * written once per version of the packages it is made from, as the layer is in AWS.
+ * written once per build (the packages it is made from and the worker's code), as the layer is in AWS.
  */
 
 let prepared: string | undefined;
 
 export function localPeopleDetectorDirectory(): string {
-  prepared ??= preparedDirectory(`people-detector-${peopleDetectorContents()}`, writePeopleDetectorDirectory);
+  prepared ??= preparedDirectory(`people-detector-${peopleDetectorBuild()}`, writePeopleDetectorDirectory);
   return prepared;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Benchmarks of the local stack (`npm run bench`, `npm run --silent bench -- --json`; `-- --phase
- * cold-init`, `routes`, `split`, `webhooks` or `soak` for one phase alone; `--soak-minutes N` for a
+ * cold-init`, `routes`, `split`, `webhooks` or `soak` for one phase alone, `framing` for the split
+ * jobs of the talks with a person in them alone; `--soak-minutes N` for a
  * shorter soak; `--split-sources a,b` for the split jobs of those sources only; `--split-sources-dir
  * DIR` to make them there, and reuse what an earlier run made there).
  *
@@ -12,9 +13,10 @@
  * GET /me and POST /video-jobs latency and throughput, AWS SDK calls per request (with the
  * per-command breakdown), GET /video-jobs/{id} latency, the seconds a real 5 s local render takes
  * from create to completed, the confirmation of a large upload (a copy in parts), split jobs of
- * generated 2, 5 and 10 minute 720p sources and of 10 minute noisy 720p and 1080p ones (wall time
- * per source second, ffmpeg's CPU-seconds per stage, and the wall time that CPU would take in
- * AWS), the CPU cost of drawing each caption style into a clip (with the split phase), webhooks (from a job's end to receipt at a receiver in
+ * generated 2, 5 and 10 minute 720p sources, of 10 minute noisy 720p and 1080p ones and of talks
+ * with a person in them, 10 minutes of 720p and an hour of 1080p (wall time per source second,
+ * ffmpeg's CPU-seconds per stage, the people detector's CPU-seconds and its share, and the wall
+ * time that CPU would take in AWS), the people detector's loading and files, the CPU cost of drawing each caption style into a clip (with the split phase), webhooks (from a job's end to receipt at a receiver in
  * this process, and deliveries per second of a burst of test events), process memory, and last a
  * soak: minutes of mixed traffic at a fixed offered rate. It reports figures and asserts nothing
  * about speed; it fails only when a request does not succeed, a delivery does not arrive, the call
@@ -60,7 +62,7 @@ const { values: flags } = parseArgs({
     json: { type: 'boolean', default: false },
     phase: { type: 'string' },
     'soak-minutes': { type: 'string', default: String(BENCH_SETTINGS.soak.minutes) },
-    'split-sources': { type: 'string', default: BENCH_SETTINGS.splitJobs.sources.join(',') },
+    'split-sources': { type: 'string' },
     'split-sources-dir': { type: 'string' },
   },
 });
@@ -69,7 +71,7 @@ const jsonOnly = flags.json ?? false;
  * The phases `--phase` runs alone: `cold-init` without starting the local stack, the others after
  * the cold start and the first GET /me.
  */
-const PHASES = ['cold-init', 'routes', 'split', 'webhooks', 'soak'] as const;
+const PHASES = ['cold-init', 'routes', 'split', 'framing', 'webhooks', 'soak'] as const;
 type Phase = (typeof PHASES)[number];
 const onlyPhase = flags.phase;
 if (onlyPhase !== undefined && !(PHASES as readonly string[]).includes(onlyPhase)) {
@@ -81,7 +83,10 @@ if (!Number.isInteger(soakMinutes) || soakMinutes < 1) {
   process.stderr.write(`bench: --soak-minutes takes a whole number of minutes; got '${flags['soak-minutes']}'\n`);
   process.exit(2);
 }
-const splitSourceNames = (flags['split-sources'] ?? '').split(',').filter(Boolean);
+// The framing phase is the split phase on the talks alone, without the caption burn-in.
+const defaultSplitSources =
+  onlyPhase === 'framing' ? BENCH_SETTINGS.splitJobs.talkSources : BENCH_SETTINGS.splitJobs.sources;
+const splitSourceNames = (flags['split-sources'] ?? defaultSplitSources.join(',')).split(',').filter(Boolean);
 try {
   splitSourceNames.forEach(parseSplitSourceName);
 } catch (error) {
@@ -169,16 +174,17 @@ async function main(): Promise<Figures> {
             stopExecutions,
             progress,
           });
-    const splitJobs = runs('split')
-      ? await measureSplitJobs({
-          apiUrl,
-          key,
-          dataDir,
-          sourceNames: splitSourceNames,
-          sourcesDirectory: flags['split-sources-dir'],
-          progress,
-        })
-      : undefined;
+    const splitJobs =
+      runs('split') || onlyPhase === 'framing'
+        ? await measureSplitJobs({
+            apiUrl,
+            key,
+            dataDir,
+            sourceNames: splitSourceNames,
+            sourcesDirectory: flags['split-sources-dir'],
+            progress,
+          })
+        : undefined;
     const captionBurnIn = runs('split') ? await measureCaptionBurnIn(progress) : undefined;
     const languageStep = runs('split') ? await measureLanguageStep() : undefined;
     const webhooks = runs('webhooks') ? await measureWebhooks(apiUrl, progress) : undefined;

@@ -5,8 +5,9 @@ import { PEOPLE_DETECTOR_DIR, requiredSetting } from './settings';
  * The files of the people detector (lambdas/domain/framing/people-detection.ts): Human
  * (@vladmandic/human, MIT) on TensorFlow.js's WebAssembly backend, with the two models it ships
  * that the framing uses, BlazeFace (faces) and MoveNet Lightning (a body's pose). Nothing is
- * downloaded: the engine is bundled from the installed packages into one CommonJS file, and the
- * WebAssembly binaries and model files are copied beside it. In AWS the directory is a layer
+ * downloaded: the engine is bundled from the installed packages into one CommonJS file, the thread
+ * that runs it (people-detector-worker.ts) into another, and the WebAssembly binaries and model
+ * files are copied beside them. In AWS the directory is a layer
  * (lib/constructs/people-detector-layer.ts) found through PEOPLE_DETECTOR_DIR; locally the stack
  * writes the same directory (local/people-detector.ts). Both are written by lib/people-detector-directory.ts.
  */
@@ -19,18 +20,22 @@ export const PEOPLE_DETECTOR_MODELS = { faces: 'blazeface', bodies: 'movenet-lig
 export interface PeopleDetectorFiles {
   /** The bundled engine, a CommonJS module exporting Human's classes. */
   engine: string;
+  /** The thread that runs it (people-detector-worker.ts, bundled). */
+  worker: string;
   /** The directory of the WebAssembly backend's .wasm files, with a trailing slash as the backend wants it. */
   wasmDirectory: string;
   modelsDirectory: string;
 }
 
 export const ENGINE_FILE_NAME = 'engine.cjs';
+export const WORKER_FILE_NAME = 'worker.cjs';
 const WASM_SUBDIRECTORY = 'wasm';
 const MODELS_SUBDIRECTORY = 'models';
 
 export function peopleDetectorFilesIn(directory: string): PeopleDetectorFiles {
   return {
     engine: join(directory, ENGINE_FILE_NAME),
+    worker: join(directory, WORKER_FILE_NAME),
     wasmDirectory: `${join(directory, WASM_SUBDIRECTORY)}/`,
     modelsDirectory: join(directory, MODELS_SUBDIRECTORY),
   };

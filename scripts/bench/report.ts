@@ -324,7 +324,9 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
   for (const run of split.runs) {
     lines.push(`  ${run.source}, clip encodes in parallel: ${run.clip_encode_s.join(', ')} s`);
   }
-  lines.push('CPU-seconds of ffmpeg and ffprobe per stage (the children as the kernel counts them once reaped):');
+  lines.push(
+    'CPU-seconds of ffmpeg and ffprobe per stage (the children as the kernel counts them once reaped), and of this process (the stack, its workers and the people detector) during the job:',
+  );
   lines.push(
     ...table(
       [
@@ -333,6 +335,7 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
         'analysis',
         'clip encodes',
         'thumbnails',
+        'this process',
         'analysis / source min',
         'render / output min',
         'analysis cores used',
@@ -344,6 +347,7 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
           run.cpu_s.analysis,
           run.cpu_s.clip_encodes,
           run.cpu_s.thumbnails,
+          run.cpu_s.stack_process,
           run.analysis_cpu_s_per_source_minute,
           run.render_cpu_s_per_output_minute,
           run.analysis_cores_used,
@@ -351,6 +355,41 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
       ),
     ),
   );
+  const detected = split.runs.filter((run) => run.people_detector.frames > 0);
+  if (detected.length > 0) {
+    lines.push('People detector per job (its thread in this process; its own CPU-seconds, by its reports):');
+    lines.push(
+      ...table(
+        [
+          'source',
+          'frames',
+          'face runs',
+          'body runs',
+          'CPU s',
+          'CPU s / source s',
+          'share of job CPU',
+          'wall s',
+          'load ms',
+        ],
+        detected.map((run) =>
+          [
+            run.source,
+            run.people_detector.frames,
+            run.people_detector.face_runs,
+            run.people_detector.body_runs,
+            run.people_detector.cpu_s,
+            run.people_detector.cpu_s_per_source_second,
+            run.people_detector.share_of_job_cpu,
+            run.people_detector.wall_s,
+            run.people_detector.load ? run.people_detector.load.wall_ms : '-',
+          ].map(String),
+        ),
+      ),
+    );
+    lines.push(
+      "  (share of job CPU: of the media tools' and this process's CPU-seconds during the job; wall s: while a segment's detection was under way; load ms: when this job loaded the detector)",
+    );
+  }
   const model = split.runs[0]?.aws_model;
   if (model) {
     lines.push(
@@ -377,9 +416,13 @@ function reportSplitJobs(split: SplitJobsFigures, lines: string[]) {
   }
   for (const cost of split.framing_cost) {
     lines.push(
-      `  Subject framing on ${cost.seconds} s of ${cost.source} (${cost.samples} frames sampled; judged ${cost.framing}): sampling ${cost.sampling_cpu_s_per_source_second} CPU-s per source second in the analysis (${cost.analysis_cpu_s} → ${cost.analysis_with_sampling_cpu_s} CPU-s), finding the subject and its path ${cost.finding_cpu_s_per_clip_second} per clip second (${cost.finding_ms_per_sample} ms a frame): at most ${cost.cost_per_source_second}× the source's duration (target ≤ 0.02)`,
+      `  Subject framing on ${cost.seconds} s of ${cost.source} (${cost.samples} frames sampled; judged ${cost.framing}): sampling ${cost.sampling_cpu_s_per_source_second} CPU-s per source second in the analysis (${cost.analysis_cpu_s} → ${cost.analysis_with_sampling_cpu_s} CPU-s), finding the subject and its path ${cost.finding_cpu_s_per_clip_second} per clip second (${cost.finding_ms_per_sample} ms a frame, the detector's own ${cost.detector_ms_per_sample} ms in ${cost.detector_face_runs} face and ${cost.detector_body_runs} body runs): at most ${cost.cost_per_source_second}× the source's duration (target ≤ 0.02)`,
     );
   }
+  const detector = split.people_detector;
+  lines.push(
+    `  People detector loaded afresh (its thread, the WebAssembly, both models; median of ${detector.rounds}): ${detector.load_wall_ms} ms wall, ${detector.load_cpu_ms} ms CPU of its thread; its files (the layer, unzipped) ${detector.files_mb.total} MB: engine ${detector.files_mb.engine}, worker ${detector.files_mb.worker}, WebAssembly ${detector.files_mb.wasm}, models ${detector.files_mb.models}`,
+  );
   lines.push(
     `  Reference encode (30 s cropped to 720x1280, x264 veryfast; 5.4 s when the target was set): ${split.reference_encode_s} s`,
   );

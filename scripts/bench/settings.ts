@@ -23,9 +23,20 @@ export const BENCH_SETTINGS = {
   // One job per source, one after another, with the default options; each source PUT to its upload URL.
   splitJobs: {
     // `--split-sources` names others (parseSplitSourceName in split-jobs.ts).
-    sources: ['patterns-120s', 'patterns-300s', 'patterns-600s', 'noisy-720p-600s', 'noisy-1080p-600s'],
+    sources: [
+      'patterns-120s',
+      'patterns-300s',
+      'patterns-600s',
+      'noisy-720p-600s',
+      'noisy-1080p-600s',
+      'talk-720p-600s',
+      'talk-1080p-3600s',
+    ],
+    // The talks with a person in them, framed on people: what `--phase framing` runs alone.
+    talkSources: ['talk-720p-600s', 'talk-1080p-3600s'],
     pollMs: 1000,
-    timeoutMs: 20 * 60_000,
+    // The hour-long talk on a busy machine.
+    timeoutMs: 40 * 60_000,
     readChunkBytes: 8 * 1024 * 1024,
     // The progress ChooseClips records once the analysis is merged (PROGRESS.chosen in split-steps.ts).
     chosenProgress: 45,

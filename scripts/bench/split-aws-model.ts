@@ -7,7 +7,8 @@ import { round } from './statistics';
 
 /**
  * What a split job's media work would take in AWS, from CPU-seconds measured here: each analysis
- * segment in its own AnalyseSegmentFunction invocation and each clip in its own RenderClipFunction
+ * segment (its ffmpeg, then the people detector on its sampled frames, both on the function's
+ * vCPUs) in its own AnalyseSegmentFunction invocation and each clip in its own RenderClipFunction
  * invocation, as many at once as the state machine's Map states allow, each with the vCPUs its
  * memory buys. The figures it reads are the real ones: segment length from split-steps.ts, memory
  * from lambdas/workflows.ts, MaxConcurrency from the ASL file.

@@ -7,10 +7,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { resolveMediaTool } from '../../local/media-tools';
 import { putToUploadUrl } from '@video-automation/client';
+import { makeTalkSource } from '../../test/support/people-fixtures';
+import {
+  PEOPLE_DETECTION_CHANNEL,
+  type PeopleDetectionReport,
+  type PeopleDetectorLoadReport,
+} from '#domain/framing/people-detection';
 import { CLIP_FILE_NAME, THUMBNAIL_FILE_NAME } from '#domain/split-jobs/clip-rendering';
 import { SUBJECT_FRAMES_FILE_NAME } from '#domain/split-jobs/subject-frames';
 import { callsBetween, snapshot, sum } from './call-counter';
-import { measureFramingCost } from './framing';
+import { measureFramingCost, measurePeopleDetectorLoad } from './framing';
 import { reapedChildrenCpuSeconds } from './cpu';
 import { call, expectStatus } from './http';
 import { BENCH_SETTINGS } from './settings';
@@ -203,6 +209,19 @@ export async function makeNoisySplitSource(
   return joinedWithoutReencoding(ffmpegPath, segments, join(directory, `${kind}-${seconds}s.mp4`), seconds);
 }
 
+/** A talk (makeTalkSource) of whole minutes, made once in `directory`. */
+async function makeTalkSplitSource(
+  ffmpegPath: string,
+  directory: string,
+  kind: TalkSplitSourceKind,
+  seconds: number,
+): Promise<SplitSourceFile> {
+  await mkdir(directory, { recursive: true });
+  const path = join(directory, `${kind}-${seconds}s.mp4`);
+  await madeOnce(path, (output) => makeTalkSource(output, { ...TALK_SPLIT_SOURCES[kind], seconds, ffmpegPath }));
+  return { seconds, path, sizeBytes: (await stat(path)).size };
+}
+
 /**
  * A short source of `width`x`height`: a moving test pattern and a steady tone, no scene cut, so
  * a split job of it makes one clip of the whole. For phases that need a split job, not its cost.
@@ -283,8 +302,26 @@ subscribe('child_process', (message) => {
   });
 });
 
+/**
+ * What the people detector reported during the current job (the stack's workers run in this
+ * process): each segment's detection, and its loading when the job was the first to need it.
+ */
+const peopleDetection: {
+  detections: (PeopleDetectionReport & { endMs: number })[];
+  loads: PeopleDetectorLoadReport[];
+} = {
+  detections: [],
+  loads: [],
+};
+
+subscribe(PEOPLE_DETECTION_CHANNEL, (message) => {
+  const report = message as PeopleDetectionReport | PeopleDetectorLoadReport;
+  if (report.kind === 'detected') peopleDetection.detections.push({ ...report, endMs: performance.now() });
+  else peopleDetection.loads.push(report);
+});
+
 /** Milliseconds of [fromMs, toMs] during which at least one of the spans ran. */
-function coveredMs(spans: readonly MediaToolRunSpan[], fromMs: number, toMs: number): number {
+function coveredMs(spans: readonly { startMs: number; endMs: number }[], fromMs: number, toMs: number): number {
   let covered = 0;
   let reachedMs = fromMs;
   for (const span of [...spans].sort((a, b) => a.startMs - b.startMs)) {
@@ -358,7 +395,10 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
   const jobsUrl = `${apiUrl}/split-jobs`;
   const before = snapshot();
   mediaToolRuns.length = 0;
+  peopleDetection.detections.length = 0;
+  peopleDetection.loads.length = 0;
   const loadBefore = loadAverage();
+  const processCpuBefore = process.cpuUsage();
   const startedAtEpochMs = Date.now();
   const startedAt = performance.now();
   const created = expectStatus(await call(jobsUrl, 'POST', key, { source_asset_id: assetId }), 201, 'POST /split-jobs');
@@ -384,6 +424,7 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
     await sleep(settings.pollMs);
   }
   const loadAfter = loadAverage();
+  const processCpu = process.cpuUsage(processCpuBefore);
   const listed = expectStatus(await call(`${jobsUrl}/${jobId}/clips`, 'GET', key), 200, 'GET /split-jobs/{id}/clips');
   const clips = (
     JSON.parse(listed.body) as { clips: { status: string; duration_seconds: number; framing: string | null }[] }
@@ -398,6 +439,12 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
   const analysisCpuPerSourceMinute = analysisCpuSeconds / (source.seconds / 60);
   const renderCpuPerOutputMinute = outputMinutes > 0 ? renderCpuSeconds / outputMinutes : 0;
   const analysisSpanSeconds = spanSeconds(runs, ['analysis']);
+  const detections = [...peopleDetection.detections];
+  const [detectorLoad] = peopleDetection.loads;
+  const detectorCpuSeconds = detections.reduce((total, report) => total + report.cpuMs, 0) / 1000;
+  const processCpuSeconds = (processCpu.user + processCpu.system) / 1e6;
+  // Every CPU-second of the job on this machine: its media tools, and this process (the detector's thread in it).
+  const jobCpuSeconds = cpuSecondsOf(runs, ['probe', 'analysis', 'clip', 'thumbnail']) + processCpuSeconds;
   return {
     source: source.name,
     source_seconds: source.seconds,
@@ -424,12 +471,33 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
       analysis: round(analysisCpuSeconds, 2),
       clip_encodes: round(cpuSecondsOf(runs, ['clip']), 2),
       thumbnails: round(cpuSecondsOf(runs, ['thumbnail']), 2),
+      // This process: the stack's workers (the people detector's thread among them), its emulators but DynamoDB Local, the polls.
+      stack_process: round(processCpuSeconds, 2),
+    },
+    people_detector: {
+      frames: detections.reduce((total, report) => total + report.frames, 0),
+      face_runs: detections.reduce((total, report) => total + report.faceRuns, 0),
+      body_runs: detections.reduce((total, report) => total + report.bodyRuns, 0),
+      cpu_s: round(detectorCpuSeconds, 2),
+      cpu_s_per_source_second: round(detectorCpuSeconds / source.seconds, 4),
+      share_of_job_cpu: jobCpuSeconds > 0 ? round(detectorCpuSeconds / jobCpuSeconds, 3) : 0,
+      // The wall time during which at least one segment's detection was under way.
+      wall_s: round(
+        coveredMs(
+          detections.map((report) => ({ startMs: report.endMs - report.wallMs, endMs: report.endMs })),
+          startedAt,
+          completedAt,
+        ) / 1000,
+        2,
+      ),
+      load: detectorLoad ? { wall_ms: round(detectorLoad.wallMs), cpu_ms: round(detectorLoad.cpuMs) } : null,
     },
     analysis_cpu_s_per_source_minute: round(analysisCpuPerSourceMinute, 2),
     render_cpu_s_per_output_minute: round(renderCpuPerOutputMinute, 2),
     analysis_cores_used: analysisSpanSeconds > 0 ? round(analysisCpuSeconds / analysisSpanSeconds, 2) : 0,
     aws_model: awsSplitModel({
-      analysisCpuSecondsPerSourceMinute: analysisCpuPerSourceMinute,
+      // AnalyseSegment finds the people in its segment after its ffmpeg, on the function's vCPUs too.
+      analysisCpuSecondsPerSourceMinute: (analysisCpuSeconds + detectorCpuSeconds) / (source.seconds / 60),
       renderCpuSecondsPerOutputMinute: renderCpuPerOutputMinute,
       clipSeconds,
     }),
@@ -438,24 +506,38 @@ export async function measureSplitJob(apiUrl: string, key: string, assetId: stri
   };
 }
 
-export type SplitSourceKind = 'patterns' | NoisySplitSourceKind;
+/**
+ * Talks with a person in them (test/support/people-fixtures.ts, makeTalkSource: a real photograph
+ * of a presenter beside a whiteboard, a slide now and then), at 25 fps and the bit rate a camera's
+ * or a conference recording's file has: about 80 MB for 10 minutes of 720p.
+ */
+export const TALK_SPLIT_SOURCES = {
+  'talk-720p': { width: 1280, height: 720, videoKbps: 1100 },
+  'talk-1080p': { width: 1920, height: 1080, videoKbps: 2500 },
+} as const;
+export type TalkSplitSourceKind = keyof typeof TALK_SPLIT_SOURCES;
+
+export type SplitSourceKind = 'patterns' | NoisySplitSourceKind | TalkSplitSourceKind;
+
+const isTalk = (kind: SplitSourceKind): kind is TalkSplitSourceKind => kind in TALK_SPLIT_SOURCES;
 
 /**
  * A split source's name, as BENCH_SETTINGS.splitJobs.sources and `--split-sources` give it:
  * `patterns-<seconds>s` (makeSplitSources), `noisy-720p-<seconds>s` or `noisy-1080p-<seconds>s`
- * (makeNoisySplitSource). Throws for any other.
+ * (makeNoisySplitSource), `talk-720p-<seconds>s` or `talk-1080p-<seconds>s` (makeTalkSource).
+ * Throws for any other.
  */
 export function parseSplitSourceName(name: string): { kind: SplitSourceKind; seconds: number } {
-  const parsed = /^(patterns|noisy-720p|noisy-1080p)-(\d+)s$/.exec(name);
+  const parsed = /^(patterns|noisy-720p|noisy-1080p|talk-720p|talk-1080p)-(\d+)s$/.exec(name);
   if (!parsed) {
     throw new Error(
-      `A split source is patterns-<seconds>s, noisy-720p-<seconds>s or noisy-1080p-<seconds>s; not '${name}'`,
+      `A split source is patterns-<seconds>s, noisy-720p-<seconds>s, noisy-1080p-<seconds>s, talk-720p-<seconds>s or talk-1080p-<seconds>s; not '${name}'`,
     );
   }
   const kind = parsed[1] as SplitSourceKind;
   const seconds = Number(parsed[2]);
-  // The pattern sources are joined from whole minutes, the noisy ones from whole segments.
-  const piece = kind === 'patterns' ? 60 : NOISY_SEGMENT_SECONDS;
+  // The pattern sources and the talks are joined from whole minutes, the noisy ones from whole segments.
+  const piece = kind === 'patterns' || isTalk(kind) ? 60 : NOISY_SEGMENT_SECONDS;
   if (seconds === 0 || seconds % piece !== 0) {
     throw new Error(`A ${kind} split source lasts a whole number of ${piece} s pieces; '${name}' does not`);
   }
@@ -492,11 +574,13 @@ export async function measureSplitJobs({
   const sourcesStartedAt = performance.now();
   const [patterns, ...noisy] = await Promise.all([
     patternSeconds.length > 0 ? makeSplitSources(ffmpeg.path, directory, patternSeconds) : [],
-    ...wanted.map(async (source) =>
-      source.kind === 'patterns'
-        ? undefined
-        : { ...(await makeNoisySplitSource(ffmpeg.path, directory, source.kind, source.seconds)), name: source.name },
-    ),
+    ...wanted.map(async (source) => {
+      if (source.kind === 'patterns') return undefined;
+      const made = isTalk(source.kind)
+        ? await makeTalkSplitSource(ffmpeg.path, directory, source.kind, source.seconds)
+        : await makeNoisySplitSource(ffmpeg.path, directory, source.kind, source.seconds);
+      return { ...made, name: source.name };
+    }),
   ]);
   progress(`split jobs: sources made in ${round((performance.now() - sourcesStartedAt) / 1000)} s`);
   const sources: NamedSplitSource[] = wanted.map((source, index) => {
@@ -524,15 +608,23 @@ export async function measureSplitJobs({
     const { kind } = parseSplitSourceName(source.name);
     if (framingCost.some((measured) => measured.kind === kind)) continue;
     progress(`split jobs: the cost of subject framing on ${settings.framingCostSeconds} s of ${source.name}`);
-    const size = kind === 'patterns' ? { width: 1280, height: 720 } : NOISY_SPLIT_SOURCES[kind];
+    const size =
+      kind === 'patterns'
+        ? { width: 1280, height: 720 }
+        : isTalk(kind)
+          ? TALK_SPLIT_SOURCES[kind]
+          : NOISY_SPLIT_SOURCES[kind];
     const measured = await measureFramingCost(ffmpeg.path, { path: source.path, ...size }, settings.framingCostSeconds);
     framingCost.push({ kind, source: source.name, ...measured });
   }
+  progress('split jobs: loading the people detector afresh (its thread, the WebAssembly, both models)');
+  const peopleDetector = await measurePeopleDetectorLoad();
   return {
     ffmpeg: ffmpeg.version,
     poll_interval_ms: settings.pollMs,
     reference_encode_s: referenceEncodeS,
     runs,
     framing_cost: framingCost,
+    people_detector: peopleDetector,
   };
 }

@@ -1,7 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { localCaptionFontFiles } from '../../local/caption-fonts';
 
@@ -54,11 +56,11 @@ function whiteboard(font: string): string {
   ].join(',');
 }
 
-function slides(font: string): string {
+function slides(font: string, seconds = FIXTURE_SECONDS): string {
   const line = (words: string, y: number, size: number) =>
     `drawtext=fontfile='${font}':text='${words}':x=120:y=${y}:fontsize=${size}:fontcolor=0x1f2933`;
   return [
-    `${WALL.replace('0xd9d4c7', 'white')}:s=${W}x${H}:r=25:d=${FIXTURE_SECONDS}`,
+    `${WALL.replace('0xd9d4c7', 'white')}:s=${W}x${H}:r=25:d=${seconds}`,
     'drawbox=x=0:y=0:w=iw:h=90:color=0x1a3a8a:t=fill',
     `drawtext=fontfile='${font}':text='Q3 engineering review':x=120:y=24:fontsize=40:fontcolor=white`,
     line('Three changes to the build', 170, 48),
@@ -135,5 +137,64 @@ export function makePeopleFixture(fixture: PeopleFixture): Buffer {
     return readFileSync(file);
   } finally {
     rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One minute of a talk as a camera films it: the presenter beside the whiteboard for 40 s (with a
+ * camera's light grain), a slide of the deck shown whole for 12 s (a clean screen capture, still),
+ * the presenter again for 8 s; speech throughout.
+ */
+const TALK_MINUTE_SECONDS = 60;
+const TALK_SLIDE = { fromSeconds: 40, toSeconds: 52 };
+/** A camera's grain in good light: faint, new in every frame. */
+const CAMERA_GRAIN = 'noise=alls=4:allf=t';
+
+/**
+ * A talk of whole minutes at `width`x`height` and 25 fps, H.264 (x264 veryfast at `videoKbps`, the
+ * rate a camera's or a conference recording's file has) and AAC: one minute (above) encoded once,
+ * drawn at 1280x720 and scaled to the size asked, then repeated without re-encoding, the index at
+ * the front; the minute and the list of its repeats are written beside `path`, and removed. With
+ * `ffmpegPath`, that ffmpeg makes it (the npm build's otherwise).
+ */
+export async function makeTalkSource(
+  path: string,
+  options: { seconds: number; width: number; height: number; videoKbps: number; ffmpegPath?: string },
+): Promise<{ path: string; seconds: number; sizeBytes: number }> {
+  const { seconds, width, height, videoKbps, ffmpegPath = ffmpeg.path } = options;
+  if (seconds % TALK_MINUTE_SECONDS !== 0) throw new Error(`A talk lasts whole minutes; ${seconds} s does not`);
+  const run = promisify(execFile);
+  const font = localCaptionFontFiles().fontsDirectory + '/Montserrat_700Bold.ttf';
+  const minute = `${path}.minute.mp4`;
+  const list = `${path}.minutes.txt`;
+  const d = TALK_MINUTE_SECONDS;
+  const person = `[0:v]crop=${PERSON_CROP},scale=${PERSON_WIDTH}:${PERSON_HEIGHT},setsar=1[person]`;
+  const room = `${WALL}:s=${W}x${H}:r=25:d=${d},${whiteboard(font)}[room]`;
+  const graph = [
+    person,
+    room,
+    `[room][person]overlay=x='760+75*sin(2*PI*t/10)':y=${H - PERSON_HEIGHT}:shortest=1,${CAMERA_GRAIN}[camera]`,
+    `${slides(font, d)}[slide]`,
+    `[camera][slide]overlay=enable='between(t,${TALK_SLIDE.fromSeconds},${TALK_SLIDE.toSeconds})',` +
+      `scale=${width}:${height},format=yuv420p[v]`,
+  ].join(';');
+  try {
+    await run(ffmpegPath, [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-loop', '1', '-framerate', '25', '-t', String(d), '-i', PHOTO_PATH],
+      ...['-f', 'lavfi', '-i', `${SPEECH}:d=${d}`],
+      ...['-filter_complex', graph, '-map', '[v]', '-map', '1:a', '-t', String(d)],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', `${videoKbps}k`],
+      ...['-maxrate', `${Math.round(videoKbps * 1.5)}k`, '-bufsize', `${2 * videoKbps}k`],
+      ...['-c:a', 'aac', '-b:a', '96k', minute],
+    ]);
+    await writeFile(list, `file '${minute}'\n`.repeat(seconds / d));
+    await run(ffmpegPath, [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list],
+      ...['-c', 'copy', '-movflags', '+faststart', path],
+    ]);
+    return { path, seconds, sizeBytes: (await stat(path)).size };
+  } finally {
+    await Promise.all([rm(minute, { force: true }), rm(list, { force: true })]);
   }
 }

@@ -54,7 +54,7 @@ export async function findSegmentPeople(
 ): Promise<SegmentPeople> {
   const rgb = await readFile(framesPath);
   const detector = await peopleDetector();
-  const frames = await detector.detect({ rgb, ...size }, signal);
+  const frames = await detector.detectSampled({ rgb, ...size }, signal);
   return { frames: frames.map((frame) => ({ faces: frame.faces.map(stored), bodies: frame.bodies.map(stored) })) };
 }
 
