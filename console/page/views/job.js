@@ -69,6 +69,7 @@ const SIGNALS = {
   rhythm: 'Rhythm',
   motion: 'Motion',
   length_fit: 'Length fit',
+  language: 'Language model',
 };
 
 function clipCard(context, clip, rank) {

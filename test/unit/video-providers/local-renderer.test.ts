@@ -83,7 +83,7 @@ function providerJobId(started: StartResult): string {
   return started.providerJobId;
 }
 
-async function pollUntilDone(provider: LocalRenderer, id: string, timeoutMs = 25_000) {
+async function pollUntilDone(provider: LocalRenderer, id: string, timeoutMs = 90_000) {
   const progress: number[] = [];
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
