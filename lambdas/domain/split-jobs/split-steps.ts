@@ -389,8 +389,7 @@ export const LANGUAGE_STEP_SECONDS = 60;
 
 /**
  * What was said in the source: its sentences, and the ranges the language model proposed from
- * them. Whatever the model answers, or fails to, the clips are chosen: a failure is logged and
- * the clips say they were ranked without it.
+ * them. Whatever the model answers, or fails to, the clips are chosen, and say how they were ranked.
  */
 async function spokenContent(
   language: LanguageModel,
@@ -402,38 +401,16 @@ async function spokenContent(
   if (!transcript) return null;
   const sentences = transcriptSentences(transcript);
   if (sentences.length === 0) return { sentences, language: null };
+  // The adapter logs what it used or why it failed (bedrock.ts); the clips keep the outcome in `ranking`.
   const answer = await language.proposeClips({
     jobId: state.job_id,
-    sentences: sentences.map(({ index, text, startSeconds, endSeconds }) => ({
-      index,
-      text,
-      startSeconds,
-      endSeconds,
-    })),
+    sentences,
     language: options.language ?? transcript.language,
     clipStyle: options.clipStyle,
     lengths: CLIP_LENGTHS[clipLengthsOf(analysis, options)],
     maxIdeas: Math.min(MAX_CLIP_IDEAS, options.maxClips * 3),
     signal: AbortSignal.timeout(LANGUAGE_STEP_SECONDS * 1000),
   });
-  if (answer.state === 'failed') {
-    log('warn', 'The language step gave no clip ideas; the clips are ranked by sound and picture alone', {
-      language_model: language.modelId,
-      cause: answer.cause,
-      detail: answer.detail,
-    });
-  } else {
-    log('info', 'The language step proposed clips', {
-      language_model: language.modelId,
-      ideas: answer.ideas.length,
-      sentences: sentences.length,
-      ...(answer.usage && {
-        input_tokens: answer.usage.inputTokens,
-        output_tokens: answer.usage.outputTokens,
-        seconds: Math.round(answer.usage.seconds * 1000) / 1000,
-      }),
-    });
-  }
   return { sentences, language: { modelId: language.modelId, answer } };
 }
 
