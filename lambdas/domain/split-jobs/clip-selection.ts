@@ -441,6 +441,8 @@ export const REASON_MIN_SIGNAL = 0.5;
 /** At most this many reasons per clip. */
 export const MAX_REASONS = 3;
 
+/** The movement reason is given only to a clip moving at least this many times the source's average: "1.0×" says nothing. */
+const MORE_MOVEMENT_THAN_MOST = 1.5;
 /** The loudness reason is given only to a clip louder than this share of the source's windows. */
 const LOUDER_THAN_MOST = 0.6;
 
@@ -462,7 +464,10 @@ const REASON_SENTENCES: Partial<Record<ClipSignal, (figures: Figures, transcribe
       ? `${wordsPerSecond.toFixed(1)} words a second, spoken throughout.`
       : `Sound through ${Math.round(audibleShare * 100)}% of it.`,
   rhythm: ({ cutsInside }) => `${cutsInside} scene ${cutsInside === 1 ? 'change keeps' : 'changes keep'} it moving.`,
-  motion: ({ motionMultiple }) => `${motionMultiple.toFixed(1)}× the source's average movement on screen.`,
+  motion: ({ motionMultiple }) =>
+    motionMultiple >= MORE_MOVEMENT_THAN_MOST
+      ? `${motionMultiple.toFixed(1)}× the source's average movement on screen.`
+      : undefined,
 };
 
 /**
